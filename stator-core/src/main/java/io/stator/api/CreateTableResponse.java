@@ -1,0 +1,5 @@
+package io.stator.api;
+
+/** CreateTable result. */
+public record CreateTableResponse(
+    TableDescription tableDescription) {}

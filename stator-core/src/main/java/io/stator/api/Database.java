@@ -1,0 +1,39 @@
+package io.stator.api;
+
+/**
+ * A DynamoDB database: one method per DynamoDB operation, with DynamoDB's semantics and errors.
+ *
+ * <p>This is the embedded API. The HTTP server is a front door to the same methods. Every method
+ * either returns its response or throws a {@link DynamoDbException} carrying DynamoDB's error
+ * type and message; a client mistake never leaves a partial write behind.
+ *
+ * <p>Implementations are thread-safe.
+ */
+public interface Database extends AutoCloseable {
+
+  CreateTableResponse createTable(CreateTableRequest request);
+
+  DescribeTableResponse describeTable(DescribeTableRequest request);
+
+  ListTablesResponse listTables(ListTablesRequest request);
+
+  DeleteTableResponse deleteTable(DeleteTableRequest request);
+
+  UpdateTableResponse updateTable(UpdateTableRequest request);
+
+  PutItemResponse putItem(PutItemRequest request);
+
+  GetItemResponse getItem(GetItemRequest request);
+
+  DeleteItemResponse deleteItem(DeleteItemRequest request);
+
+  UpdateItemResponse updateItem(UpdateItemRequest request);
+
+  QueryResponse query(QueryRequest request);
+
+  ScanResponse scan(ScanRequest request);
+
+  /** Closes the database and the storage under it. */
+  @Override
+  void close();
+}

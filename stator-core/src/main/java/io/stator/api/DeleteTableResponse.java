@@ -1,0 +1,5 @@
+package io.stator.api;
+
+/** DeleteTable result. */
+public record DeleteTableResponse(
+    TableDescription tableDescription) {}

@@ -1,0 +1,5 @@
+package io.stator.api;
+
+/** DescribeTable. Null members are absent, as on the wire. */
+public record DescribeTableRequest(
+    String tableName) {}

@@ -1,0 +1,5 @@
+package io.stator.api;
+
+/** DescribeTable result. */
+public record DescribeTableResponse(
+    TableDescription table) {}

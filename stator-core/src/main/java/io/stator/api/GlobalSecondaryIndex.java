@@ -1,0 +1,10 @@
+package io.stator.api;
+
+import java.util.List;
+
+/** A global secondary index, as given to CreateTable. Null members are absent, as on the wire. */
+public record GlobalSecondaryIndex(
+    String indexName,
+    List<KeySchemaElement> keySchema,
+    Projection projection,
+    ProvisionedThroughput provisionedThroughput) {}

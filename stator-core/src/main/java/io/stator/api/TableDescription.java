@@ -1,0 +1,24 @@
+package io.stator.api;
+
+import java.time.Instant;
+import java.util.List;
+
+/** Everything DescribeTable tells about a table. Null members are absent, as on the wire. */
+public record TableDescription(
+    List<AttributeDefinition> attributeDefinitions,
+    String tableName,
+    List<KeySchemaElement> keySchema,
+    String tableStatus,
+    Instant creationDateTime,
+    ProvisionedThroughputDescription provisionedThroughput,
+    Long tableSizeBytes,
+    Long itemCount,
+    String tableArn,
+    String tableId,
+    BillingModeSummary billingModeSummary,
+    List<LocalSecondaryIndexDescription> localSecondaryIndexes,
+    List<GlobalSecondaryIndexDescription> globalSecondaryIndexes,
+    StreamSpecification streamSpecification,
+    String latestStreamLabel,
+    String latestStreamArn,
+    Boolean deletionProtectionEnabled) {}

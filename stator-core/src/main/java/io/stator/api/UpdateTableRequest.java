@@ -1,0 +1,14 @@
+package io.stator.api;
+
+import java.util.List;
+
+/** UpdateTable. Null members are absent, as on the wire. */
+public record UpdateTableRequest(
+    String tableName,
+    List<AttributeDefinition> attributeDefinitions,
+    String billingMode,
+    ProvisionedThroughput provisionedThroughput,
+    List<GlobalSecondaryIndexUpdate> globalSecondaryIndexUpdates,
+    StreamSpecification streamSpecification,
+    String tableClass,
+    Boolean deletionProtectionEnabled) {}

@@ -1,0 +1,5 @@
+package io.stator.api;
+
+/** UpdateTable result. */
+public record UpdateTableResponse(
+    TableDescription tableDescription) {}

@@ -1,0 +1,46 @@
+package io.stator.storage;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** A set of writes and the versions they expect. Built by the engine, applied by a Storage. */
+public final class Commit {
+  private final List<Write> writes = new ArrayList<>();
+  private final List<Expectation> expectations = new ArrayList<>();
+
+  public Commit put(String space, StorageKey key, byte[] value) {
+    writes.add(new Write(space, key, value));
+    return this;
+  }
+
+  public Commit delete(String space, StorageKey key) {
+    writes.add(new Write(space, key, null));
+    return this;
+  }
+
+  /** Requires {@code key} to have {@code version} (or to be absent, with {@link Expectation#ABSENT}). */
+  public Commit expect(String space, StorageKey key, long version) {
+    expectations.add(new Expectation(space, key, version));
+    return this;
+  }
+
+  public List<Write> writes() {
+    return writes;
+  }
+
+  public List<Expectation> expectations() {
+    return expectations;
+  }
+
+  /** A put ({@code value} non-null) or a delete. */
+  public record Write(String space, StorageKey key, byte[] value) {
+    public boolean isDelete() {
+      return value == null;
+    }
+  }
+
+  /** The version a key must have for the commit to apply. */
+  public record Expectation(String space, StorageKey key, long version) {
+    public static final long ABSENT = 0L;
+  }
+}

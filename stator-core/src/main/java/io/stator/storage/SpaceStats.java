@@ -1,0 +1,4 @@
+package io.stator.storage;
+
+/** Size figures of a space. */
+public record SpaceStats(long records, long bytes) {}

@@ -1,0 +1,73 @@
+package io.stator.storage;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The storage SPI: what the engine needs from a store, and nothing more.
+ *
+ * <p>A storage holds named <em>spaces</em> (one per table, index, stream log, and the catalog).
+ * A space is an ordered map from {@link StorageKey} to a versioned value. Keys are ordered by
+ * partition bytes, then sort bytes, both compared as unsigned bytes; the engine encodes keys so
+ * that this order is DynamoDB's order (see {@code io.stator.key}).
+ *
+ * <p>Writes happen only through {@link #commit}: a set of puts and deletes across any spaces,
+ * guarded by a set of expected versions, applied all together or not at all. This is the only
+ * concurrency primitive: conditional writes, UpdateItem and transactions are "read, compute,
+ * commit with expectations" in the engine.
+ *
+ * <p>The SPI must stay implementable by a distributed engine (one Cassandra table per space,
+ * {@code PRIMARY KEY ((partition), sort)}, a commit as one Accord transaction). So no call here
+ * assumes that one process owns the data, holds a lock between calls, or reads its own
+ * uncommitted writes.
+ *
+ * <p>Versions: every committed put gives its key a new version, greater than any version that key
+ * had before, also across deletes (so a delete and re-create is never mistaken for "unchanged").
+ * {@link Expectation#ABSENT} (0) expects no item.
+ */
+public interface Storage extends AutoCloseable {
+
+  /** Creates the space if it does not exist. */
+  void createSpace(String space);
+
+  /** Drops the space and all its data, if it exists. */
+  void dropSpace(String space);
+
+  /** The names of all spaces. */
+  Set<String> spaces();
+
+  /** Point read. */
+  Optional<StoredRecord> get(String space, StorageKey key);
+
+  /**
+   * A range read within one partition, in sort order ({@code forward}) or reverse.
+   *
+   * @param lower the lower sort bound, or null for none
+   * @param upper the upper sort bound, or null for none
+   * @param limit the maximum number of records returned (positive)
+   */
+  List<StoredRecord> query(
+      String space, byte[] partition, Bound lower, Bound upper, boolean forward, int limit);
+
+  /**
+   * An ordered scan across partitions: records whose partition lies in {@code [fromPartition,
+   * toPartition)} (either may be null for unbounded), in key order, starting strictly after {@code
+   * startAfter} when it is given.
+   */
+  List<StoredRecord> scan(
+      String space, byte[] fromPartition, byte[] toPartition, StorageKey startAfter, int limit);
+
+  /**
+   * Applies every write atomically if every expectation holds, else nothing.
+   *
+   * @throws CommitConflictException when an expectation does not hold; nothing was written
+   */
+  void commit(Commit commit);
+
+  /** The number of records and their total key and value bytes in a space (may be estimated). */
+  SpaceStats stats(String space);
+
+  @Override
+  void close();
+}

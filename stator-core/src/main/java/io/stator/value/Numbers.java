@@ -1,0 +1,83 @@
+package io.stator.value;
+
+import io.stator.api.DynamoDbException;
+import java.math.BigDecimal;
+import java.math.MathContext;
+
+/**
+ * DynamoDB's number rules.
+ *
+ * <p>A number has at most 38 significant digits and a magnitude between 1E-130 and
+ * 9.9999999999999999999999999999999999999E+125 (or is zero). DynamoDB compares numbers by value,
+ * so "1.50", "1.5" and "15E-1" are one number; Stator stores and returns the plain, normalised
+ * text ("1.5"), and "-0" becomes "0".
+ */
+public final class Numbers {
+  /** DynamoDB's arithmetic precision: 38 significant digits. */
+  public static final MathContext CONTEXT = new MathContext(38, java.math.RoundingMode.HALF_EVEN);
+
+  private static final BigDecimal MAX = new BigDecimal("9.9999999999999999999999999999999999999E+125");
+  private static final BigDecimal MIN = new BigDecimal("1E-130");
+
+  private Numbers() {}
+
+  /** Normalises {@code text} or throws a ValidationException with DynamoDB's message. */
+  public static String normalize(String text) {
+    return toText(check(parse(text)));
+  }
+
+  /** Parses number text as DynamoDB accepts it, without range checks. */
+  public static BigDecimal parse(String text) {
+    if (text == null || text.isEmpty() || text.length() > 1000 || !plausible(text)) {
+      throw notANumber();
+    }
+    try {
+      return new BigDecimal(text);
+    } catch (NumberFormatException | ArithmeticException e) {
+      throw notANumber();
+    }
+  }
+
+  /** Checks precision and magnitude; returns the value with trailing zeros stripped. */
+  public static BigDecimal check(BigDecimal value) {
+    if (value.signum() == 0) {
+      return BigDecimal.ZERO;
+    }
+    BigDecimal stripped = value.stripTrailingZeros();
+    if (stripped.precision() > 38) {
+      throw DynamoDbException.validation(
+          "Attempting to store more than 38 significant digits in a Number");
+    }
+    BigDecimal magnitude = stripped.abs();
+    if (magnitude.compareTo(MAX) > 0) {
+      throw DynamoDbException.validation(
+          "Number overflow. Attempting to store a number with magnitude larger than supported range");
+    }
+    if (magnitude.compareTo(MIN) < 0) {
+      throw DynamoDbException.validation(
+          "Number underflow. Attempting to store a number with magnitude smaller than supported range");
+    }
+    return stripped;
+  }
+
+  /** The canonical text of a checked number. */
+  public static String toText(BigDecimal checked) {
+    return checked.signum() == 0 ? "0" : checked.toPlainString();
+  }
+
+  // BigDecimal accepts a few spellings DynamoDB refuses (none known yet beyond whitespace, which
+  // BigDecimal rejects too); keep the gate cheap: digits, sign, point and exponent only.
+  private static boolean plausible(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (!((c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E')) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static DynamoDbException notANumber() {
+    return DynamoDbException.validation("A value provided cannot be converted into a number");
+  }
+}
