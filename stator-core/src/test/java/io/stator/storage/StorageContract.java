@@ -483,7 +483,8 @@ public abstract class StorageContract {
                 storage.commit(
                     new Commit().put("t", k, b("x")).expect("t", k, Commit.Expectation.ABSENT)))
         .isInstanceOf(CommitConflictException.class);
-    assertThatThrownBy(() -> storage.commit(new Commit().put("t", k, b("x")).expect("t", k, v1 - 1)))
+    assertThatThrownBy(
+            () -> storage.commit(new Commit().put("t", k, b("x")).expect("t", k, v1 - 1)))
         .isInstanceOf(CommitConflictException.class);
 
     storage.commit(new Commit().put("t", k, b("2")).expect("t", k, v1));
@@ -694,7 +695,9 @@ public abstract class StorageContract {
           .containsExactlyElementsOf(model.keySet());
       for (StorageKey k : model.keySet()) {
         List<StorageKey> partition =
-            model.keySet().stream().filter(m -> Arrays.equals(m.partition(), k.partition())).toList();
+            model.keySet().stream()
+                .filter(m -> Arrays.equals(m.partition(), k.partition()))
+                .toList();
         assertThat(keys(propertyStorage.query(space, k.partition(), null, null, true, 100_000)))
             .isEqualTo(partition);
         List<StorageKey> reversed = new ArrayList<>(partition);

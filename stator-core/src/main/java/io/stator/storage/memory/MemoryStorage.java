@@ -66,7 +66,9 @@ public final class MemoryStorage implements Storage {
     // Without an upper bound the range ends before the smallest partition greater than this one,
     // which is the partition followed by a 0x00 byte.
     StorageKey to =
-        upper == null ? StorageKey.of(successor(partition)) : new StorageKey(partition, upper.sort());
+        upper == null
+            ? StorageKey.of(successor(partition))
+            : new StorageKey(partition, upper.sort());
     boolean toInclusive = upper != null && upper.inclusive();
     return first(range(space(space), from, fromInclusive, to, toInclusive), forward, limit);
   }

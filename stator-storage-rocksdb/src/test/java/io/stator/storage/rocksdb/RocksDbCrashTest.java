@@ -74,7 +74,7 @@ class RocksDbCrashTest {
     assertThat(writer.exitValue()).as("killed, not finished").isNotZero();
 
     try (RocksDbStorage storage = RocksDbStorage.open(store)) {
-      assertThat(storage.get(ITEMS, COUNTER)).as("the counter, acknowledged %d", lastAck).isPresent();
+      assertThat(storage.get(ITEMS, COUNTER)).as("counter; acknowledged %d", lastAck).isPresent();
       StoredRecord counter = storage.get(ITEMS, COUNTER).orElseThrow();
       int committed = ByteBuffer.wrap(counter.value()).getInt();
       assertThat(committed).isGreaterThanOrEqualTo(lastAck);

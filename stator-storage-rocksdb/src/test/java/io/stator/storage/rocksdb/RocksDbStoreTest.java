@@ -9,6 +9,8 @@ import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocksdb.ColumnFamilyDescriptor;
@@ -26,9 +28,16 @@ class RocksDbStoreTest {
       storage.createSpace("t");
     }
     RocksDB.loadLibrary();
-    try (Options options = new Options();
-        RocksDB db = openAll(options)) {
+    List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+    List<ColumnFamilyHandle> handles = new ArrayList<>();
+    try (Options options = new Options()) {
+      for (byte[] name : RocksDB.listColumnFamilies(options, dir.toString())) {
+        descriptors.add(new ColumnFamilyDescriptor(name));
+      }
+    }
+    try (RocksDB db = RocksDB.open(dir.toString(), descriptors, handles)) {
       db.put("format".getBytes(UTF_8), ByteBuffer.allocate(4).putInt(2).array());
+      handles.forEach(ColumnFamilyHandle::close);
     }
     assertThatThrownBy(() -> RocksDbStorage.open(dir))
         .isInstanceOf(StorageException.class)
@@ -84,16 +93,5 @@ class RocksDbStoreTest {
     try (RocksDbStorage storage = RocksDbStorage.open(dir)) {
       assertThat(storage.spaces()).containsExactly("t");
     }
-  }
-
-  private RocksDB openAll(Options options) throws Exception {
-    java.util.List<ColumnFamilyDescriptor> descriptors = new java.util.ArrayList<>();
-    for (byte[] name : RocksDB.listColumnFamilies(options, dir.toString())) {
-      descriptors.add(new ColumnFamilyDescriptor(name));
-    }
-    java.util.List<ColumnFamilyHandle> handles = new java.util.ArrayList<>();
-    RocksDB db = RocksDB.open(dir.toString(), descriptors, handles);
-    // Handles are owned by the database's lifetime in this short test helper.
-    return db;
   }
 }
