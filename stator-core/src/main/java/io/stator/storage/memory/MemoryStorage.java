@@ -141,7 +141,9 @@ public final class MemoryStorage implements Storage {
         if (w.isDelete()) {
           map.remove(w.key());
         } else {
-          map.put(w.key(), new StoredRecord(w.key(), version, w.value()));
+          // Copies, so a caller reusing its arrays cannot reorder the map or change a record.
+          StorageKey key = new StorageKey(w.key().partition().clone(), w.key().sort().clone());
+          map.put(key, new StoredRecord(key, version, w.value().clone()));
         }
       }
     }
