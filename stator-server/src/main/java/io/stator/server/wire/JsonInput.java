@@ -2,6 +2,7 @@ package io.stator.server.wire;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.stator.api.DynamoDbException;
 import io.stator.value.AttributeValue;
 import io.stator.value.Bytes;
@@ -49,7 +50,16 @@ final class JsonInput {
     if (parser.nextToken() != JsonToken.START_OBJECT) {
       throw DynamoDbException.serialization(null);
     }
-    T value = members.read(this);
+    T value;
+    try {
+      value = members.read(this);
+    } catch (StreamConstraintsException e) {
+      // Nesting far beyond DynamoDB's limit: report the limit, found long before Jackson's.
+      if (deferred != null) {
+        throw deferred;
+      }
+      throw e;
+    }
     if (parser.nextToken() != null) {
       throw DynamoDbException.serialization(null);
     }
