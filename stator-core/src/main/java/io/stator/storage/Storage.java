@@ -24,7 +24,10 @@ import java.util.Set;
  *
  * <p>Versions: every committed put gives its key a new version, greater than any version that key
  * had before, also across deletes (so a delete and re-create is never mistaken for "unchanged").
- * {@link Expectation#ABSENT} (0) expects no item.
+ * {@link Commit.Expectation#ABSENT} (0) expects no item.
+ *
+ * <p>Byte arrays: a storage never keeps a reference to an array passed to it (it stores copies),
+ * and callers treat arrays in returned records as read-only.
  */
 public interface Storage extends AutoCloseable {
 
