@@ -5,6 +5,7 @@ import io.stator.Stator;
 import io.stator.api.Database;
 import io.stator.storage.Storage;
 import io.stator.storage.memory.MemoryStorage;
+import io.stator.storage.rocksdb.RocksDbStorage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -108,7 +109,7 @@ public final class Main implements Runnable {
       PrintWriter err = spec.commandLine().getErr();
       Storage storage;
       try {
-        storage = inMemory ? new MemoryStorage() : RocksDb.open(dir);
+        storage = inMemory ? new MemoryStorage() : RocksDbStorage.open(dir);
       } catch (RuntimeException e) {
         err.println("stator: cannot open the data directory " + dir + ": " + e.getMessage());
         err.flush();
