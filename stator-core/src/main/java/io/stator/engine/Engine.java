@@ -1,33 +1,144 @@
 package io.stator.engine;
 
 import io.stator.EngineOptions;
-import io.stator.api.*;
+import io.stator.api.CreateTableRequest;
+import io.stator.api.CreateTableResponse;
+import io.stator.api.Database;
+import io.stator.api.DeleteItemRequest;
+import io.stator.api.DeleteItemResponse;
+import io.stator.api.DeleteTableRequest;
+import io.stator.api.DeleteTableResponse;
+import io.stator.api.DescribeTableRequest;
+import io.stator.api.DescribeTableResponse;
+import io.stator.api.DynamoDbException;
+import io.stator.api.GetItemRequest;
+import io.stator.api.GetItemResponse;
+import io.stator.api.ListTablesRequest;
+import io.stator.api.ListTablesResponse;
+import io.stator.api.PutItemRequest;
+import io.stator.api.PutItemResponse;
+import io.stator.api.QueryRequest;
+import io.stator.api.QueryResponse;
+import io.stator.api.ScanRequest;
+import io.stator.api.ScanResponse;
+import io.stator.api.UpdateItemRequest;
+import io.stator.api.UpdateItemResponse;
+import io.stator.api.UpdateTableRequest;
+import io.stator.api.UpdateTableResponse;
+import io.stator.schema.Catalog;
 import io.stator.storage.Storage;
 
-/** The engine behind {@link Database}. To be written. */
+/**
+ * The engine behind {@link Database}: DynamoDB's operations on top of the Storage SPI.
+ *
+ * <h2>Layout of the data</h2>
+ *
+ * The catalog (space {@code catalog}, see {@link Catalog}) holds one versioned record per table.
+ * Each incarnation of a table keeps its items in its own space, {@code table.<TableId>}: deleting
+ * a table drops the space, and re-creating the name gets a new id and an empty space, so no
+ * stale item can reappear even if a drop was interrupted (orphan spaces are dropped at start).
+ * An item is stored under {@code (partition bytes, sort bytes)} from {@code io.stator.key}: the
+ * partition bytes start with an 8-byte hash, so a Scan walks hash order and a parallel Scan
+ * segment is a contiguous hash range; within a partition, the sort bytes order items as
+ * DynamoDB orders sort keys, so a Query is one range read in either direction. The value is the
+ * item in the versioned binary item encoding of {@code io.stator.item}.
+ *
+ * <h2>Writes</h2>
+ *
+ * Every write is "read, compute, commit with expectations": the engine reads the current item
+ * and its version, evaluates any condition against it, and commits the new value expecting that
+ * version. If another writer got in between, the storage refuses the whole commit and the
+ * engine starts over from the read. This needs no lock held across calls (so the same code runs
+ * on a distributed storage, where a commit is one transaction), gives conditional writes their
+ * exact semantics, and is the shape UpdateItem, LSI maintenance and transactions extend: they
+ * add expectations and writes to the same commit.
+ *
+ * <h2>Validation</h2>
+ *
+ * Each operation validates in DynamoDB's order, because clients see which error comes first:
+ * request-level constraints (all violations reported together), then relations between
+ * parameters, then expressions (parsed once per request), then the table lookup, then the key
+ * schema. Every client mistake is a {@link DynamoDbException} with DynamoDB's message and
+ * nothing is written before validation is complete.
+ *
+ * <h2>Concurrency</h2>
+ *
+ * The engine keeps no mutable state of its own: table definitions are read from the catalog on
+ * every request (the storage serves them from memory), so several engines on one storage, or a
+ * DeleteTable racing a PutItem, need no coordination beyond the storage's commits.
+ */
 public final class Engine implements Database {
   private final Storage storage;
-  private final EngineOptions options;
+  private final Tables tables;
+  private final Items items;
+  private final Reads reads;
 
   public Engine(Storage storage, EngineOptions options) {
     this.storage = storage;
-    this.options = options;
+    Catalog catalog = new Catalog(storage);
+    catalog.dropOrphanSpaces();
+    this.tables = new Tables(storage, catalog, options);
+    this.items = new Items(storage, tables);
+    this.reads = new Reads(storage, tables);
   }
 
-  private static UnsupportedOperationException todo() {
-    return new UnsupportedOperationException("not yet");
+  @Override
+  public CreateTableResponse createTable(CreateTableRequest r) {
+    return tables.create(r);
   }
 
-  @Override public CreateTableResponse createTable(CreateTableRequest r) { throw todo(); }
-  @Override public DescribeTableResponse describeTable(DescribeTableRequest r) { throw todo(); }
-  @Override public ListTablesResponse listTables(ListTablesRequest r) { throw todo(); }
-  @Override public DeleteTableResponse deleteTable(DeleteTableRequest r) { throw todo(); }
-  @Override public UpdateTableResponse updateTable(UpdateTableRequest r) { throw todo(); }
-  @Override public PutItemResponse putItem(PutItemRequest r) { throw todo(); }
-  @Override public GetItemResponse getItem(GetItemRequest r) { throw todo(); }
-  @Override public DeleteItemResponse deleteItem(DeleteItemRequest r) { throw todo(); }
-  @Override public UpdateItemResponse updateItem(UpdateItemRequest r) { throw todo(); }
-  @Override public QueryResponse query(QueryRequest r) { throw todo(); }
-  @Override public ScanResponse scan(ScanRequest r) { throw todo(); }
-  @Override public void close() { storage.close(); }
+  @Override
+  public DescribeTableResponse describeTable(DescribeTableRequest r) {
+    return tables.describe(r);
+  }
+
+  @Override
+  public ListTablesResponse listTables(ListTablesRequest r) {
+    return tables.list(r);
+  }
+
+  @Override
+  public DeleteTableResponse deleteTable(DeleteTableRequest r) {
+    return tables.delete(r);
+  }
+
+  @Override
+  public UpdateTableResponse updateTable(UpdateTableRequest r) {
+    return tables.update(r);
+  }
+
+  @Override
+  public PutItemResponse putItem(PutItemRequest r) {
+    return items.put(r);
+  }
+
+  @Override
+  public GetItemResponse getItem(GetItemRequest r) {
+    return items.get(r);
+  }
+
+  @Override
+  public DeleteItemResponse deleteItem(DeleteItemRequest r) {
+    return items.delete(r);
+  }
+
+  @Override
+  public UpdateItemResponse updateItem(UpdateItemRequest r) {
+    throw DynamoDbException.validation("UpdateItem is not supported yet");
+  }
+
+  @Override
+  public QueryResponse query(QueryRequest r) {
+    return reads.query(r);
+  }
+
+  @Override
+  public ScanResponse scan(ScanRequest r) {
+    return reads.scan(r);
+  }
+
+  @Override
+  public void close() {
+    storage.close();
+  }
 }

@@ -1,0 +1,130 @@
+package io.stator.engine;
+
+import io.stator.api.DynamoDbException;
+import io.stator.item.ItemSize;
+import io.stator.key.KeyCodec;
+import io.stator.schema.KeyAttribute;
+import io.stator.schema.TableDefinition;
+import io.stator.storage.StorageKey;
+import io.stator.value.AttributeValue;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The primary key of items: validation of keys in items (PutItem) and in key maps (GetItem,
+ * DeleteItem, ExclusiveStartKey), with DynamoDB's messages, and the mapping between key values
+ * and storage keys.
+ */
+final class ItemKeys {
+  /** DynamoDB's limits on key values: 2048 bytes for a partition key, 1024 for a sort key. */
+  static final int MAX_PARTITION_KEY_BYTES = 2048;
+
+  static final int MAX_SORT_KEY_BYTES = 1024;
+
+  private ItemKeys() {}
+
+  /** Checks that an item to write carries the table's key attributes, with the right types. */
+  static void checkItem(TableDefinition table, Map<String, AttributeValue> item) {
+    for (KeyAttribute key : table.keyAttributes()) {
+      AttributeValue value = item.get(key.name());
+      if (value == null) {
+        throw DynamoDbException.validation(
+            "One or more parameter values were invalid: Missing the key " + key.name()
+                + " in the item");
+      }
+      if (!value.type().equals(key.type())) {
+        throw DynamoDbException.validation(
+            "One or more parameter values were invalid: Type mismatch for key " + key.name()
+                + " expected: " + key.type() + " actual: " + value.type());
+      }
+      if (isEmpty(value)) {
+        throw DynamoDbException.validation(
+            "One or more parameter values are not valid. The AttributeValue for a key attribute"
+                + " cannot contain an empty " + emptyKind(value) + " value. Key: " + key.name());
+      }
+      checkSize(table, key, value);
+    }
+  }
+
+  /**
+   * Checks a key map (GetItem, DeleteItem): exactly the table's key attributes with their types.
+   * DynamoDB answers every shape mismatch with one message.
+   */
+  static void checkKey(TableDefinition table, Map<String, AttributeValue> key) {
+    if (key.size() != table.keyAttributes().size()) {
+      throw DynamoDbException.validation("The provided key element does not match the schema");
+    }
+    for (KeyAttribute attribute : table.keyAttributes()) {
+      AttributeValue value = key.get(attribute.name());
+      if (value == null || !value.type().equals(attribute.type())) {
+        throw DynamoDbException.validation("The provided key element does not match the schema");
+      }
+      if (isEmpty(value)) {
+        throw DynamoDbException.validation(
+            "One or more parameter values were invalid: The AttributeValue for a key attribute"
+                + " cannot contain an empty " + emptyKind(value) + " value. Key: "
+                + attribute.name());
+      }
+      checkSize(table, attribute, value);
+    }
+  }
+
+  /** The storage key of an item (or key map) that passed {@link #checkItem} or checkKey. */
+  static StorageKey storageKey(TableDefinition table, Map<String, AttributeValue> item) {
+    byte[] partition = KeyCodec.partition(item.get(table.hashKey().name()));
+    byte[] sort =
+        table.hasRangeKey() ? KeyCodec.sort(item.get(table.rangeKey().name())) : new byte[0];
+    return new StorageKey(partition, sort);
+  }
+
+  /** The key attributes of the item stored under {@code key} (for LastEvaluatedKey). */
+  static Map<String, AttributeValue> keyOf(TableDefinition table, StorageKey key) {
+    Map<String, AttributeValue> out = new LinkedHashMap<>();
+    out.put(
+        table.hashKey().name(),
+        KeyCodec.decodePartition(key.partition(), table.hashKey().type()));
+    if (table.hasRangeKey()) {
+      out.put(table.rangeKey().name(), KeyCodec.decodeSort(key.sort(), table.rangeKey().type()));
+    }
+    return out;
+  }
+
+  /** Only the key attributes of an item. */
+  static Map<String, AttributeValue> project(
+      TableDefinition table, Map<String, AttributeValue> item) {
+    Map<String, AttributeValue> out = new LinkedHashMap<>();
+    for (KeyAttribute k : table.keyAttributes()) {
+      out.put(k.name(), item.get(k.name()));
+    }
+    return out;
+  }
+
+  static boolean isEmpty(AttributeValue value) {
+    return (value instanceof AttributeValue.S s && s.value().isEmpty())
+        || (value instanceof AttributeValue.B b && b.value().length() == 0);
+  }
+
+  private static String emptyKind(AttributeValue value) {
+    return value instanceof AttributeValue.B ? "binary" : "string";
+  }
+
+  private static void checkSize(TableDefinition table, KeyAttribute key, AttributeValue value) {
+    long size = keyBytes(value);
+    if (key == table.hashKey() || key.equals(table.hashKey())) {
+      if (size > MAX_PARTITION_KEY_BYTES) {
+        throw DynamoDbException.validation(
+            "One or more parameter values were invalid: Size of hashkey has exceeded the maximum"
+                + " size limit of" + MAX_PARTITION_KEY_BYTES + " bytes");
+      }
+    } else if (size > MAX_SORT_KEY_BYTES) {
+      throw DynamoDbException.validation(
+          "One or more parameter values were invalid: Aggregated size of all range keys has"
+              + " exceeded the size limit of " + MAX_SORT_KEY_BYTES + " bytes");
+    }
+  }
+
+  private static long keyBytes(AttributeValue value) {
+    // Numbers are at most 38 digits: always within the limits.
+    return value instanceof AttributeValue.N ? 0 : ItemSize.of(value);
+  }
+}

@@ -1,0 +1,383 @@
+package io.stator.engine;
+
+import io.stator.api.DynamoDbException;
+import io.stator.api.QueryRequest;
+import io.stator.api.QueryResponse;
+import io.stator.api.ScanRequest;
+import io.stator.api.ScanResponse;
+import io.stator.expression.Condition;
+import io.stator.expression.ExpressionContext;
+import io.stator.expression.Expressions;
+import io.stator.expression.Operand;
+import io.stator.expression.Path;
+import io.stator.item.ItemCodec;
+import io.stator.item.ItemSize;
+import io.stator.key.KeyCodec;
+import io.stator.schema.Constraints;
+import io.stator.schema.TableDefinition;
+import io.stator.storage.Bound;
+import io.stator.storage.Storage;
+import io.stator.storage.StorageKey;
+import io.stator.storage.StoredRecord;
+import io.stator.value.AttributeValue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Query and Scan. Both read a page: items in key order until {@code Limit} items were read or
+ * 1 MB of item data (by {@link ItemSize}) was read, whichever comes first; then
+ * LastEvaluatedKey names the last item read, as DynamoDB does (also when the page happens to end
+ * exactly at the last item). A FilterExpression is applied after the read: ScannedCount counts
+ * the items read, Count the items that matched.
+ */
+final class Reads {
+  /** DynamoDB's page limit: 1 MB of data read. */
+  static final long PAGE_BYTES = 1024 * 1024;
+
+  private static final int BATCH = 128;
+  private static final String[] SELECT = {
+    "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES", "SPECIFIC_ATTRIBUTES", "COUNT"
+  };
+
+  private final Storage storage;
+  private final Tables tables;
+
+  Reads(Storage storage, Tables tables) {
+    this.storage = storage;
+    this.tables = tables;
+  }
+
+  QueryResponse query(QueryRequest r) {
+    Constraints c = Requests.tableName(r.tableName());
+    c.name("indexName", r.indexName());
+    c.oneOf("select", r.select(), SELECT);
+    c.atLeast("limit", r.limit(), 1);
+    Requests.attributesToGetLength(c, r.attributesToGet());
+    c.check();
+    Requests.expressionParameters(
+        Requests.params(
+            "ProjectionExpression", r.projectionExpression(),
+            "FilterExpression", r.filterExpression(),
+            "KeyConditionExpression", r.keyConditionExpression()),
+        Requests.params(
+            "AttributesToGet", r.attributesToGet(),
+            "QueryFilter", r.queryFilter(),
+            "ConditionalOperator", r.conditionalOperator(),
+            "KeyConditions", r.keyConditions()),
+        r.expressionAttributeNames(),
+        r.expressionAttributeValues());
+    Requests.unsupportedLegacy("QueryFilter", r.queryFilter(), "FilterExpression");
+    if (r.keyConditions() == null && r.keyConditionExpression() == null) {
+      throw DynamoDbException.validation(
+          "Either the KeyConditions or KeyConditionExpression parameter must be specified in the"
+              + " request.");
+    }
+    checkSelect(r.select(), r.projectionExpression(), r.attributesToGet(), r.indexName());
+    ExpressionContext context =
+        new ExpressionContext(r.expressionAttributeNames(), r.expressionAttributeValues());
+    Condition keyCondition =
+        r.keyConditionExpression() == null
+            ? null
+            : Expressions.parseCondition(
+                r.keyConditionExpression(), context, "KeyConditionExpression");
+    Condition filter =
+        r.filterExpression() == null
+            ? null
+            : Expressions.parseCondition(r.filterExpression(), context, "FilterExpression");
+    List<Path> projection =
+        Requests.projection(r.projectionExpression(), r.attributesToGet(), context);
+    context.checkAllUsed();
+
+    TableDefinition table = tables.forItems(r.tableName());
+    checkIndex(r.indexName());
+    KeyRange range =
+        keyCondition != null
+            ? KeyRange.fromExpression(keyCondition, table)
+            : KeyRange.fromKeyConditions(r.keyConditions(), table);
+    if (filter != null) {
+      for (Path path : paths(filter)) {
+        if (table.isKey(path.attribute())) {
+          throw DynamoDbException.validation(
+              "Filter Expression can only contain non-primary key attributes: Primary key"
+                  + " attribute: " + path.attribute());
+        }
+      }
+    }
+
+    boolean forward = r.scanIndexForward() == null || r.scanIndexForward();
+    Bound lower = range.lower();
+    Bound upper = range.upper();
+    byte[] partition = KeyCodec.partition(range.partition());
+    boolean exhausted = false;
+    if (r.exclusiveStartKey() != null) {
+      Map<String, AttributeValue> start = startKey(table, r.exclusiveStartKey());
+      AttributeValue startHash = start.get(table.hashKey().name());
+      if (table.hasRangeKey() && range.sortOperator() != null) {
+        if (!range.matchesSort(start.get(table.rangeKey().name()))) {
+          throw DynamoDbException.validation(
+              "The provided starting key does not match the range key predicate");
+        }
+        if (!startHash.equals(range.partition())) {
+          throw DynamoDbException.validation(
+              "The query can return at most one row and cannot be restarted");
+        }
+      } else if (!startHash.equals(range.partition())) {
+        throw DynamoDbException.validation(
+            "The provided starting key is outside query boundaries based on provided conditions");
+      }
+      if (table.hasRangeKey()) {
+        Bound after = Bound.exclusive(KeyCodec.sort(start.get(table.rangeKey().name())));
+        if (forward) {
+          lower = after;
+        } else {
+          upper = after;
+        }
+      } else {
+        exhausted = true; // a simple-key partition holds one item: nothing follows it
+      }
+    }
+
+    Page page = new Page(r.limit(), filter, projection, "COUNT".equals(r.select()));
+    while (!exhausted) {
+      int want = page.batchSize();
+      List<StoredRecord> batch =
+          storage.query(table.space(), partition, lower, upper, forward, want);
+      for (StoredRecord record : batch) {
+        if (page.add(record)) {
+          break;
+        }
+      }
+      if (page.full() || batch.size() < want) {
+        break;
+      }
+      Bound after = Bound.exclusive(batch.get(batch.size() - 1).key().sort());
+      if (forward) {
+        lower = after;
+      } else {
+        upper = after;
+      }
+    }
+    return new QueryResponse(
+        page.items(), page.count, page.scanned, page.lastEvaluatedKey(table), null);
+  }
+
+  ScanResponse scan(ScanRequest r) {
+    Constraints c = Requests.tableName(r.tableName());
+    c.name("indexName", r.indexName());
+    c.oneOf("select", r.select(), SELECT);
+    c.atLeast("limit", r.limit(), 1);
+    c.atLeast("segment", r.segment(), 0).atMost("segment", r.segment(), 999_999);
+    c.atLeast("totalSegments", r.totalSegments(), 1)
+        .atMost("totalSegments", r.totalSegments(), 1_000_000);
+    Requests.attributesToGetLength(c, r.attributesToGet());
+    c.check();
+    Requests.expressionParameters(
+        Requests.params(
+            "ProjectionExpression", r.projectionExpression(),
+            "FilterExpression", r.filterExpression()),
+        Requests.params(
+            "AttributesToGet", r.attributesToGet(),
+            "ScanFilter", r.scanFilter(),
+            "ConditionalOperator", r.conditionalOperator()),
+        r.expressionAttributeNames(),
+        r.expressionAttributeValues());
+    Requests.unsupportedLegacy("ScanFilter", r.scanFilter(), "FilterExpression");
+    if (r.segment() != null && r.totalSegments() == null) {
+      throw DynamoDbException.validation(
+          "The TotalSegments parameter is required but was not present in the request when"
+              + " Segment parameter is present");
+    }
+    if (r.totalSegments() != null) {
+      if (r.segment() == null) {
+        throw DynamoDbException.validation(
+            "The Segment parameter is required but was not present in the request when"
+                + " parameter TotalSegments is present");
+      }
+      if (r.segment() >= r.totalSegments()) {
+        throw DynamoDbException.validation(
+            "The Segment parameter is zero-based and must be less than parameter TotalSegments:"
+                + " Segment: " + r.segment() + " is not less than TotalSegments: "
+                + r.totalSegments());
+      }
+    }
+    checkSelect(r.select(), r.projectionExpression(), r.attributesToGet(), r.indexName());
+    ExpressionContext context =
+        new ExpressionContext(r.expressionAttributeNames(), r.expressionAttributeValues());
+    Condition filter =
+        r.filterExpression() == null
+            ? null
+            : Expressions.parseCondition(r.filterExpression(), context, "FilterExpression");
+    List<Path> projection =
+        Requests.projection(r.projectionExpression(), r.attributesToGet(), context);
+    context.checkAllUsed();
+
+    TableDefinition table = tables.forItems(r.tableName());
+    checkIndex(r.indexName());
+    byte[] from = null;
+    byte[] to = null;
+    if (r.totalSegments() != null) {
+      from = KeyCodec.segmentStart(r.segment(), r.totalSegments());
+      to = KeyCodec.segmentStart(r.segment() + 1, r.totalSegments());
+    }
+    StorageKey after = null;
+    if (r.exclusiveStartKey() != null) {
+      after = ItemKeys.storageKey(table, startKey(table, r.exclusiveStartKey()));
+    }
+    Page page = new Page(r.limit(), filter, projection, "COUNT".equals(r.select()));
+    while (true) {
+      int want = page.batchSize();
+      List<StoredRecord> batch = storage.scan(table.space(), from, to, after, want);
+      for (StoredRecord record : batch) {
+        if (page.add(record)) {
+          break;
+        }
+      }
+      if (page.full() || batch.size() < want) {
+        break;
+      }
+      after = batch.get(batch.size() - 1).key();
+    }
+    return new ScanResponse(
+        page.items(), page.count, page.scanned, page.lastEvaluatedKey(table), null);
+  }
+
+  /** One page of results being gathered. */
+  private static final class Page {
+    private final int limit;
+    private final Condition filter;
+    private final List<Path> projection;
+    private final boolean countOnly;
+    private final List<Map<String, AttributeValue>> items = new ArrayList<>();
+    private int count;
+    private int scanned;
+    private long bytes;
+    private StorageKey last;
+
+    Page(Integer limit, Condition filter, List<Path> projection, boolean countOnly) {
+      this.limit = limit == null ? Integer.MAX_VALUE : limit;
+      this.filter = filter;
+      this.projection = projection;
+      this.countOnly = countOnly;
+    }
+
+    int batchSize() {
+      return Math.min(BATCH, limit - scanned);
+    }
+
+    /** Adds a record read; true when the page is full. */
+    boolean add(StoredRecord record) {
+      Map<String, AttributeValue> item = ItemCodec.decode(record.value());
+      scanned++;
+      bytes += ItemSize.of(item);
+      if (filter == null || Expressions.evaluate(filter, item)) {
+        count++;
+        if (!countOnly) {
+          items.add(Requests.project(item, projection));
+        }
+      }
+      if (scanned >= limit || bytes >= PAGE_BYTES) {
+        last = record.key();
+        return true;
+      }
+      return false;
+    }
+
+    boolean full() {
+      return last != null;
+    }
+
+    List<Map<String, AttributeValue>> items() {
+      return countOnly ? null : List.copyOf(items);
+    }
+
+    Map<String, AttributeValue> lastEvaluatedKey(TableDefinition table) {
+      return last == null ? null : ItemKeys.keyOf(table, last);
+    }
+  }
+
+  /**
+   * Checks an ExclusiveStartKey against the table's key schema and returns it. DynamoDB prefixes
+   * key errors here with "The provided starting key is invalid: ".
+   */
+  private static Map<String, AttributeValue> startKey(
+      TableDefinition table, Map<String, AttributeValue> key) {
+    try {
+      ItemKeys.checkKey(table, key);
+    } catch (DynamoDbException e) {
+      throw DynamoDbException.validation("The provided starting key is invalid: " + e.getMessage());
+    }
+    return key;
+  }
+
+  private static void checkIndex(String indexName) {
+    if (indexName != null) {
+      // No table has secondary indexes yet (CreateTable refuses them).
+      throw DynamoDbException.validation(
+          "The table does not have the specified index: " + indexName);
+    }
+  }
+
+  private static void checkSelect(
+      String select, String projectionExpression, List<String> attributesToGet,
+      String indexName) {
+    String projectionParameter =
+        projectionExpression != null
+            ? "ProjectionExpression"
+            : attributesToGet != null ? "AttributesToGet" : null;
+    if (select == null || select.equals("SPECIFIC_ATTRIBUTES")) {
+      if (select != null && projectionParameter == null) {
+        throw DynamoDbException.validation(
+            "Must specify the AttributesToGet or ProjectionExpression when choosing to get"
+                + " SPECIFIC_ATTRIBUTES");
+      }
+      return;
+    }
+    if (projectionParameter != null) {
+      throw DynamoDbException.validation(
+          "Cannot specify the " + projectionParameter + " when choosing to get " + select);
+    }
+    if (select.equals("ALL_PROJECTED_ATTRIBUTES") && indexName == null) {
+      throw DynamoDbException.validation(
+          "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");
+    }
+  }
+
+  /** Every document path a condition refers to. */
+  static List<Path> paths(Condition condition) {
+    List<Path> out = new ArrayList<>();
+    collectPaths(condition, out);
+    return out;
+  }
+
+  private static void collectPaths(Condition c, List<Path> out) {
+    if (c instanceof Condition.And and) {
+      collectPaths(and.left(), out);
+      collectPaths(and.right(), out);
+    } else if (c instanceof Condition.Or or) {
+      collectPaths(or.left(), out);
+      collectPaths(or.right(), out);
+    } else if (c instanceof Condition.Not not) {
+      collectPaths(not.operand(), out);
+    } else if (c instanceof Condition.Comparison cmp) {
+      operandPaths(List.of(cmp.left(), cmp.right()), out);
+    } else if (c instanceof Condition.Between b) {
+      operandPaths(List.of(b.value(), b.low(), b.high()), out);
+    } else if (c instanceof Condition.In in) {
+      operandPaths(List.of(in.value()), out);
+      operandPaths(in.candidates(), out);
+    } else if (c instanceof Condition.Function f) {
+      operandPaths(f.arguments(), out);
+    }
+  }
+
+  private static void operandPaths(List<Operand> operands, List<Path> out) {
+    for (Operand o : operands) {
+      if (o instanceof Operand.PathOperand p) {
+        out.add(p.path());
+      } else if (o instanceof Operand.Size s) {
+        out.add(s.path());
+      }
+    }
+  }
+}

@@ -1,0 +1,175 @@
+package io.stator.engine;
+
+import io.stator.EngineOptions;
+import io.stator.api.AttributeDefinition;
+import io.stator.api.BillingModeSummary;
+import io.stator.api.CreateTableRequest;
+import io.stator.api.CreateTableResponse;
+import io.stator.api.DeleteTableRequest;
+import io.stator.api.DeleteTableResponse;
+import io.stator.api.DescribeTableRequest;
+import io.stator.api.DescribeTableResponse;
+import io.stator.api.DynamoDbException;
+import io.stator.api.KeySchemaElement;
+import io.stator.api.ListTablesRequest;
+import io.stator.api.ListTablesResponse;
+import io.stator.api.ProvisionedThroughputDescription;
+import io.stator.api.TableDescription;
+import io.stator.api.UpdateTableRequest;
+import io.stator.api.UpdateTableResponse;
+import io.stator.schema.Catalog;
+import io.stator.schema.Constraints;
+import io.stator.schema.KeyAttribute;
+import io.stator.schema.TableDefinition;
+import io.stator.schema.TableValidation;
+import io.stator.storage.CommitConflictException;
+import io.stator.storage.SpaceStats;
+import io.stator.storage.Storage;
+import io.stator.storage.StorageException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The table operations: CreateTable, DescribeTable, ListTables, DeleteTable, UpdateTable. */
+final class Tables {
+  private final Storage storage;
+  private final Catalog catalog;
+  private final EngineOptions options;
+
+  Tables(Storage storage, Catalog catalog, EngineOptions options) {
+    this.storage = storage;
+    this.catalog = catalog;
+    this.options = options;
+  }
+
+  CreateTableResponse create(CreateTableRequest r) {
+    TableDefinition table = TableValidation.createTable(r, options.clock().instant());
+    catalog.create(table);
+    return new CreateTableResponse(describe(table));
+  }
+
+  DescribeTableResponse describe(DescribeTableRequest r) {
+    checkName(r.tableName());
+    return new DescribeTableResponse(describe(lookup(r.tableName()).table()));
+  }
+
+  ListTablesResponse list(ListTablesRequest r) {
+    Constraints c = new Constraints();
+    c.atLeast("limit", r.limit(), 1).atMost("limit", r.limit(), 100);
+    c.name("exclusiveStartTableName", r.exclusiveStartTableName());
+    c.check();
+    int limit = r.limit() == null ? 100 : r.limit();
+    List<String> names = catalog.names(r.exclusiveStartTableName(), limit + 1);
+    String last = null;
+    if (names.size() > limit) {
+      names = names.subList(0, limit);
+      last = names.get(limit - 1);
+    }
+    return new ListTablesResponse(List.copyOf(names), last);
+  }
+
+  DeleteTableResponse delete(DeleteTableRequest r) {
+    checkName(r.tableName());
+    while (true) {
+      Catalog.Entry entry = lookup(r.tableName());
+      try {
+        TableDescription before = describe(entry.table());
+        catalog.delete(entry.table(), entry.version());
+        return new DeleteTableResponse(withStatus(before, "DELETING"));
+      } catch (CommitConflictException e) {
+        // the definition changed under us (UpdateTable, or delete and re-create): look again
+      }
+    }
+  }
+
+  UpdateTableResponse update(UpdateTableRequest r) {
+    TableValidation.updateTableRequest(r);
+    while (true) {
+      Catalog.Entry entry = lookup(r.tableName());
+      TableDefinition updated =
+          TableValidation.updateTable(entry.table(), r, options.clock().instant());
+      if (updated == entry.table()) {
+        return new UpdateTableResponse(describe(updated));
+      }
+      try {
+        catalog.replace(updated, entry.version());
+        return new UpdateTableResponse(describe(updated));
+      } catch (CommitConflictException e) {
+        // concurrent change: apply the request to the new definition
+      }
+    }
+  }
+
+  /** The table for an item operation; DynamoDB's short not-found message. */
+  TableDefinition forItems(String tableName) {
+    return catalog
+        .get(tableName)
+        .orElseThrow(() -> DynamoDbException.resourceNotFound("Requested resource not found"))
+        .table();
+  }
+
+  /** The table for a table operation; DynamoDB names the table in the not-found message. */
+  private Catalog.Entry lookup(String tableName) {
+    return catalog
+        .get(tableName)
+        .orElseThrow(
+            () ->
+                DynamoDbException.resourceNotFound(
+                    "Requested resource not found: Table: " + tableName + " not found"));
+  }
+
+  private static void checkName(String tableName) {
+    Constraints.required("TableName", tableName);
+    Constraints.tableNameLength(tableName);
+    new Constraints().name("tableName", tableName).check();
+  }
+
+  TableDescription describe(TableDefinition t) {
+    List<AttributeDefinition> definitions = new ArrayList<>();
+    for (KeyAttribute d : t.attributeDefinitions()) {
+      definitions.add(new AttributeDefinition(d.name(), d.type()));
+    }
+    List<KeySchemaElement> keySchema = new ArrayList<>();
+    keySchema.add(new KeySchemaElement(t.hashKey().name(), "HASH"));
+    if (t.hasRangeKey()) {
+      keySchema.add(new KeySchemaElement(t.rangeKey().name(), "RANGE"));
+    }
+    SpaceStats stats;
+    try {
+      stats = storage.stats(t.space());
+    } catch (StorageException e) {
+      stats = new SpaceStats(0, 0); // dropped by a concurrent DeleteTable
+    }
+    return new TableDescription(
+        definitions,
+        t.name(),
+        keySchema,
+        t.status(),
+        t.creationDateTime(),
+        new ProvisionedThroughputDescription(
+            t.lastIncrease(),
+            t.lastDecrease(),
+            0L,
+            t.readCapacityUnits(),
+            t.writeCapacityUnits()),
+        stats.bytes(),
+        stats.records(),
+        "arn:aws:dynamodb:" + options.region() + ":" + options.accountId() + ":table/" + t.name(),
+        t.tableId(),
+        new BillingModeSummary(t.billingMode(), t.lastUpdateToPayPerRequest()),
+        null,
+        null,
+        null,
+        null,
+        null,
+        false);
+  }
+
+  private static TableDescription withStatus(TableDescription d, String status) {
+    return new TableDescription(
+        d.attributeDefinitions(), d.tableName(), d.keySchema(), status, d.creationDateTime(),
+        d.provisionedThroughput(), d.tableSizeBytes(), d.itemCount(), d.tableArn(), d.tableId(),
+        d.billingModeSummary(), d.localSecondaryIndexes(), d.globalSecondaryIndexes(),
+        d.streamSpecification(), d.latestStreamLabel(), d.latestStreamArn(),
+        d.deletionProtectionEnabled());
+  }
+}

@@ -1,0 +1,55 @@
+package io.stator.expression;
+
+import io.stator.value.AttributeValue;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The expression engine's entry points: parse an expression once per request, then evaluate or
+ * apply the syntax tree for each item.
+ *
+ * <p>Every parse error is a {@code DynamoDbException} of type ValidationException with DynamoDB's
+ * message, prefixed by the request parameter ("Invalid ConditionExpression: ..."). Parsing
+ * resolves placeholders through the request's {@link ExpressionContext}; after parsing all of a
+ * request's expressions, call {@link ExpressionContext#checkAllUsed()}.
+ */
+public final class Expressions {
+  private Expressions() {}
+
+  /**
+   * Parses a ConditionExpression, FilterExpression or KeyConditionExpression (one grammar; the
+   * caller checks a KeyConditionExpression's extra rules against the key schema).
+   *
+   * @param parameterName the request parameter, used in error messages, e.g. "FilterExpression"
+   */
+  public static Condition parseCondition(
+      String text, ExpressionContext context, String parameterName) {
+    return Parser.condition(text, context, parameterName);
+  }
+
+  /** Parses a ProjectionExpression: comma-separated document paths that must not overlap. */
+  public static List<Path> parseProjection(String text, ExpressionContext context) {
+    return Parser.projection(text, context);
+  }
+
+  /** Whether the item satisfies the condition. A missing item is an empty map. */
+  public static boolean evaluate(Condition condition, Map<String, AttributeValue> item) {
+    return Evaluator.evaluate(condition, item);
+  }
+
+  /** The value at a document path of an item, or null when the path does not resolve. */
+  public static AttributeValue resolve(Path path, Map<String, AttributeValue> item) {
+    return Evaluator.resolve(path, item);
+  }
+
+  /** The value of an operand for an item, or null when it is absent. */
+  public static AttributeValue value(Operand operand, Map<String, AttributeValue> item) {
+    return Evaluator.value(operand, item);
+  }
+
+  /** The part of an item selected by the paths of a ProjectionExpression, in DynamoDB's shape. */
+  public static Map<String, AttributeValue> project(
+      Map<String, AttributeValue> item, List<Path> paths) {
+    return Projector.project(item, paths);
+  }
+}

@@ -1,0 +1,270 @@
+package io.stator.item;
+
+import io.stator.storage.StorageException;
+import io.stator.value.AttributeValue;
+import io.stator.value.Bytes;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The stored form of an item: a compact binary encoding, not JSON.
+ *
+ * <p>Layout: a format version byte ({@link #VERSION}), then a varint attribute count and, per
+ * attribute, a length-prefixed UTF-8 name and a value. A value is a one-byte type tag followed
+ * by: a length-prefixed payload (S as UTF-8, N as its normalised decimal text, B as bytes), a
+ * count and members (SS, NS, BS, L), a count and name/value entries (M), or nothing (NULL, and
+ * BOOL whose tag carries the value). Lengths and counts are unsigned LEB128 varints.
+ *
+ * <p>Numbers are kept as their normalised text, which is already canonical and usually shorter
+ * than a binary decimal for the values people store; decoding needs no arithmetic.
+ *
+ * <p>The version byte lets a later release change the layout and still read, or loudly refuse,
+ * old data: an unknown version is a {@link StorageException}, never a silently wrong item.
+ */
+public final class ItemCodec {
+  /** The current format version, the first byte of every encoded item. */
+  public static final int VERSION = 1;
+
+  private static final int S = 1;
+  private static final int N = 2;
+  private static final int B = 3;
+  private static final int TRUE = 4;
+  private static final int FALSE = 5;
+  private static final int NULL = 6;
+  private static final int M = 7;
+  private static final int L = 8;
+  private static final int SS = 9;
+  private static final int NS = 10;
+  private static final int BS = 11;
+
+  private ItemCodec() {}
+
+  public static byte[] encode(Map<String, AttributeValue> item) {
+    Writer w = new Writer();
+    w.byte_(VERSION);
+    writeMap(w, item);
+    return w.toByteArray();
+  }
+
+  public static Map<String, AttributeValue> decode(byte[] bytes) {
+    if (bytes.length == 0 || (bytes[0] & 0xFF) != VERSION) {
+      throw new StorageException(
+          "unknown item format version "
+              + (bytes.length == 0 ? "(empty)" : String.valueOf(bytes[0] & 0xFF))
+              + "; this release reads version "
+              + VERSION);
+    }
+    Reader r = new Reader(bytes, 1);
+    try {
+      Map<String, AttributeValue> item = readMap(r);
+      if (r.pos != bytes.length) {
+        throw new StorageException("corrupt item: trailing bytes");
+      }
+      return item;
+    } catch (ArrayIndexOutOfBoundsException | IllegalArgumentException e) {
+      throw new StorageException("corrupt item", e);
+    }
+  }
+
+  private static void writeMap(Writer w, Map<String, AttributeValue> map) {
+    w.varint(map.size());
+    for (Map.Entry<String, AttributeValue> e : map.entrySet()) {
+      w.text(e.getKey());
+      writeValue(w, e.getValue());
+    }
+  }
+
+  private static void writeValue(Writer w, AttributeValue value) {
+    if (value instanceof AttributeValue.S s) {
+      w.byte_(S);
+      w.text(s.value());
+    } else if (value instanceof AttributeValue.N n) {
+      w.byte_(N);
+      w.text(n.value());
+    } else if (value instanceof AttributeValue.B b) {
+      w.byte_(B);
+      w.bytes(b.value().unsafeArray());
+    } else if (value instanceof AttributeValue.Bool bool) {
+      w.byte_(bool.value() ? TRUE : FALSE);
+    } else if (value instanceof AttributeValue.Null) {
+      w.byte_(NULL);
+    } else if (value instanceof AttributeValue.M m) {
+      w.byte_(M);
+      writeMap(w, m.value());
+    } else if (value instanceof AttributeValue.L l) {
+      w.byte_(L);
+      w.varint(l.value().size());
+      for (AttributeValue v : l.value()) {
+        writeValue(w, v);
+      }
+    } else if (value instanceof AttributeValue.SS ss) {
+      w.byte_(SS);
+      w.varint(ss.value().size());
+      ss.value().forEach(w::text);
+    } else if (value instanceof AttributeValue.NS ns) {
+      w.byte_(NS);
+      w.varint(ns.value().size());
+      ns.value().forEach(w::text);
+    } else if (value instanceof AttributeValue.BS bs) {
+      w.byte_(BS);
+      w.varint(bs.value().size());
+      for (Bytes b : bs.value()) {
+        w.bytes(b.unsafeArray());
+      }
+    } else {
+      throw new IllegalArgumentException("unknown value " + value);
+    }
+  }
+
+  private static Map<String, AttributeValue> readMap(Reader r) {
+    int size = r.varint();
+    Map<String, AttributeValue> map = new LinkedHashMap<>(Math.max(4, size * 2));
+    for (int i = 0; i < size; i++) {
+      String name = r.text();
+      map.put(name, readValue(r));
+    }
+    return map;
+  }
+
+  private static AttributeValue readValue(Reader r) {
+    int tag = r.byte_();
+    switch (tag) {
+      case S:
+        return new AttributeValue.S(r.text());
+      case N:
+        return new AttributeValue.N(r.text());
+      case B:
+        return new AttributeValue.B(Bytes.wrap(r.bytes()));
+      case TRUE:
+        return new AttributeValue.Bool(true);
+      case FALSE:
+        return new AttributeValue.Bool(false);
+      case NULL:
+        return AttributeValue.NULL;
+      case M:
+        return new AttributeValue.M(readMap(r));
+      case L: {
+        int size = r.varint();
+        List<AttributeValue> list = new ArrayList<>(size);
+        for (int i = 0; i < size; i++) {
+          list.add(readValue(r));
+        }
+        return new AttributeValue.L(list);
+      }
+      case SS:
+      case NS: {
+        int size = r.varint();
+        Set<String> set = new LinkedHashSet<>();
+        for (int i = 0; i < size; i++) {
+          set.add(r.text());
+        }
+        return tag == SS ? new AttributeValue.SS(set) : new AttributeValue.NS(set);
+      }
+      case BS: {
+        int size = r.varint();
+        Set<Bytes> set = new LinkedHashSet<>();
+        for (int i = 0; i < size; i++) {
+          set.add(Bytes.wrap(r.bytes()));
+        }
+        return new AttributeValue.BS(set);
+      }
+      default:
+        throw new IllegalArgumentException("unknown type tag " + tag);
+    }
+  }
+
+  private static final class Writer {
+    private byte[] buf = new byte[128];
+    private int len;
+
+    void byte_(int b) {
+      ensure(1);
+      buf[len++] = (byte) b;
+    }
+
+    void varint(int v) {
+      ensure(5);
+      while ((v & ~0x7F) != 0) {
+        buf[len++] = (byte) ((v & 0x7F) | 0x80);
+        v >>>= 7;
+      }
+      buf[len++] = (byte) v;
+    }
+
+    void bytes(byte[] b) {
+      varint(b.length);
+      ensure(b.length);
+      System.arraycopy(b, 0, buf, len, b.length);
+      len += b.length;
+    }
+
+    void text(String s) {
+      bytes(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private void ensure(int n) {
+      if (len + n > buf.length) {
+        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + n));
+      }
+    }
+
+    byte[] toByteArray() {
+      return Arrays.copyOf(buf, len);
+    }
+  }
+
+  private static final class Reader {
+    private final byte[] buf;
+    private int pos;
+
+    Reader(byte[] buf, int pos) {
+      this.buf = buf;
+      this.pos = pos;
+    }
+
+    int byte_() {
+      return buf[pos++] & 0xFF;
+    }
+
+    int varint() {
+      int v = 0;
+      for (int shift = 0; shift < 35; shift += 7) {
+        int b = byte_();
+        v |= (b & 0x7F) << shift;
+        if ((b & 0x80) == 0) {
+          if (v < 0) {
+            throw new IllegalArgumentException("negative length");
+          }
+          return v;
+        }
+      }
+      throw new IllegalArgumentException("varint too long");
+    }
+
+    byte[] bytes() {
+      int n = varint();
+      if (n > buf.length - pos) {
+        throw new IllegalArgumentException("length beyond end");
+      }
+      byte[] out = Arrays.copyOfRange(buf, pos, pos + n);
+      pos += n;
+      return out;
+    }
+
+    String text() {
+      int n = varint();
+      if (n > buf.length - pos) {
+        throw new IllegalArgumentException("length beyond end");
+      }
+      String s = new String(buf, pos, n, StandardCharsets.UTF_8);
+      pos += n;
+      return s;
+    }
+  }
+}

@@ -1,0 +1,115 @@
+package io.stator.item;
+
+import io.stator.value.AttributeValue;
+import io.stator.value.Bytes;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * DynamoDB's item size: the sum over attributes of the name's UTF-8 length and the value's size.
+ * The same figure feeds the 400 KB item limit, capacity units and the 1 MB page limit.
+ *
+ * <p>Value sizes, as DynamoDB documents them: S is its UTF-8 length; B its length; N about one
+ * byte per two significant digits plus one (see {@link #number}); BOOL and NULL one byte; a set
+ * the sum of its members; M and L three bytes of overhead plus one per element plus the
+ * elements (for M, each entry's name and value).
+ */
+public final class ItemSize {
+  /** DynamoDB's maximum item size: 400 KB. */
+  public static final int MAX_ITEM_SIZE = 400 * 1024;
+
+  private ItemSize() {}
+
+  public static long of(Map<String, AttributeValue> item) {
+    long size = 0;
+    for (Map.Entry<String, AttributeValue> e : item.entrySet()) {
+      size += utf8Length(e.getKey()) + of(e.getValue());
+    }
+    return size;
+  }
+
+  public static long of(AttributeValue value) {
+    if (value instanceof AttributeValue.S s) {
+      return utf8Length(s.value());
+    } else if (value instanceof AttributeValue.N n) {
+      return number(n.value());
+    } else if (value instanceof AttributeValue.B b) {
+      return b.value().length();
+    } else if (value instanceof AttributeValue.Bool || value instanceof AttributeValue.Null) {
+      return 1;
+    } else if (value instanceof AttributeValue.M m) {
+      return 3 + m.value().size() + of(m.value());
+    } else if (value instanceof AttributeValue.L l) {
+      long size = 3 + l.value().size();
+      for (AttributeValue v : l.value()) {
+        size += of(v);
+      }
+      return size;
+    } else if (value instanceof AttributeValue.SS ss) {
+      long size = 0;
+      for (String s : ss.value()) {
+        size += utf8Length(s);
+      }
+      return size;
+    } else if (value instanceof AttributeValue.NS ns) {
+      long size = 0;
+      for (String n : ns.value()) {
+        size += number(n);
+      }
+      return size;
+    } else if (value instanceof AttributeValue.BS bs) {
+      long size = 0;
+      for (Bytes b : bs.value()) {
+        size += b.length();
+      }
+      return size;
+    }
+    throw new IllegalArgumentException("unknown value " + value);
+  }
+
+  /**
+   * The size of a number: DynamoDB stores the significant digits in base 100 (two digits per
+   * byte) aligned on the decimal exponent, plus one byte of exponent and one more for a negative
+   * sign. Zero takes one byte. So 1 and 10 take 2 bytes, 123 takes 3, -1 takes 3.
+   */
+  static long number(String text) {
+    BigDecimal value = new BigDecimal(text);
+    if (value.signum() == 0) {
+      return 1;
+    }
+    BigDecimal stripped = value.stripTrailingZeros();
+    int digits = stripped.precision();
+    // Exponent of the leading digit: value = d.ddd x 10^e.
+    int exponent = digits - stripped.scale() - 1;
+    // Digits fill base-100 pairs aligned on even exponents: an even digit count whose leading
+    // digit sits on an even exponent straddles one more pair than digits/2.
+    int pairs = (digits + 1) / 2 + (digits % 2 == 0 && Math.floorMod(exponent, 2) == 0 ? 1 : 0);
+    return 1 + pairs + (value.signum() < 0 ? 1 : 0);
+  }
+
+  private static int utf8Length(String s) {
+    int n = s.length();
+    int len = n;
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      if (c >= 0x80) {
+        if (c < 0x800) {
+          len += 1;
+        } else if (Character.isHighSurrogate(c) && i + 1 < n
+            && Character.isLowSurrogate(s.charAt(i + 1))) {
+          len += 2; // 4 bytes for the pair of 2 chars
+          i++;
+        } else {
+          len += 2;
+        }
+      }
+    }
+    return len;
+  }
+
+  /** The UTF-8 length of a string, without encoding it. */
+  public static int utf8(String s) {
+    return utf8Length(s);
+  }
+}

@@ -1,0 +1,213 @@
+package io.stator.schema;
+
+import io.stator.api.DynamoDbException;
+import io.stator.item.ItemCodec;
+import io.stator.storage.Commit;
+import io.stator.storage.CommitConflictException;
+import io.stator.storage.Storage;
+import io.stator.storage.StorageException;
+import io.stator.storage.StorageKey;
+import io.stator.storage.StoredRecord;
+import io.stator.value.AttributeValue;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The table definitions, kept in the storage itself (space {@value #SPACE}) so that a restart
+ * finds every table as it was, and so that a distributed storage shares one catalog among all
+ * nodes.
+ *
+ * <p>One record per table, keyed by the table name's bytes (so the space is in name order, which
+ * is ListTables' order). The value is a catalog format version byte followed by the definition's
+ * fields encoded as an item (see {@link ItemCodec}): named fields let a later release add fields
+ * and still read old records, and the version byte lets it refuse records it cannot understand.
+ *
+ * <p>Changes are commits with version expectations: two concurrent CreateTable calls for one
+ * name cannot both win, and an UpdateTable cannot overwrite a concurrent DeleteTable.
+ */
+public final class Catalog {
+  public static final String SPACE = "catalog";
+  static final int FORMAT_VERSION = 1;
+  private static final String TABLE_SPACE_PREFIX = "table.";
+
+  private final Storage storage;
+
+  public Catalog(Storage storage) {
+    this.storage = storage;
+    storage.createSpace(SPACE);
+  }
+
+  /** A definition with the catalog record's version (for optimistic updates). */
+  public record Entry(TableDefinition table, long version) {}
+
+  public Optional<Entry> get(String tableName) {
+    return storage
+        .get(SPACE, key(tableName))
+        .map(r -> new Entry(decode(r.value()), r.version()));
+  }
+
+  /** Records a new table and creates its item space; ResourceInUseException if the name exists. */
+  public void create(TableDefinition table) {
+    storage.createSpace(table.space());
+    try {
+      storage.commit(
+          new Commit()
+              .expect(SPACE, key(table.name()), Commit.Expectation.ABSENT)
+              .put(SPACE, key(table.name()), encode(table)));
+    } catch (CommitConflictException e) {
+      storage.dropSpace(table.space());
+      throw DynamoDbException.resourceInUse("Table already exists: " + table.name());
+    }
+  }
+
+  /** Replaces a definition if its record still has {@code version}. */
+  public void replace(TableDefinition table, long version) {
+    storage.commit(
+        new Commit()
+            .expect(SPACE, key(table.name()), version)
+            .put(SPACE, key(table.name()), encode(table)));
+  }
+
+  /** Removes a table and drops its items, if its record still has {@code version}. */
+  public void delete(TableDefinition table, long version) {
+    storage.commit(
+        new Commit().expect(SPACE, key(table.name()), version).delete(SPACE, key(table.name())));
+    storage.dropSpace(table.space());
+  }
+
+  /** Table names in order, strictly after {@code exclusiveStart} when given. */
+  public List<String> names(String exclusiveStart, int limit) {
+    StorageKey after = exclusiveStart == null ? null : key(exclusiveStart);
+    List<String> names = new ArrayList<>();
+    for (StoredRecord r : storage.scan(SPACE, null, null, after, limit)) {
+      names.add(new String(r.key().partition(), StandardCharsets.UTF_8));
+    }
+    return names;
+  }
+
+  /**
+   * Drops item spaces that no table refers to: left behind when a process stopped between
+   * removing a table from the catalog and dropping its space, or between creating a space and
+   * recording its table.
+   */
+  public void dropOrphanSpaces() {
+    Set<String> used = new HashSet<>();
+    for (StoredRecord r : storage.scan(SPACE, null, null, null, Integer.MAX_VALUE)) {
+      used.add(decode(r.value()).space());
+    }
+    for (String space : storage.spaces()) {
+      if (space.startsWith(TABLE_SPACE_PREFIX) && !used.contains(space)) {
+        storage.dropSpace(space);
+      }
+    }
+  }
+
+  private static StorageKey key(String tableName) {
+    return StorageKey.of(tableName.getBytes(StandardCharsets.UTF_8));
+  }
+
+  // ---- encoding ---------------------------------------------------------------------------
+
+  static byte[] encode(TableDefinition t) {
+    Map<String, AttributeValue> m = new LinkedHashMap<>();
+    m.put("name", new AttributeValue.S(t.name()));
+    m.put("id", new AttributeValue.S(t.tableId()));
+    m.put("space", new AttributeValue.S(t.space()));
+    m.put("hash", new AttributeValue.S(t.hashKey().name()));
+    if (t.rangeKey() != null) {
+      m.put("range", new AttributeValue.S(t.rangeKey().name()));
+    }
+    List<AttributeValue> defs = new ArrayList<>();
+    for (KeyAttribute d : t.attributeDefinitions()) {
+      defs.add(
+          new AttributeValue.M(
+              Map.of("n", new AttributeValue.S(d.name()), "t", new AttributeValue.S(d.type()))));
+    }
+    m.put("definitions", new AttributeValue.L(defs));
+    m.put("billing", new AttributeValue.S(t.billingMode()));
+    m.put("rcu", number(t.readCapacityUnits()));
+    m.put("wcu", number(t.writeCapacityUnits()));
+    m.put("created", instant(t.creationDateTime()));
+    putInstant(m, "toPayPerRequest", t.lastUpdateToPayPerRequest());
+    putInstant(m, "increase", t.lastIncrease());
+    putInstant(m, "decrease", t.lastDecrease());
+    m.put("status", new AttributeValue.S(t.status()));
+    byte[] fields = ItemCodec.encode(m);
+    byte[] out = new byte[fields.length + 1];
+    out[0] = FORMAT_VERSION;
+    System.arraycopy(fields, 0, out, 1, fields.length);
+    return out;
+  }
+
+  static TableDefinition decode(byte[] bytes) {
+    if (bytes.length == 0 || bytes[0] != FORMAT_VERSION) {
+      throw new StorageException(
+          "unknown catalog format version "
+              + (bytes.length == 0 ? "(empty)" : String.valueOf(bytes[0] & 0xFF))
+              + "; this release reads version " + FORMAT_VERSION);
+    }
+    Map<String, AttributeValue> m = ItemCodec.decode(Arrays.copyOfRange(bytes, 1, bytes.length));
+    List<KeyAttribute> defs = new ArrayList<>();
+    for (AttributeValue v : ((AttributeValue.L) m.get("definitions")).value()) {
+      Map<String, AttributeValue> d = ((AttributeValue.M) v).value();
+      defs.add(new KeyAttribute(text(d.get("n")), text(d.get("t"))));
+    }
+    return new TableDefinition(
+        text(m.get("name")),
+        text(m.get("id")),
+        text(m.get("space")),
+        find(defs, text(m.get("hash"))),
+        m.containsKey("range") ? find(defs, text(m.get("range"))) : null,
+        defs,
+        text(m.get("billing")),
+        Long.parseLong(text(m.get("rcu"))),
+        Long.parseLong(text(m.get("wcu"))),
+        instant(m.get("created")),
+        instant(m.get("toPayPerRequest")),
+        instant(m.get("increase")),
+        instant(m.get("decrease")),
+        text(m.get("status")));
+  }
+
+  private static KeyAttribute find(List<KeyAttribute> defs, String name) {
+    for (KeyAttribute d : defs) {
+      if (d.name().equals(name)) {
+        return d;
+      }
+    }
+    throw new StorageException("corrupt catalog record: key " + name + " has no definition");
+  }
+
+  private static AttributeValue number(long n) {
+    return new AttributeValue.N(Long.toString(n));
+  }
+
+  private static AttributeValue instant(Instant i) {
+    return new AttributeValue.N(Long.toString(i.toEpochMilli()));
+  }
+
+  private static void putInstant(Map<String, AttributeValue> m, String name, Instant i) {
+    if (i != null) {
+      m.put(name, instant(i));
+    }
+  }
+
+  private static Instant instant(AttributeValue v) {
+    return v == null ? null : Instant.ofEpochMilli(Long.parseLong(text(v)));
+  }
+
+  private static String text(AttributeValue v) {
+    if (v instanceof AttributeValue.S s) {
+      return s.value();
+    }
+    return ((AttributeValue.N) v).value();
+  }
+}

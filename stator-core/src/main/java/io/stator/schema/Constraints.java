@@ -1,0 +1,111 @@
+package io.stator.schema;
+
+import io.stator.api.DynamoDbException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Collects violations of request-level parameter constraints and reports them the way DynamoDB
+ * does: {@code 1 validation error detected: Value '0' at 'limit' failed to satisfy constraint:
+ * Member must have value greater than or equal to 1}, several joined by {@code "; "} (at most
+ * ten, as DynamoDB reports).
+ */
+public final class Constraints {
+  /** DynamoDB's pattern for table and index names. */
+  public static final String NAME_PATTERN = "[a-zA-Z0-9_.-]+";
+
+  private static final Pattern NAME = Pattern.compile(NAME_PATTERN);
+
+  private final List<String> errors = new ArrayList<>();
+
+  public Constraints notNull(String path, Object value) {
+    if (value == null) {
+      add(path, null, "Member must not be null");
+    }
+    return this;
+  }
+
+  public Constraints atLeast(String path, Number value, long min) {
+    if (value != null && value.longValue() < min) {
+      add(path, value, "Member must have value greater than or equal to " + min);
+    }
+    return this;
+  }
+
+  public Constraints atMost(String path, Number value, long max) {
+    if (value != null && value.longValue() > max) {
+      add(path, value, "Member must have value less than or equal to " + max);
+    }
+    return this;
+  }
+
+  public Constraints lengthAtLeast(String path, Object shown, int length, int min) {
+    if (shown != null && length < min) {
+      add(path, shown, "Member must have length greater than or equal to " + min);
+    }
+    return this;
+  }
+
+  public Constraints lengthAtMost(String path, Object shown, int length, int max) {
+    if (shown != null && length > max) {
+      add(path, shown, "Member must have length less than or equal to " + max);
+    }
+    return this;
+  }
+
+  /** A table or index name: pattern, then 3 to 255 characters. */
+  public Constraints name(String path, String value) {
+    if (value == null) {
+      return this;
+    }
+    if (!NAME.matcher(value).matches()) {
+      add(path, value, "Member must satisfy regular expression pattern: " + NAME_PATTERN);
+    }
+    lengthAtLeast(path, value, value.length(), 3);
+    lengthAtMost(path, value, value.length(), 255);
+    return this;
+  }
+
+  public Constraints oneOf(String path, String value, String... allowed) {
+    if (value != null && !List.of(allowed).contains(value)) {
+      add(path, value, "Member must satisfy enum value set: [" + String.join(", ", allowed) + "]");
+    }
+    return this;
+  }
+
+  public void add(String path, Object value, String constraint) {
+    if (errors.size() < 10) {
+      String shown = value == null ? "null" : "'" + value + "'";
+      errors.add("Value " + shown + " at '" + path + "' failed to satisfy constraint: " + constraint);
+    }
+  }
+
+  /** Throws the collected violations as one ValidationException, if there are any. */
+  public void check() {
+    if (!errors.isEmpty()) {
+      throw DynamoDbException.validation(
+          errors.size() + " validation error" + (errors.size() > 1 ? "s" : "") + " detected: "
+              + String.join("; ", errors));
+    }
+  }
+
+  /**
+   * DynamoDB checks the length of a table name before its other constraints, with its own
+   * message.
+   */
+  public static void tableNameLength(String tableName) {
+    if (tableName != null && (tableName.length() < 3 || tableName.length() > 255)) {
+      throw DynamoDbException.validation(
+          "TableName must be at least 3 characters long and at most 255 characters long");
+    }
+  }
+
+  /** The message DynamoDB gives when a required parameter is absent. */
+  public static void required(String parameter, Object value) {
+    if (value == null) {
+      throw DynamoDbException.validation(
+          "The parameter '" + parameter + "' is required but was not present in the request");
+    }
+  }
+}

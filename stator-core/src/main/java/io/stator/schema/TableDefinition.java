@@ -1,0 +1,72 @@
+package io.stator.schema;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What the catalog knows about a table: its name, identity, key schema, attribute definitions,
+ * billing and throughput. Immutable; UpdateTable produces a new definition.
+ *
+ * @param tableId a UUID, new for every incarnation of a table name
+ * @param space the storage space holding this incarnation's items (derived from the id, so a
+ *     deleted and re-created table never sees the old items)
+ * @param rangeKey null for a simple primary key
+ * @param billingMode PROVISIONED or PAY_PER_REQUEST
+ * @param readCapacityUnits 0 for PAY_PER_REQUEST
+ * @param lastUpdateToPayPerRequest when the table last became PAY_PER_REQUEST, or null
+ * @param lastIncrease when provisioned throughput was last increased, or null
+ * @param lastDecrease when provisioned throughput was last decreased, or null
+ */
+public record TableDefinition(
+    String name,
+    String tableId,
+    String space,
+    KeyAttribute hashKey,
+    KeyAttribute rangeKey,
+    List<KeyAttribute> attributeDefinitions,
+    String billingMode,
+    long readCapacityUnits,
+    long writeCapacityUnits,
+    Instant creationDateTime,
+    Instant lastUpdateToPayPerRequest,
+    Instant lastIncrease,
+    Instant lastDecrease,
+    String status) {
+
+  public static final String PROVISIONED = "PROVISIONED";
+  public static final String PAY_PER_REQUEST = "PAY_PER_REQUEST";
+
+  public TableDefinition {
+    attributeDefinitions = List.copyOf(attributeDefinitions);
+  }
+
+  public boolean hasRangeKey() {
+    return rangeKey != null;
+  }
+
+  /** The key attributes: the hash key, then the range key if any. */
+  public List<KeyAttribute> keyAttributes() {
+    return rangeKey == null ? List.of(hashKey) : List.of(hashKey, rangeKey);
+  }
+
+  /** True when {@code attribute} is the hash or range key. */
+  public boolean isKey(String attribute) {
+    return hashKey.name().equals(attribute)
+        || (rangeKey != null && rangeKey.name().equals(attribute));
+  }
+
+  public TableDefinition withStatus(String newStatus) {
+    return new TableDefinition(
+        name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
+        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
+        lastIncrease, lastDecrease, newStatus);
+  }
+
+  public TableDefinition withBilling(
+      String mode, long read, long write, Instant toPayPerRequest, Instant increase,
+      Instant decrease) {
+    return new TableDefinition(
+        name, tableId, space, hashKey, rangeKey, attributeDefinitions, mode, read, write,
+        creationDateTime, toPayPerRequest, increase, decrease, status);
+  }
+}

@@ -1,0 +1,82 @@
+package io.stator.item;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.stator.storage.StorageException;
+import io.stator.value.AttributeValue;
+import io.stator.value.Bytes;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+
+class ItemCodecTest {
+
+  @Provide
+  Arbitrary<Map<String, AttributeValue>> items() {
+    return Arbitraries.maps(Arbitraries.strings().ofMaxLength(8), value(3)).ofMaxSize(6);
+  }
+
+  private Arbitrary<AttributeValue> value(int depth) {
+    Arbitrary<String> numbers =
+        Arbitraries.bigDecimals().between(new java.math.BigDecimal("-1E20"),
+                new java.math.BigDecimal("1E20")).ofScale(4)
+            .map(d -> AttributeValue.n(d.toPlainString()).value());
+    Arbitrary<Bytes> bytes = Arbitraries.bytes().array(byte[].class).ofMaxSize(10).map(Bytes::of);
+    Arbitrary<AttributeValue> scalar =
+        Arbitraries.oneOf(
+            Arbitraries.strings().map(AttributeValue::s),
+            numbers.map(AttributeValue.N::new),
+            bytes.map(AttributeValue.B::new),
+            Arbitraries.of(true, false).map(AttributeValue::bool),
+            Arbitraries.just(AttributeValue.NULL),
+            Arbitraries.strings().set().ofMinSize(1).ofMaxSize(4).map(AttributeValue.SS::new),
+            numbers.set().ofMinSize(1).ofMaxSize(4).map(AttributeValue.NS::new),
+            bytes.set().ofMinSize(1).ofMaxSize(4).map(AttributeValue.BS::new));
+    if (depth == 0) {
+      return scalar;
+    }
+    return Arbitraries.oneOf(
+        scalar,
+        Arbitraries.lazy(() -> value(depth - 1)).list().ofMaxSize(4).map(AttributeValue.L::new),
+        Arbitraries.maps(Arbitraries.strings().ofMaxLength(6), Arbitraries.lazy(() -> value(depth - 1)))
+            .ofMaxSize(4)
+            .map(AttributeValue.M::new));
+  }
+
+  @Property(tries = 500)
+  void roundTrip(@ForAll("items") Map<String, AttributeValue> item) {
+    byte[] encoded = ItemCodec.encode(item);
+    assertThat(encoded[0]).isEqualTo((byte) ItemCodec.VERSION);
+    Map<String, AttributeValue> decoded = ItemCodec.decode(encoded);
+    assertThat(decoded).isEqualTo(item);
+    assertThat(List.copyOf(decoded.keySet())).isEqualTo(List.copyOf(item.keySet()));
+  }
+
+  @Test
+  void refusesUnknownVersions() {
+    byte[] encoded = ItemCodec.encode(Map.of("a", AttributeValue.s("x")));
+    encoded[0] = 9;
+    assertThatThrownBy(() -> ItemCodec.decode(encoded))
+        .isInstanceOf(StorageException.class)
+        .hasMessageContaining("version 9");
+    assertThatThrownBy(() -> ItemCodec.decode(new byte[0])).isInstanceOf(StorageException.class);
+  }
+
+  @Test
+  void refusesTruncatedItems() {
+    Map<String, AttributeValue> item = new LinkedHashMap<>();
+    item.put("name", AttributeValue.s("a fairly long string"));
+    item.put("set", AttributeValue.ss(Set.of("x", "y")));
+    byte[] encoded = ItemCodec.encode(item);
+    byte[] truncated = java.util.Arrays.copyOf(encoded, encoded.length - 3);
+    assertThatThrownBy(() -> ItemCodec.decode(truncated)).isInstanceOf(StorageException.class);
+  }
+}

@@ -1,0 +1,59 @@
+package io.stator.item;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.stator.value.AttributeValue;
+import io.stator.value.Bytes;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import org.junit.jupiter.api.Test;
+
+class ItemSizeTest {
+
+  @Test
+  void scalarsCountNameAndValueBytes() {
+    assertThat(ItemSize.of(Map.of("name", AttributeValue.s("Alice")))).isEqualTo(4 + 5);
+    assertThat(ItemSize.of(Map.of("é", AttributeValue.s("日本")))).isEqualTo(2 + 6);
+    assertThat(ItemSize.of(Map.of("b", AttributeValue.b(new byte[10])))).isEqualTo(1 + 10);
+    assertThat(ItemSize.of(Map.of("t", AttributeValue.bool(true)))).isEqualTo(2);
+    assertThat(ItemSize.of(Map.of("z", AttributeValue.NULL))).isEqualTo(2);
+  }
+
+  @Test
+  void numbersTakeAboutOneBytePerTwoDigitsPlusOne() {
+    assertThat(ItemSize.number("0")).isEqualTo(1);
+    assertThat(ItemSize.number("1")).isEqualTo(2);
+    assertThat(ItemSize.number("10")).isEqualTo(2);
+    assertThat(ItemSize.number("12")).isEqualTo(2);
+    assertThat(ItemSize.number("123")).isEqualTo(3);
+    assertThat(ItemSize.number("1.2")).isEqualTo(3); // 1.2 straddles two base-100 pairs
+    assertThat(ItemSize.number("-1")).isEqualTo(3);
+    assertThat(ItemSize.number("12345678901234567890123456789012345678")).isEqualTo(20);
+  }
+
+  @Test
+  void documentsAndSets() {
+    // M: 3 + 1 per entry + entries (name + value)
+    Map<String, AttributeValue> inner = new LinkedHashMap<>();
+    inner.put("a", AttributeValue.s("xy"));
+    inner.put("bb", AttributeValue.bool(false));
+    assertThat(ItemSize.of(AttributeValue.m(inner))).isEqualTo(3 + 2 + (1 + 2) + (2 + 1));
+    // L: 3 + 1 per element + elements
+    assertThat(ItemSize.of(AttributeValue.l(List.of(AttributeValue.s("abc"), AttributeValue.NULL))))
+        .isEqualTo(3 + 2 + 3 + 1);
+    assertThat(ItemSize.of(AttributeValue.ss(List.of("ab", "cde")))).isEqualTo(5);
+    assertThat(ItemSize.of(AttributeValue.ns(List.of("1", "123")))).isEqualTo(2 + 3);
+    assertThat(ItemSize.of(AttributeValue.bs(Set.of(Bytes.of(new byte[3]))))).isEqualTo(3);
+  }
+
+  @Property
+  void stringSizeIsUtf8Length(@ForAll String name, @ForAll String value) {
+    assertThat(ItemSize.of(Map.of(name, AttributeValue.s(value))))
+        .isEqualTo(name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+            + value.getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+  }
+}
