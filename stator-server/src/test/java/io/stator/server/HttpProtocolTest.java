@@ -240,9 +240,8 @@ class HttpProtocolTest {
   @Test
   void garbledHttpIsABadRequest() throws Exception {
     try (Socket socket = socket()) {
-      socket
-          .getOutputStream()
-          .write("POST / HTTP/1.1\r\nContent-Length: banana\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      String garbled = "POST / HTTP/1.1\r\nContent-Length: banana\r\n\r\n";
+      socket.getOutputStream().write(garbled.getBytes(StandardCharsets.US_ASCII));
       RawResponse response = RawResponse.read(socket.getInputStream());
       assertThat(response.status).isEqualTo(400);
     }

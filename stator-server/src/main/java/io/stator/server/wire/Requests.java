@@ -55,7 +55,8 @@ final class Requests {
     for (String m = in.nextMember(); m != null; m = in.nextMember()) {
       switch (m) {
         case "TableName" -> tableName = in.string();
-        case "AttributeDefinitions" -> attributeDefinitions = in.list(Requests::attributeDefinition);
+        case "AttributeDefinitions" ->
+            attributeDefinitions = in.list(Requests::attributeDefinition);
         case "KeySchema" -> keySchema = in.list(Requests::keySchemaElement);
         case "LocalSecondaryIndexes" -> localSecondaryIndexes = in.list(Requests::lsi);
         case "GlobalSecondaryIndexes" -> globalSecondaryIndexes = in.list(Requests::gsi);
@@ -127,7 +128,8 @@ final class Requests {
     for (String m = in.nextMember(); m != null; m = in.nextMember()) {
       switch (m) {
         case "TableName" -> tableName = in.string();
-        case "AttributeDefinitions" -> attributeDefinitions = in.list(Requests::attributeDefinition);
+        case "AttributeDefinitions" ->
+            attributeDefinitions = in.list(Requests::attributeDefinition);
         case "BillingMode" -> billingMode = in.string();
         case "ProvisionedThroughput" -> provisionedThroughput = provisionedThroughput(in);
         case "GlobalSecondaryIndexUpdates" ->

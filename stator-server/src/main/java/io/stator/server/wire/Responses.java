@@ -74,7 +74,8 @@ final class Responses {
   static void listTables(JsonGenerator out, ListTablesResponse r) throws IOException {
     out.writeStartObject();
     // DynamoDB always answers TableNames, an empty list when there are no tables.
-    field(out, "TableNames", r.tableNames() == null ? List.of() : r.tableNames(), Responses::strings);
+    List<String> names = r.tableNames() == null ? List.of() : r.tableNames();
+    field(out, "TableNames", names, Responses::strings);
     string(out, "LastEvaluatedTableName", r.lastEvaluatedTableName());
     out.writeEndObject();
   }

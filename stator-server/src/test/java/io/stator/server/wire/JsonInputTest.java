@@ -103,7 +103,8 @@ class JsonInputTest {
   @Test
   void anEmptyValueIsRejected() {
     assertValidation(
-        "{}", "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
+        "{}",
+        "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
     assertValidation(
         "{\"S\":null}",
         "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
@@ -199,14 +200,17 @@ class JsonInputTest {
         Arguments.of(
             "{\"Item\":{\"a\":{\"BOOL\":3}}}", "NUMBER_VALUE cannot be converted to Boolean"),
         Arguments.of(
-            "{\"Item\":{\"a\":{\"B\":5}}}", "only base-64-encoded strings are convertible to bytes"),
+            "{\"Item\":{\"a\":{\"B\":5}}}",
+            "only base-64-encoded strings are convertible to bytes"),
         Arguments.of(
             "{\"Item\":{\"a\":{\"B\":\"abc\"}}}",
             "Base64 encoded length is expected a multiple of 4 bytes but found: 3"),
         Arguments.of(
             "{\"Item\":{\"a\":{\"B\":\"AB==\"}}}",
             "Invalid last non-pad Base64 character dectected"),
-        Arguments.of("{\"Item\":{\"a\":{\"L\":{}}}}", "Start of structure or map found where not expected"),
+        Arguments.of(
+            "{\"Item\":{\"a\":{\"L\":{}}}}",
+            "Start of structure or map found where not expected"),
         Arguments.of("{\"Item\":{\"a\":{\"SS\":\"x\"}}}", "Unexpected field type"),
         Arguments.of(
             "{\"ExpressionAttributeNames\":[]}",
