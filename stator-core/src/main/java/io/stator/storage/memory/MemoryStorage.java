@@ -10,6 +10,7 @@ import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -62,48 +63,63 @@ public final class MemoryStorage implements Storage {
       String space, byte[] partition, Bound lower, Bound upper, boolean forward, int limit) {
     StorageKey from = new StorageKey(partition, lower == null ? EMPTY : lower.sort());
     boolean fromInclusive = lower == null || lower.inclusive();
-    NavigableMap<StorageKey, StoredRecord> range =
+    // Without an upper bound the range ends before the smallest partition greater than this one,
+    // which is the partition followed by a 0x00 byte.
+    StorageKey to =
         upper == null
-            ? space(space).tailMap(from, fromInclusive)
-            : space(space)
-                .subMap(from, fromInclusive, new StorageKey(partition, upper.sort()), upper.inclusive());
-    List<StoredRecord> out = new ArrayList<>(Math.min(limit, 64));
-    for (StoredRecord r : forward ? range.values() : range.descendingMap().values()) {
-      if (!Arrays.equals(r.key().partition(), partition)) {
-        if (forward) {
-          break;
-        }
-        continue;
-      }
-      out.add(r);
-      if (out.size() >= limit) {
-        break;
-      }
-    }
-    return out;
+            ? StorageKey.of(successor(partition))
+            : new StorageKey(partition, upper.sort());
+    boolean toInclusive = upper != null && upper.inclusive();
+    return first(range(space(space), from, fromInclusive, to, toInclusive), forward, limit);
   }
 
   @Override
   public List<StoredRecord> scan(
       String space, byte[] fromPartition, byte[] toPartition, StorageKey startAfter, int limit) {
-    NavigableMap<StorageKey, StoredRecord> map = space(space);
-    if (startAfter != null) {
-      map = map.tailMap(startAfter, false);
+    StorageKey from = fromPartition == null ? null : StorageKey.of(fromPartition);
+    boolean fromInclusive = true;
+    if (startAfter != null && (from == null || startAfter.compareTo(from) >= 0)) {
+      from = startAfter;
+      fromInclusive = false;
     }
-    if (fromPartition != null) {
-      map = map.tailMap(StorageKey.of(fromPartition), true);
+    StorageKey to = toPartition == null ? null : StorageKey.of(toPartition);
+    return first(range(space(space), from, fromInclusive, to, false), true, limit);
+  }
+
+  /** The records between two optional keys; empty (not an error) when the range is inverted. */
+  private static NavigableMap<StorageKey, StoredRecord> range(
+      NavigableMap<StorageKey, StoredRecord> map,
+      StorageKey from,
+      boolean fromInclusive,
+      StorageKey to,
+      boolean toInclusive) {
+    if (from != null && to != null) {
+      int c = from.compareTo(to);
+      if (c > 0 || (c == 0 && !(fromInclusive && toInclusive))) {
+        return Collections.emptyNavigableMap();
+      }
+      return map.subMap(from, fromInclusive, to, toInclusive);
     }
-    if (toPartition != null) {
-      map = map.headMap(StorageKey.of(toPartition), false);
+    if (from != null) {
+      return map.tailMap(from, fromInclusive);
     }
+    return to == null ? map : map.headMap(to, toInclusive);
+  }
+
+  private static List<StoredRecord> first(
+      NavigableMap<StorageKey, StoredRecord> range, boolean forward, int limit) {
     List<StoredRecord> out = new ArrayList<>(Math.min(limit, 64));
-    for (StoredRecord r : map.values()) {
-      out.add(r);
+    for (StoredRecord r : forward ? range.values() : range.descendingMap().values()) {
       if (out.size() >= limit) {
         break;
       }
+      out.add(r);
     }
     return out;
+  }
+
+  private static byte[] successor(byte[] partition) {
+    return Arrays.copyOf(partition, partition.length + 1);
   }
 
   @Override

@@ -1,0 +1,848 @@
+package io.stator.storage;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import net.jqwik.api.lifecycle.AfterProperty;
+import net.jqwik.api.lifecycle.BeforeProperty;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The behaviour every {@link Storage} must have. An engine module subclasses this and gets the
+ * whole suite: spaces, point reads, partition range reads in both directions with every bound
+ * combination, ordered scans with paging, atomic commits, versions, concurrency and (for durable
+ * engines) reopening.
+ *
+ * <p>Many tests compare the storage with a reference model: a {@link TreeMap} ordered by {@link
+ * StorageKey}, the order the SPI promises (partition, then sort, unsigned bytes). Partitions that
+ * are byte-prefixes of one another and sort keys holding 0x00 and 0xFF are used throughout,
+ * because those are the cases a composite-key encoding gets wrong.
+ */
+public abstract class StorageContract {
+
+  /** Opens (or reopens) the storage kept in {@code dir}. */
+  protected abstract Storage open(Path dir);
+
+  /** Whether the storage keeps its data across {@link Storage#close()} and {@link #open}. */
+  protected boolean durable() {
+    return true;
+  }
+
+  @TempDir Path dir;
+  protected Storage storage;
+
+  @BeforeEach
+  void openStorage() {
+    storage = open(dir);
+  }
+
+  @AfterEach
+  void closeStorage() {
+    if (storage != null) {
+      storage.close();
+      storage = null;
+    }
+  }
+
+  // ---------------------------------------------------------------- spaces
+
+  @Test
+  void aNewStorageHasNoSpaces() {
+    assertThat(storage.spaces()).isEmpty();
+  }
+
+  @Test
+  void createListAndDropSpaces() {
+    storage.createSpace("orders");
+    storage.createSpace("orders.gsi.byCustomer");
+    storage.createSpace("default");
+    assertThat(storage.spaces())
+        .containsExactlyInAnyOrder("orders", "orders.gsi.byCustomer", "default");
+
+    storage.dropSpace("orders");
+    assertThat(storage.spaces()).containsExactlyInAnyOrder("orders.gsi.byCustomer", "default");
+    storage.dropSpace("no-such-space"); // dropping what is not there is not an error
+    assertThat(storage.spaces()).containsExactlyInAnyOrder("orders.gsi.byCustomer", "default");
+  }
+
+  @Test
+  void creatingAnExistingSpaceKeepsItsData() {
+    storage.createSpace("t");
+    put("t", key("p", "s"), "v");
+    storage.createSpace("t");
+    assertThat(value(storage.get("t", key("p", "s")))).isEqualTo("v");
+  }
+
+  @Test
+  void droppingASpaceDropsItsDataAndOnlyItsData() {
+    storage.createSpace("a");
+    storage.createSpace("b");
+    put("a", key("p", "s"), "in a");
+    put("b", key("p", "s"), "in b");
+
+    storage.dropSpace("a");
+    storage.createSpace("a");
+
+    assertThat(storage.get("a", key("p", "s"))).isEmpty();
+    assertThat(storage.scan("a", null, null, null, 10)).isEmpty();
+    assertThat(value(storage.get("b", key("p", "s")))).isEqualTo("in b");
+  }
+
+  @Test
+  void readingAMissingSpaceFails() {
+    assertThatThrownBy(() -> storage.get("nope", key("p", "s")))
+        .isInstanceOf(StorageException.class);
+    assertThatThrownBy(() -> storage.scan("nope", null, null, null, 10))
+        .isInstanceOf(StorageException.class);
+  }
+
+  // ---------------------------------------------------------------- get
+
+  @Test
+  void getReturnsTheCommittedRecord() {
+    storage.createSpace("t");
+    assertThat(storage.get("t", key("p", "s"))).isEmpty();
+
+    put("t", key("p", "s"), "hello");
+
+    StoredRecord r = storage.get("t", key("p", "s")).orElseThrow();
+    assertThat(r.key()).isEqualTo(key("p", "s"));
+    assertThat(new String(r.value(), UTF_8)).isEqualTo("hello");
+    assertThat(r.version()).isGreaterThan(Commit.Expectation.ABSENT);
+    assertThat(storage.get("t", key("p", "t"))).isEmpty();
+    assertThat(storage.get("t", key("q", "s"))).isEmpty();
+  }
+
+  @Test
+  void emptySortKeyAndEmptyValueAreStored() {
+    storage.createSpace("t");
+    StorageKey hashOnly = StorageKey.of(b("p"));
+    storage.commit(new Commit().put("t", hashOnly, new byte[0]));
+
+    StoredRecord r = storage.get("t", hashOnly).orElseThrow();
+    assertThat(r.value()).isEmpty();
+    assertThat(r.key().sort()).isEmpty();
+    assertThat(storage.query("t", b("p"), null, null, true, 10)).hasSize(1);
+  }
+
+  @Test
+  void largeValuesRoundTrip() {
+    storage.createSpace("t");
+    byte[] big = new byte[400 * 1024];
+    for (int i = 0; i < big.length; i++) {
+      big[i] = (byte) (i * 31);
+    }
+    storage.commit(new Commit().put("t", key("p", "s"), big));
+    assertThat(storage.get("t", key("p", "s")).orElseThrow().value()).isEqualTo(big);
+  }
+
+  // ---------------------------------------------------------------- query
+
+  @Test
+  void queryHonoursBoundsDirectionAndLimit() {
+    storage.createSpace("t");
+    for (String s : List.of("a", "b", "c", "d", "e")) {
+      put("t", key("p", s), "p" + s);
+    }
+    // Neighbouring partitions that must never show up.
+    put("t", key("o", "c"), "x");
+    put("t", key("pa", "c"), "x");
+    put("t", key("q", ""), "x");
+
+    assertThat(sorts(storage.query("t", b("p"), null, null, true, 100)))
+        .containsExactly("a", "b", "c", "d", "e");
+    assertThat(sorts(storage.query("t", b("p"), null, null, false, 100)))
+        .containsExactly("e", "d", "c", "b", "a");
+    assertThat(sorts(storage.query("t", b("p"), Bound.inclusive(b("b")), null, true, 100)))
+        .containsExactly("b", "c", "d", "e");
+    assertThat(sorts(storage.query("t", b("p"), Bound.exclusive(b("b")), null, true, 100)))
+        .containsExactly("c", "d", "e");
+    assertThat(sorts(storage.query("t", b("p"), null, Bound.inclusive(b("d")), false, 100)))
+        .containsExactly("d", "c", "b", "a");
+    assertThat(sorts(storage.query("t", b("p"), null, Bound.exclusive(b("d")), false, 2)))
+        .containsExactly("c", "b");
+    assertThat(
+            sorts(
+                storage.query(
+                    "t", b("p"), Bound.exclusive(b("a")), Bound.exclusive(b("e")), true, 2)))
+        .containsExactly("b", "c");
+    assertThat(
+            sorts(
+                storage.query(
+                    "t", b("p"), Bound.inclusive(b("bb")), Bound.inclusive(b("dd")), false, 100)))
+        .containsExactly("d", "c");
+    assertThat(storage.query("t", b("nothing"), null, null, true, 100)).isEmpty();
+  }
+
+  @Test
+  void queryWithEmptyOrInvertedRangeIsEmpty() {
+    storage.createSpace("t");
+    for (String s : List.of("a", "b", "c")) {
+      put("t", key("p", s), s);
+    }
+    for (boolean forward : new boolean[] {true, false}) {
+      assertThat(
+              storage.query(
+                  "t", b("p"), Bound.inclusive(b("c")), Bound.inclusive(b("a")), forward, 10))
+          .isEmpty();
+      assertThat(
+              storage.query(
+                  "t", b("p"), Bound.exclusive(b("b")), Bound.exclusive(b("b")), forward, 10))
+          .isEmpty();
+      assertThat(
+              sorts(
+                  storage.query(
+                      "t", b("p"), Bound.inclusive(b("b")), Bound.inclusive(b("b")), forward, 10)))
+          .containsExactly("b");
+    }
+  }
+
+  /**
+   * Every bound combination (none, inclusive, exclusive, on present and absent sort keys,
+   * including keys made of 0x00 and 0xFF), both directions and several limits, against the model.
+   */
+  @Test
+  void queryMatchesTheModelForEveryBoundCombination() {
+    storage.createSpace("t");
+    TreeMap<StorageKey, String> model = new TreeMap<>();
+    byte[][] partitions = {b("ab"), b("abc"), bytes('a', 'b', 0x00), bytes('a', 'b', 0xFF), b("")};
+    byte[][] sorts = {
+      bytes(), bytes(0x00), bytes(0x00, 0x00), bytes(0x00, 0x01), bytes(0x01), bytes(0x7F),
+      bytes(0x80), bytes(0xFF), bytes(0xFF, 0x00), bytes(0xFF, 0xFF), b("m")
+    };
+    Commit commit = new Commit();
+    for (byte[] p : partitions) {
+      for (byte[] s : sorts) {
+        StorageKey k = new StorageKey(p, s);
+        String v = k.toString();
+        commit.put("t", k, b(v));
+        model.put(k, v);
+      }
+    }
+    storage.commit(commit);
+
+    byte[][] probes = {
+      bytes(), bytes(0x00), bytes(0x00, 0x00, 0x00), bytes(0x01), bytes(0x40), bytes(0xFF),
+      bytes(0xFF, 0xFF), bytes(0xFF, 0xFF, 0xFF)
+    };
+    List<Bound> bounds = new ArrayList<>();
+    bounds.add(null);
+    for (byte[] probe : probes) {
+      bounds.add(Bound.inclusive(probe));
+      bounds.add(Bound.exclusive(probe));
+    }
+    int checked = 0;
+    for (byte[] p : partitions) {
+      for (Bound lower : bounds) {
+        for (Bound upper : bounds) {
+          for (boolean forward : new boolean[] {true, false}) {
+            for (int limit : new int[] {1, 3, 1000}) {
+              List<StorageKey> expected = modelQuery(model, p, lower, upper, forward, limit);
+              List<StorageKey> actual =
+                  keys(storage.query("t", p, lower, upper, forward, limit));
+              assertThat(actual)
+                  .as("query %s lower=%s upper=%s forward=%s limit=%d",
+                      hex(p), describe(lower), describe(upper), forward, limit)
+                  .isEqualTo(expected);
+              checked += expected.isEmpty() ? 0 : 1;
+            }
+          }
+        }
+      }
+    }
+    assertThat(checked).as("non-empty expectations").isGreaterThan(1000);
+  }
+
+  @Test
+  void partitionsThatArePrefixesOfOneAnotherNeverLeak() {
+    storage.createSpace("t");
+    put("t", key("ab", "1"), "ab");
+    put("t", new StorageKey(b("ab"), bytes(0xFF, 0xFF)), "ab-ff");
+    put("t", new StorageKey(b("ab"), bytes(0x00)), "ab-00");
+    put("t", key("abc", "1"), "abc");
+    put("t", new StorageKey(b("abc"), bytes()), "abc-empty");
+    put("t", new StorageKey(bytes('a', 'b', 0x00), bytes(0x01)), "ab00");
+    put("t", new StorageKey(bytes('a', 'b', 0x00, 0x01), bytes(0x01)), "ab0001");
+    put("t", new StorageKey(b("a"), bytes('b', 0x00, 0x01)), "a");
+
+    assertThat(values(storage.query("t", b("ab"), null, null, true, 100)))
+        .containsExactly("ab-00", "ab", "ab-ff");
+    assertThat(values(storage.query("t", b("ab"), null, null, false, 100)))
+        .containsExactly("ab-ff", "ab", "ab-00");
+    assertThat(values(storage.query("t", b("abc"), null, null, false, 100)))
+        .containsExactly("ab" + "c", "abc-empty");
+    assertThat(values(storage.query("t", b("a"), null, null, false, 100))).containsExactly("a");
+    assertThat(values(storage.query("t", bytes('a', 'b', 0x00), null, null, true, 100)))
+        .containsExactly("ab00");
+    assertThat(values(storage.query("t", bytes('a', 'b', 0x00), null, null, false, 100)))
+        .containsExactly("ab00");
+    assertThat(
+            values(
+                storage.query(
+                    "t", b("ab"), Bound.exclusive(b("1")), Bound.inclusive(bytes(0xFF, 0xFF, 0xFF)),
+                    false, 100)))
+        .containsExactly("ab-ff");
+    assertThat(value(storage.get("t", new StorageKey(bytes('a', 'b', 0x00, 0x01), bytes(0x01)))))
+        .isEqualTo("ab0001");
+  }
+
+  // ---------------------------------------------------------------- scan
+
+  @Test
+  void scanReturnsEveryRecordInKeyOrder() {
+    storage.createSpace("t");
+    TreeMap<StorageKey, String> model = fillPrefixHeavySpace("t");
+
+    assertThat(keys(storage.scan("t", null, null, null, 10_000)))
+        .containsExactlyElementsOf(model.keySet());
+    assertThat(keys(storage.scan("t", null, null, null, 3)))
+        .containsExactlyElementsOf(model.keySet().stream().limit(3).toList());
+  }
+
+  @Test
+  void scanHonoursPartitionBounds() {
+    storage.createSpace("t");
+    TreeMap<StorageKey, String> model = fillPrefixHeavySpace("t");
+    byte[][] edges = {
+      null, bytes(), b("a"), b("ab"), bytes('a', 'b', 0x00), b("abc"), bytes(0xFF), b("zz")
+    };
+    for (byte[] from : edges) {
+      for (byte[] to : edges) {
+        List<StorageKey> expected =
+            model.keySet().stream()
+                .filter(k -> from == null || Arrays.compareUnsigned(k.partition(), from) >= 0)
+                .filter(k -> to == null || Arrays.compareUnsigned(k.partition(), to) < 0)
+                .toList();
+        assertThat(keys(storage.scan("t", from, to, null, 10_000)))
+            .as("scan from %s to %s", hex(from), hex(to))
+            .isEqualTo(expected);
+      }
+    }
+  }
+
+  @Test
+  void pagedScanReturnsEveryRecordExactlyOnce() {
+    storage.createSpace("t");
+    TreeMap<StorageKey, String> model = fillPrefixHeavySpace("t");
+    byte[][][] ranges = {{null, null}, {b("ab"), b("abd")}, {bytes('a', 'b', 0x00), null}};
+    for (byte[][] range : ranges) {
+      List<StorageKey> expected =
+          keys(storage.scan("t", range[0], range[1], null, 10_000));
+      assertThat(expected).isNotEmpty();
+      for (int page : new int[] {1, 2, 5}) {
+        List<StorageKey> seen = new ArrayList<>();
+        StorageKey after = null;
+        while (true) {
+          List<StoredRecord> records = storage.scan("t", range[0], range[1], after, page);
+          assertThat(records.size()).isLessThanOrEqualTo(page);
+          if (records.isEmpty()) {
+            break;
+          }
+          seen.addAll(keys(records));
+          after = records.get(records.size() - 1).key();
+        }
+        assertThat(seen).as("page size %d", page).isEqualTo(expected);
+        assertThat(new HashSet<>(seen)).hasSize(seen.size());
+      }
+    }
+    assertThat(keys(storage.scan("t", null, null, null, 10_000))).hasSize(model.size());
+  }
+
+  @Test
+  void scanStartAfterAKeyThatIsNotStored() {
+    storage.createSpace("t");
+    TreeMap<StorageKey, String> model = fillPrefixHeavySpace("t");
+    StorageKey after = new StorageKey(b("ab"), bytes(0x00, 0x00, 0x05));
+    assertThat(keys(storage.scan("t", null, null, after, 10_000)))
+        .containsExactlyElementsOf(model.tailMap(after, false).keySet());
+    // startAfter below fromPartition: the partition bound wins.
+    assertThat(keys(storage.scan("t", b("abc"), null, after, 10_000)))
+        .containsExactlyElementsOf(model.tailMap(StorageKey.of(b("abc")), true).keySet());
+    // startAfter beyond toPartition: nothing.
+    assertThat(storage.scan("t", null, b("a"), after, 10_000)).isEmpty();
+  }
+
+  // ---------------------------------------------------------------- commits and versions
+
+  @Test
+  void aCommitWithAFailingExpectationWritesNothing() {
+    storage.createSpace("items");
+    storage.createSpace("index");
+    put("items", key("p", "existing"), "old");
+    long version = storage.get("items", key("p", "existing")).orElseThrow().version();
+
+    Commit.Expectation wrong = new Commit.Expectation("items", key("p", "existing"), version + 1);
+    Commit commit =
+        new Commit()
+            .put("items", key("p", "new"), b("new"))
+            .put("index", key("i", "new"), b("entry"))
+            .delete("items", key("p", "existing"))
+            .expect("items", key("p", "absent"), Commit.Expectation.ABSENT)
+            .expect(wrong.space(), wrong.key(), wrong.version());
+
+    assertThatThrownBy(() -> storage.commit(commit))
+        .isInstanceOfSatisfying(
+            CommitConflictException.class, e -> assertThat(e.failed()).isEqualTo(wrong));
+
+    assertThat(storage.get("items", key("p", "new"))).isEmpty();
+    assertThat(storage.get("index", key("i", "new"))).isEmpty();
+    assertThat(value(storage.get("items", key("p", "existing")))).isEqualTo("old");
+    assertThat(storage.get("items", key("p", "existing")).orElseThrow().version())
+        .isEqualTo(version);
+  }
+
+  @Test
+  void aCommitToAMissingSpaceWritesNothing() {
+    storage.createSpace("items");
+    Commit commit =
+        new Commit().put("items", key("p", "s"), b("v")).put("gone", key("p", "s"), b("v"));
+    assertThatThrownBy(() -> storage.commit(commit)).isInstanceOf(StorageException.class);
+    assertThat(storage.get("items", key("p", "s"))).isEmpty();
+  }
+
+  @Test
+  void aCommitAppliesEveryWriteAcrossSpaces() {
+    storage.createSpace("items");
+    storage.createSpace("index");
+    put("items", key("p", "gone"), "x");
+    storage.commit(
+        new Commit()
+            .put("items", key("p", "a"), b("A"))
+            .put("index", key("i", "a"), b("IA"))
+            .delete("items", key("p", "gone"))
+            .expect("items", key("p", "a"), Commit.Expectation.ABSENT));
+
+    assertThat(value(storage.get("items", key("p", "a")))).isEqualTo("A");
+    assertThat(value(storage.get("index", key("i", "a")))).isEqualTo("IA");
+    assertThat(storage.get("items", key("p", "gone"))).isEmpty();
+  }
+
+  @Test
+  void everyPutGetsAGreaterVersionAlsoAfterDeleteAndRecreate() {
+    storage.createSpace("t");
+    StorageKey k = key("p", "s");
+    put("t", k, "1");
+    long v1 = version("t", k);
+    put("t", k, "2");
+    long v2 = version("t", k);
+    assertThat(v2).isGreaterThan(v1);
+
+    storage.commit(new Commit().delete("t", k).expect("t", k, v2));
+    assertThat(storage.get("t", k)).isEmpty();
+
+    storage.commit(new Commit().put("t", k, b("3")).expect("t", k, Commit.Expectation.ABSENT));
+    long v3 = version("t", k);
+    assertThat(v3).isGreaterThan(v2);
+
+    // Versions of other keys move forward too: nothing is ever issued twice.
+    put("t", key("p", "other"), "x");
+    assertThat(version("t", key("p", "other"))).isGreaterThan(v3);
+  }
+
+  @Test
+  void expectationsCompareExactVersions() {
+    storage.createSpace("t");
+    StorageKey k = key("p", "s");
+    put("t", k, "1");
+    long v1 = version("t", k);
+
+    assertThatThrownBy(
+            () ->
+                storage.commit(
+                    new Commit().put("t", k, b("x")).expect("t", k, Commit.Expectation.ABSENT)))
+        .isInstanceOf(CommitConflictException.class);
+    assertThatThrownBy(
+            () -> storage.commit(new Commit().put("t", k, b("x")).expect("t", k, v1 - 1)))
+        .isInstanceOf(CommitConflictException.class);
+
+    storage.commit(new Commit().put("t", k, b("2")).expect("t", k, v1));
+    assertThat(value(storage.get("t", k))).isEqualTo("2");
+
+    // The old version no longer matches.
+    assertThatThrownBy(() -> storage.commit(new Commit().put("t", k, b("y")).expect("t", k, v1)))
+        .isInstanceOf(CommitConflictException.class);
+    // An expectation on a key that does not exist fails unless it expects ABSENT.
+    assertThatThrownBy(
+            () -> storage.commit(new Commit().put("t", k, b("y")).expect("t", key("p", "no"), 7)))
+        .isInstanceOf(CommitConflictException.class);
+    assertThat(value(storage.get("t", k))).isEqualTo("2");
+  }
+
+  @Test
+  void anExpectationAloneGuardsWritesToOtherKeys() {
+    storage.createSpace("t");
+    put("t", key("lock", ""), "held");
+    long lock = version("t", key("lock", ""));
+    storage.commit(new Commit().put("t", key("p", "a"), b("a")).expect("t", key("lock", ""), lock));
+    assertThat(value(storage.get("t", key("p", "a")))).isEqualTo("a");
+    assertThat(version("t", key("lock", ""))).isEqualTo(lock);
+  }
+
+  @Test
+  void deletesRemoveRecordsFromEveryRead() {
+    storage.createSpace("t");
+    for (String s : List.of("a", "b", "c")) {
+      put("t", key("p", s), s);
+    }
+    storage.commit(new Commit().delete("t", key("p", "b")).delete("t", key("p", "never")));
+
+    assertThat(storage.get("t", key("p", "b"))).isEmpty();
+    assertThat(sorts(storage.query("t", b("p"), null, null, true, 10))).containsExactly("a", "c");
+    assertThat(sorts(storage.query("t", b("p"), null, null, false, 10)))
+        .containsExactly("c", "a");
+    assertThat(keys(storage.scan("t", null, null, null, 10)))
+        .containsExactly(key("p", "a"), key("p", "c"));
+  }
+
+  @Test
+  void lastWriteToAKeyInOneCommitWins() {
+    storage.createSpace("t");
+    storage.commit(
+        new Commit()
+            .put("t", key("p", "a"), b("first"))
+            .put("t", key("p", "a"), b("second"))
+            .put("t", key("p", "b"), b("kept"))
+            .delete("t", key("p", "b"))
+            .put("t", key("p", "b"), b("back")));
+    assertThat(value(storage.get("t", key("p", "a")))).isEqualTo("second");
+    assertThat(value(storage.get("t", key("p", "b")))).isEqualTo("back");
+  }
+
+  // ---------------------------------------------------------------- stats
+
+  @Test
+  void statsCountRecordsAndBytes() {
+    storage.createSpace("t");
+    storage.createSpace("other");
+    assertThat(storage.stats("t").records()).isZero();
+
+    Commit commit = new Commit();
+    for (int i = 0; i < 100; i++) {
+      commit.put("t", key("p" + (i % 7), "s" + i), new byte[100]);
+    }
+    storage.commit(commit);
+
+    SpaceStats stats = storage.stats("t");
+    assertThat(stats.records()).isEqualTo(100);
+    assertThat(stats.bytes()).isGreaterThan(0);
+    assertThat(storage.stats("other").records()).isZero();
+  }
+
+  // ---------------------------------------------------------------- concurrency
+
+  /**
+   * Optimistic increments from many threads: read the counter and its version, commit the next
+   * value expecting that version. Whatever interleaving happens, no increment is lost: the final
+   * count equals the number of commits that succeeded.
+   */
+  @Test
+  void concurrentConditionalIncrementsLoseNoUpdate() throws Exception {
+    storage.createSpace("t");
+    StorageKey counter = key("counter", "");
+    put("t", counter, ByteBuffer.allocate(8).putLong(0).array());
+    int threads = 8;
+    int attempts = 300;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch start = new CountDownLatch(1);
+    try {
+      List<Future<Integer>> results = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        results.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  int succeeded = 0;
+                  for (int i = 0; i < attempts; i++) {
+                    StoredRecord current = storage.get("t", counter).orElseThrow();
+                    long next = ByteBuffer.wrap(current.value()).getLong() + 1;
+                    try {
+                      storage.commit(
+                          new Commit()
+                              .put("t", counter, ByteBuffer.allocate(8).putLong(next).array())
+                              .expect("t", counter, current.version()));
+                      succeeded++;
+                    } catch (CommitConflictException expected) {
+                      // Another thread won this round; the contract is that we wrote nothing.
+                    }
+                  }
+                  return succeeded;
+                }));
+      }
+      start.countDown();
+      int succeeded = 0;
+      for (Future<Integer> f : results) {
+        succeeded += f.get(2, TimeUnit.MINUTES);
+      }
+      long count = ByteBuffer.wrap(storage.get("t", counter).orElseThrow().value()).getLong();
+      assertThat(succeeded).isGreaterThan(0);
+      assertThat(count).isEqualTo(succeeded);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  // ---------------------------------------------------------------- durability
+
+  @Test
+  void reopeningKeepsSpacesRecordsAndVersions() {
+    assumeTrue(durable(), "the storage is not durable");
+    storage.createSpace("items");
+    storage.createSpace("catalog");
+    storage.createSpace("dropped");
+    TreeMap<StorageKey, String> model = fillPrefixHeavySpace("items");
+    put("catalog", key("table", ""), "schema");
+    storage.commit(new Commit().delete("items", model.firstKey()));
+    model.remove(model.firstKey());
+    storage.dropSpace("dropped");
+    List<StoredRecord> before = storage.scan("items", null, null, null, 10_000);
+    long maxVersion = before.stream().mapToLong(StoredRecord::version).max().orElseThrow();
+
+    storage.close();
+    storage = open(dir);
+
+    assertThat(storage.spaces()).containsExactlyInAnyOrder("items", "catalog");
+    List<StoredRecord> after = storage.scan("items", null, null, null, 10_000);
+    assertThat(keys(after)).containsExactlyElementsOf(model.keySet());
+    for (int i = 0; i < before.size(); i++) {
+      assertThat(after.get(i).version()).isEqualTo(before.get(i).version());
+      assertThat(after.get(i).value()).isEqualTo(before.get(i).value());
+    }
+    assertThat(value(storage.get("catalog", key("table", "")))).isEqualTo("schema");
+
+    // Versions issued after a restart are still greater than every earlier one.
+    put("items", key("new", ""), "n");
+    assertThat(version("items", key("new", ""))).isGreaterThan(maxVersion);
+    assertThat(version("items", key("new", "")))
+        .isGreaterThan(version("catalog", key("table", "")));
+
+    storage.close();
+    storage = open(dir);
+    assertThat(value(storage.get("items", key("new", "")))).isEqualTo("n");
+  }
+
+  // ---------------------------------------------------------------- property: order
+
+  private Storage propertyStorage;
+  private Path propertyDir;
+  private int propertySpaces;
+
+  @BeforeProperty
+  void openPropertyStorage() throws IOException {
+    propertyDir = Files.createTempDirectory("storage-contract");
+    propertyStorage = open(propertyDir);
+  }
+
+  @AfterProperty
+  void closePropertyStorage() throws IOException {
+    propertyStorage.close();
+    try (Stream<Path> files = Files.walk(propertyDir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(StorageContract::delete);
+    }
+  }
+
+  /**
+   * Whatever bytes keys are made of, a full scan returns them in {@link StorageKey} order (unsigned
+   * lexicographic by partition, then sort), and a query of each partition returns exactly that
+   * partition's records, in both directions.
+   */
+  @Property(tries = 150)
+  void scanOrderIsStorageKeyOrder(@ForAll("keys") List<StorageKey> keys) {
+    String space = "p" + propertySpaces++;
+    propertyStorage.createSpace(space);
+    try {
+      TreeMap<StorageKey, byte[]> model = new TreeMap<>();
+      Commit commit = new Commit();
+      for (StorageKey k : keys) {
+        byte[] v = b(k.toString());
+        commit.put(space, k, v);
+        model.put(k, v);
+      }
+      propertyStorage.commit(commit);
+
+      assertThat(keys(propertyStorage.scan(space, null, null, null, 100_000)))
+          .containsExactlyElementsOf(model.keySet());
+      for (StorageKey k : model.keySet()) {
+        List<StorageKey> partition =
+            model.keySet().stream()
+                .filter(m -> Arrays.equals(m.partition(), k.partition()))
+                .toList();
+        assertThat(keys(propertyStorage.query(space, k.partition(), null, null, true, 100_000)))
+            .isEqualTo(partition);
+        List<StorageKey> reversed = new ArrayList<>(partition);
+        Collections.reverse(reversed);
+        assertThat(keys(propertyStorage.query(space, k.partition(), null, null, false, 100_000)))
+            .isEqualTo(reversed);
+        assertThat(propertyStorage.get(space, k).orElseThrow().value()).isEqualTo(model.get(k));
+      }
+    } finally {
+      propertyStorage.dropSpace(space);
+    }
+  }
+
+  @Provide
+  Arbitrary<List<StorageKey>> keys() {
+    // Bytes biased towards the values an escaping scheme treats specially.
+    Arbitrary<Byte> interesting =
+        Arbitraries.of((byte) 0x00, (byte) 0x01, (byte) 0x02, (byte) 0x7F, (byte) 0x80, (byte) 0xFE,
+            (byte) 0xFF);
+    Arbitrary<Byte> any = Arbitraries.frequencyOf(
+        Tuple.of(3, interesting), Tuple.of(1, Arbitraries.bytes()));
+    Arbitrary<byte[]> partition =
+        any.list().ofMaxSize(4).map(StorageContract::toArray);
+    Arbitrary<byte[]> sort = any.list().ofMaxSize(4).map(StorageContract::toArray);
+    Arbitrary<StorageKey> key = Combinators.combine(partition, sort)
+        .as(StorageKey::new);
+    return key.list().ofMinSize(1).ofMaxSize(40);
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  protected static byte[] b(String s) {
+    return s.getBytes(UTF_8);
+  }
+
+  protected static byte[] bytes(int... values) {
+    byte[] out = new byte[values.length];
+    for (int i = 0; i < values.length; i++) {
+      out[i] = (byte) values[i];
+    }
+    return out;
+  }
+
+  protected static StorageKey key(String partition, String sort) {
+    return new StorageKey(b(partition), b(sort));
+  }
+
+  protected void put(String space, StorageKey key, String value) {
+    put(space, key, b(value));
+  }
+
+  protected void put(String space, StorageKey key, byte[] value) {
+    storage.commit(new Commit().put(space, key, value));
+  }
+
+  protected long version(String space, StorageKey key) {
+    return storage.get(space, key).orElseThrow().version();
+  }
+
+  protected static String value(Optional<StoredRecord> record) {
+    return new String(record.orElseThrow().value(), UTF_8);
+  }
+
+  protected static List<StorageKey> keys(List<StoredRecord> records) {
+    return records.stream().map(StoredRecord::key).toList();
+  }
+
+  private static List<String> sorts(List<StoredRecord> records) {
+    return records.stream().map(r -> new String(r.key().sort(), UTF_8)).toList();
+  }
+
+  private static List<String> values(List<StoredRecord> records) {
+    return records.stream().map(r -> new String(r.value(), UTF_8)).toList();
+  }
+
+  /** Fills a space with partitions that prefix one another and sort keys with 0x00 and 0xFF. */
+  private TreeMap<StorageKey, String> fillPrefixHeavySpace(String space) {
+    TreeMap<StorageKey, String> model = new TreeMap<>();
+    byte[][] partitions = {
+      bytes(), b("a"), b("ab"), bytes('a', 'b', 0x00), bytes('a', 'b', 0x00, 0x01), b("abc"),
+      bytes('a', 'b', 0xFF), b("b"), bytes(0xFF, 0xFF)
+    };
+    byte[][] sorts = {bytes(), bytes(0x00), bytes(0x00, 0x00, 0x05, 0x00), bytes(0x01),
+      bytes(0xFF), bytes(0xFF, 0x00)};
+    Commit commit = new Commit();
+    for (byte[] p : partitions) {
+      for (byte[] s : sorts) {
+        StorageKey k = new StorageKey(p, s);
+        commit.put(space, k, b(k.toString()));
+        model.put(k, k.toString());
+      }
+    }
+    storage.commit(commit);
+    return model;
+  }
+
+  private static List<StorageKey> modelQuery(
+      TreeMap<StorageKey, String> model, byte[] partition, Bound lower, Bound upper,
+      boolean forward, int limit) {
+    List<StorageKey> out = new ArrayList<>();
+    for (StorageKey k : model.keySet()) {
+      if (!Arrays.equals(k.partition(), partition)) {
+        continue;
+      }
+      if (lower != null) {
+        int c = Arrays.compareUnsigned(k.sort(), lower.sort());
+        if (c < 0 || (c == 0 && !lower.inclusive())) {
+          continue;
+        }
+      }
+      if (upper != null) {
+        int c = Arrays.compareUnsigned(k.sort(), upper.sort());
+        if (c > 0 || (c == 0 && !upper.inclusive())) {
+          continue;
+        }
+      }
+      out.add(k);
+    }
+    if (!forward) {
+      Collections.reverse(out);
+    }
+    return out.subList(0, Math.min(limit, out.size()));
+  }
+
+  private static String describe(Bound bound) {
+    return bound == null ? "none" : (bound.inclusive() ? "[" : "(") + hex(bound.sort());
+  }
+
+  private static String hex(byte[] bytes) {
+    return bytes == null ? "null" : HexFormat.of().formatHex(bytes);
+  }
+
+  private static byte[] toArray(List<Byte> list) {
+    byte[] out = new byte[list.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = list.get(i);
+    }
+    return out;
+  }
+
+  private static void delete(Path path) {
+    try {
+      Files.delete(path);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

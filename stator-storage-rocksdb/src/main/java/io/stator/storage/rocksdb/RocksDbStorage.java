@@ -1,0 +1,626 @@
+package io.stator.storage.rocksdb;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import io.stator.storage.Bound;
+import io.stator.storage.Commit;
+import io.stator.storage.CommitConflictException;
+import io.stator.storage.SpaceStats;
+import io.stator.storage.Storage;
+import io.stator.storage.StorageException;
+import io.stator.storage.StorageKey;
+import io.stator.storage.StoredRecord;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.Cache;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
+import org.rocksdb.LRUCache;
+import org.rocksdb.Options;
+import org.rocksdb.Range;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.RocksObject;
+import org.rocksdb.SizeApproximationFlag;
+import org.rocksdb.Slice;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteBufferManager;
+import org.rocksdb.WriteOptions;
+
+/**
+ * The durable default {@link Storage}: one RocksDB database in a local directory.
+ *
+ * <h2>Layout</h2>
+ *
+ * <p>Each space (a table, an index, a stream log, the catalog) is its own column family, named
+ * {@code "space:" + name}, so dropping a table is one cheap {@code DropColumnFamily} instead of a
+ * range delete, and each space has its own memtables, files and statistics. The prefix keeps
+ * space names apart from RocksDB's own {@code "default"} column family, which holds only this
+ * class's metadata: {@code "format"} (the store format, 1) and {@code "version"} (the last version
+ * issued). The catalog is not special here: the engine keeps it in a space like any other, so a
+ * restart finds every table as it was.
+ *
+ * <p>A record's RocksDB key is {@link CompositeKey}: the escaped partition, a terminator, then the
+ * raw sort bytes. It preserves (partition, sort) order under RocksDB's bytewise comparator even
+ * when partitions are byte-prefixes of one another, and {@code escape(partition) 00 01} is a
+ * prefix of exactly one partition's keys, so a Query is one range of one iterator. The value is
+ * the 8-byte big-endian version followed by the payload.
+ *
+ * <h2>Versions</h2>
+ *
+ * <p>One counter for the whole store, bumped once per commit; every put of the commit gets the new
+ * value. Since the counter only grows, a key's new version is greater than any it ever had, also
+ * across delete and re-create (the SPI's rule, which stops a re-created item from passing for an
+ * unchanged one). The counter is written to {@code "version"} inside every commit's WriteBatch,
+ * so it is exactly as durable as the records carrying it: after any crash the stored counter is at
+ * least every stored version, and versions issued after a restart are greater still.
+ *
+ * <h2>Atomicity</h2>
+ *
+ * <p>{@link #commit} holds one lock while it reads every expected version (point reads, which see
+ * the latest committed state) and writes one {@link WriteBatch} across all the column families
+ * involved. RocksDB applies a WriteBatch atomically, in the WAL and in the memtables, so readers
+ * and recovery see all of a commit or none of it. The lock makes "check, then write" atomic with
+ * respect to other commits; this needs no multi-process coordination because RocksDB itself
+ * refuses a second process on the same directory (its LOCK file). Reads take no commit lock. A
+ * multi-key read may observe commits landing between its reads, as it may on DynamoDB; the engine
+ * does not rely on multi-key read snapshots outside a commit.
+ *
+ * <p>Why not RocksDB's {@code OptimisticTransactionDB}? It validates per key at commit too, but
+ * its conflict check is against the transaction's own read snapshot and is tied to one process's
+ * sequence numbers; our expectations are explicit versions supplied by the engine, which is also
+ * exactly what a distributed engine checks. A plain lock plus a WriteBatch is simpler and enough
+ * for a single process, and the commits are short (point reads and one write).
+ *
+ * <h2>Durability</h2>
+ *
+ * <p>The write-ahead log is on and writes use {@code sync=false}: RocksDB has written the batch to
+ * the WAL file with {@code write(2)} before {@code commit} returns, so the bytes are in the
+ * operating system's page cache. An acknowledged write therefore survives the death of the Java
+ * process ({@code kill -9}, an OOM kill, a crash in native code) because the kernel still writes
+ * the page cache to disk; it does not survive a power loss or kernel panic in the few seconds
+ * before the kernel flushes. That is the durability of a local development database (the same
+ * trade DynamoDB Local and most embedded stores make); an fsync per commit would cost milliseconds
+ * each. The crash test in this module kills a writer process with SIGKILL and checks that every
+ * acknowledged commit is present and none is half-applied.
+ *
+ * <h2>Format</h2>
+ *
+ * <p>The store records its format version ({@code "format"} = 1) when created. Opening a store
+ * with another format, or a RocksDB directory that is not a Stator store, fails loudly with a
+ * {@link StorageException} instead of misreading it; a later release that changes the layout
+ * bumps the format and either migrates or refuses.
+ *
+ * <h2>The distributed-engine constraint</h2>
+ *
+ * <p>The SPI must stay implementable on Apache Cassandra with Accord (one table per space,
+ * {@code PRIMARY KEY ((partition), sort)}, a commit as one transaction that reads the expected
+ * versions and writes only if they all match). Nothing here leaks past that shape: no call holds
+ * a lock after it returns, no read sees uncommitted writes, versions are opaque numbers compared
+ * for equality by expectations, and Scan's order across partitions is only "the order of
+ * StorageKey", which the engine makes hash order by putting the hash first in the partition
+ * bytes (a Cassandra token range is the same contiguous hash range).
+ *
+ * <h2>Statistics</h2>
+ *
+ * <p>{@link #stats} reports RocksDB's estimates: {@code rocksdb.estimate-num-keys} (exact for
+ * fresh inserts, over-counting overwrites and deletes until compaction merges them) and the
+ * approximate size of the space's key range in files and memtables. They feed DescribeTable's
+ * ItemCount and TableSizeBytes, which DynamoDB itself documents as approximate.
+ *
+ * <p>Thread safety: every method may be called from any thread. {@link #close} waits for calls in
+ * progress and makes later calls fail with a {@link StorageException} rather than touching freed
+ * native memory.
+ */
+public final class RocksDbStorage implements Storage {
+  static final int FORMAT = 1;
+  private static final String SPACE_PREFIX = "space:";
+  private static final byte[] META_FORMAT = "format".getBytes(UTF_8);
+  private static final byte[] META_VERSION = "version".getBytes(UTF_8);
+  private static final long BLOCK_CACHE_BYTES = 64L << 20;
+  private static final long WRITE_BUFFER_BYTES = 64L << 20;
+
+  private final Path dir;
+  private final RocksDB db;
+  private final ColumnFamilyHandle meta;
+  private final Map<String, ColumnFamilyHandle> spaces;
+  /** Native objects to close after the database, in this order. */
+  private final Deque<RocksObject> natives;
+  private final ColumnFamilyOptions spaceOptions;
+  private final WriteOptions writeOptions;
+
+  /** Taken shared by every call, exclusively by {@link #close} and {@link #dropSpace}. */
+  private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
+
+  private final Lock commitLock = new ReentrantLock();
+  private boolean closed; // guarded by lifecycle
+  private long lastVersion; // guarded by commitLock
+
+  private RocksDbStorage(
+      Path dir,
+      RocksDB db,
+      ColumnFamilyHandle meta,
+      Map<String, ColumnFamilyHandle> spaces,
+      Deque<RocksObject> natives,
+      ColumnFamilyOptions spaceOptions,
+      long lastVersion) {
+    this.dir = dir;
+    this.db = db;
+    this.meta = meta;
+    this.spaces = new ConcurrentHashMap<>(spaces);
+    this.natives = natives;
+    this.spaceOptions = spaceOptions;
+    this.lastVersion = lastVersion;
+    this.writeOptions = new WriteOptions().setSync(false).setDisableWAL(false);
+    natives.addFirst(writeOptions);
+  }
+
+  /**
+   * Opens the store in {@code dir}, creating it (and the directory) if missing.
+   *
+   * @throws StorageException if the directory holds something other than a Stator store of a
+   *     format this version understands, is locked by another process, or cannot be read
+   */
+  public static RocksDbStorage open(Path dir) {
+    RocksDB.loadLibrary();
+    Deque<RocksObject> natives = new ArrayDeque<>();
+    List<ColumnFamilyHandle> handles = new ArrayList<>();
+    RocksDB db = null;
+    try {
+      Files.createDirectories(dir);
+      String path = dir.toString();
+      boolean exists = Files.exists(dir.resolve("CURRENT"));
+
+      Cache cache = push(natives, new LRUCache(BLOCK_CACHE_BYTES));
+      BloomFilter bloom = push(natives, new BloomFilter(10));
+      WriteBufferManager writeBuffers =
+          push(natives, new WriteBufferManager(WRITE_BUFFER_BYTES, cache));
+      ColumnFamilyOptions spaceOptions =
+          push(
+              natives,
+              new ColumnFamilyOptions()
+                  .setWriteBufferSize(16L << 20)
+                  .setTableFormatConfig(
+                      new BlockBasedTableConfig()
+                          .setBlockCache(cache)
+                          .setFilterPolicy(bloom)
+                          .setCacheIndexAndFilterBlocks(true)
+                          .setPinL0FilterAndIndexBlocksInCache(true)));
+      DBOptions dbOptions =
+          push(
+              natives,
+              new DBOptions()
+                  .setCreateIfMissing(true)
+                  .setCreateMissingColumnFamilies(true)
+                  .setWriteBufferManager(writeBuffers)
+                  .setKeepLogFileNum(5));
+
+      List<byte[]> names = new ArrayList<>();
+      if (exists) {
+        try (Options options = new Options()) {
+          names.addAll(RocksDB.listColumnFamilies(options, path));
+        }
+      }
+      if (names.stream().noneMatch(n -> Arrays.equals(n, RocksDB.DEFAULT_COLUMN_FAMILY))) {
+        names.add(0, RocksDB.DEFAULT_COLUMN_FAMILY);
+      }
+      List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+      for (byte[] name : names) {
+        descriptors.add(new ColumnFamilyDescriptor(name, spaceOptions));
+      }
+      db = RocksDB.open(dbOptions, path, descriptors, handles);
+
+      ColumnFamilyHandle meta = null;
+      Map<String, ColumnFamilyHandle> spaces = new HashMap<>();
+      boolean foreign = false;
+      for (int i = 0; i < names.size(); i++) {
+        String name = new String(names.get(i), UTF_8);
+        if (Arrays.equals(names.get(i), RocksDB.DEFAULT_COLUMN_FAMILY)) {
+          meta = handles.get(i);
+        } else if (name.startsWith(SPACE_PREFIX)) {
+          spaces.put(name.substring(SPACE_PREFIX.length()), handles.get(i));
+        } else {
+          foreign = true;
+        }
+      }
+      long lastVersion = checkFormat(db, meta, dir, exists, foreign || !spaces.isEmpty());
+      for (ColumnFamilyHandle h : handles) {
+        natives.addFirst(h);
+      }
+      return new RocksDbStorage(dir, db, meta, spaces, natives, spaceOptions, lastVersion);
+    } catch (RocksDBException | IOException | RuntimeException e) {
+      for (ColumnFamilyHandle h : handles) {
+        h.close();
+      }
+      if (db != null) {
+        db.close();
+      }
+      natives.forEach(RocksObject::close);
+      if (e instanceof StorageException se) {
+        throw se;
+      }
+      throw new StorageException("cannot open the store in " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Writes the format marker of a new store, or checks it; returns the last version issued. */
+  private static long checkFormat(
+      RocksDB db, ColumnFamilyHandle meta, Path dir, boolean existed, boolean hasOtherFamilies)
+      throws RocksDBException {
+    byte[] format = db.get(meta, META_FORMAT);
+    if (format == null) {
+      if (existed && (hasOtherFamilies || hasAnyKey(db, meta))) {
+        throw new StorageException(
+            dir + " holds a RocksDB database that is not a Stator store (no format marker);"
+                + " refusing to open it");
+      }
+      try (WriteBatch batch = new WriteBatch();
+          WriteOptions sync = new WriteOptions().setSync(true)) {
+        batch.put(meta, META_FORMAT, ByteBuffer.allocate(4).putInt(FORMAT).array());
+        batch.put(meta, META_VERSION, longBytes(0));
+        db.write(sync, batch);
+      }
+      return 0;
+    }
+    int found = format.length == 4 ? ByteBuffer.wrap(format).getInt() : -1;
+    if (found != FORMAT) {
+      throw new StorageException(
+          "the store in " + dir + " has format " + found + ", but this version of Stator reads"
+              + " only format " + FORMAT + "; refusing to open it");
+    }
+    byte[] version = db.get(meta, META_VERSION);
+    if (version == null || version.length != 8) {
+      throw new StorageException("the store in " + dir + " has no valid version counter");
+    }
+    return ByteBuffer.wrap(version).getLong();
+  }
+
+  private static boolean hasAnyKey(RocksDB db, ColumnFamilyHandle cf) {
+    try (RocksIterator it = db.newIterator(cf)) {
+      it.seekToFirst();
+      return it.isValid();
+    }
+  }
+
+  // ---------------------------------------------------------------- spaces
+
+  @Override
+  public void createSpace(String space) {
+    Lock shared = enter();
+    commitLock.lock();
+    try {
+      if (!spaces.containsKey(space)) {
+        ColumnFamilyHandle handle =
+            db.createColumnFamily(
+                new ColumnFamilyDescriptor((SPACE_PREFIX + space).getBytes(UTF_8), spaceOptions));
+        spaces.put(space, handle);
+      }
+    } catch (RocksDBException e) {
+      throw fault("cannot create space " + space, e);
+    } finally {
+      commitLock.unlock();
+      shared.unlock();
+    }
+  }
+
+  /**
+   * Drops the space's column family. Takes the lifecycle lock exclusively, so no read iterates the
+   * handle while it is freed; dropping a table is rare enough for that brief pause.
+   */
+  @Override
+  public void dropSpace(String space) {
+    Lock exclusive = lifecycle.writeLock();
+    exclusive.lock();
+    try {
+      ensureOpen();
+      ColumnFamilyHandle handle = spaces.remove(space);
+      if (handle != null) {
+        db.dropColumnFamily(handle);
+        handle.close();
+      }
+    } catch (RocksDBException e) {
+      throw fault("cannot drop space " + space, e);
+    } finally {
+      exclusive.unlock();
+    }
+  }
+
+  @Override
+  public Set<String> spaces() {
+    Lock shared = enter();
+    try {
+      return new TreeSet<>(spaces.keySet());
+    } finally {
+      shared.unlock();
+    }
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  @Override
+  public Optional<StoredRecord> get(String space, StorageKey key) {
+    Lock shared = enter();
+    try {
+      byte[] value = db.get(handle(space), CompositeKey.encode(key));
+      return value == null ? Optional.empty() : Optional.of(record(key, value));
+    } catch (RocksDBException e) {
+      throw fault("cannot read " + space, e);
+    } finally {
+      shared.unlock();
+    }
+  }
+
+  @Override
+  public List<StoredRecord> query(
+      String space, byte[] partition, Bound lower, Bound upper, boolean forward, int limit) {
+    byte[] prefix = CompositeKey.partitionPrefix(partition);
+    // Turn the bounds into one half-open byte range [from, to): an exclusive lower bound starts at
+    // the successor of its key, an inclusive upper bound ends at the successor of its key.
+    byte[] from =
+        lower == null
+            ? prefix
+            : CompositeKey.concat(
+                prefix, lower.inclusive() ? lower.sort() : CompositeKey.successor(lower.sort()));
+    byte[] to =
+        upper == null
+            ? CompositeKey.partitionEnd(partition)
+            : CompositeKey.concat(
+                prefix, upper.inclusive() ? CompositeKey.successor(upper.sort()) : upper.sort());
+    if (Arrays.compareUnsigned(from, to) >= 0) {
+      return List.of();
+    }
+    return range(space, from, to, forward, limit);
+  }
+
+  @Override
+  public List<StoredRecord> scan(
+      String space, byte[] fromPartition, byte[] toPartition, StorageKey startAfter, int limit) {
+    byte[] from = fromPartition == null ? null : CompositeKey.partitionPrefix(fromPartition);
+    if (startAfter != null) {
+      byte[] after = CompositeKey.successor(CompositeKey.encode(startAfter));
+      if (from == null || Arrays.compareUnsigned(after, from) > 0) {
+        from = after;
+      }
+    }
+    // Every key of a partition below toPartition sorts below toPartition's prefix.
+    byte[] to = toPartition == null ? null : CompositeKey.partitionPrefix(toPartition);
+    if (from != null && to != null && Arrays.compareUnsigned(from, to) >= 0) {
+      return List.of();
+    }
+    return range(space, from, to, true, limit);
+  }
+
+  /** The records with keys in {@code [from, to)} (null: unbounded), in either direction. */
+  private List<StoredRecord> range(
+      String space, byte[] from, byte[] to, boolean forward, int limit) {
+    Lock shared = enter();
+    // The iterator bound on the side we walk towards lets RocksDB stop early instead of skipping
+    // tombstones beyond the range; the explicit comparisons below keep the result exact.
+    byte[] stop = forward ? to : from;
+    try (Slice stopSlice = stop == null ? null : new Slice(stop);
+        ReadOptions options = new ReadOptions();
+        RocksIterator it = iterator(space, options, stopSlice, forward)) {
+      List<StoredRecord> out = new ArrayList<>(Math.min(limit, 64));
+      if (forward) {
+        if (from == null) {
+          it.seekToFirst();
+        } else {
+          it.seek(from);
+        }
+      } else {
+        it.seekForPrev(to);
+        if (it.isValid() && Arrays.equals(it.key(), to)) {
+          it.prev();
+        }
+      }
+      while (it.isValid() && out.size() < limit) {
+        byte[] key = it.key();
+        if (forward
+            ? to != null && Arrays.compareUnsigned(key, to) >= 0
+            : from != null && Arrays.compareUnsigned(key, from) < 0) {
+          break;
+        }
+        out.add(record(CompositeKey.decode(key), it.value()));
+        if (forward) {
+          it.next();
+        } else {
+          it.prev();
+        }
+      }
+      it.status();
+      return out;
+    } catch (RocksDBException e) {
+      throw fault("cannot read " + space, e);
+    } finally {
+      shared.unlock();
+    }
+  }
+
+  private RocksIterator iterator(
+      String space, ReadOptions options, Slice stop, boolean forward) {
+    if (stop != null) {
+      if (forward) {
+        options.setIterateUpperBound(stop);
+      } else {
+        options.setIterateLowerBound(stop);
+      }
+    }
+    return db.newIterator(handle(space), options);
+  }
+
+  // ---------------------------------------------------------------- commit
+
+  @Override
+  public void commit(Commit commit) {
+    Lock shared = enter();
+    commitLock.lock();
+    try (WriteBatch batch = new WriteBatch()) {
+      for (Commit.Expectation e : commit.expectations()) {
+        byte[] current = db.get(handle(e.space()), CompositeKey.encode(e.key()));
+        long version = current == null ? Commit.Expectation.ABSENT : version(current);
+        if (version != e.version()) {
+          throw new CommitConflictException(e);
+        }
+      }
+      if (commit.writes().isEmpty()) {
+        return;
+      }
+      long version = lastVersion + 1;
+      byte[] versionBytes = longBytes(version);
+      for (Commit.Write w : commit.writes()) {
+        ColumnFamilyHandle cf = handle(w.space()); // a missing space fails before any write
+        byte[] key = CompositeKey.encode(w.key());
+        if (w.isDelete()) {
+          batch.delete(cf, key);
+        } else {
+          batch.put(cf, key, CompositeKey.concat(versionBytes, w.value()));
+        }
+      }
+      batch.put(meta, META_VERSION, versionBytes);
+      db.write(writeOptions, batch);
+      lastVersion = version;
+    } catch (RocksDBException e) {
+      throw fault("cannot commit", e);
+    } finally {
+      commitLock.unlock();
+      shared.unlock();
+    }
+  }
+
+  // ---------------------------------------------------------------- stats, close
+
+  @Override
+  public SpaceStats stats(String space) {
+    Lock shared = enter();
+    // The whole key range of the space: every encoded key sorts below 32 bytes of 0xFF unless its
+    // partition starts with 31 of them; good enough for an estimate.
+    byte[] end = new byte[32];
+    Arrays.fill(end, (byte) 0xFF);
+    try (Slice start = new Slice(new byte[0]);
+        Slice limit = new Slice(end)) {
+      ColumnFamilyHandle cf = handle(space);
+      long records = db.getLongProperty(cf, "rocksdb.estimate-num-keys");
+      long bytes =
+          db.getApproximateSizes(
+              cf,
+              List.of(new Range(start, limit)),
+              SizeApproximationFlag.INCLUDE_FILES,
+              SizeApproximationFlag.INCLUDE_MEMTABLES)[0];
+      return new SpaceStats(records, bytes);
+    } catch (RocksDBException e) {
+      throw fault("cannot read statistics of " + space, e);
+    } finally {
+      shared.unlock();
+    }
+  }
+
+  @Override
+  public void close() {
+    Lock exclusive = lifecycle.writeLock();
+    exclusive.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      spaces.values().forEach(ColumnFamilyHandle::close);
+      spaces.clear();
+      meta.close();
+      try {
+        db.syncWal();
+      } catch (RocksDBException e) {
+        // Closing flushes what it can; the WAL is still replayed on the next open.
+      }
+      for (RocksObject o : natives) {
+        if (o instanceof ColumnFamilyHandle) {
+          o.close();
+        }
+      }
+      db.close();
+      for (RocksObject o : natives) {
+        if (!(o instanceof ColumnFamilyHandle)) {
+          o.close();
+        }
+      }
+    } finally {
+      exclusive.unlock();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "RocksDbStorage[" + dir + "]";
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private Lock enter() {
+    Lock shared = lifecycle.readLock();
+    shared.lock();
+    if (closed) {
+      shared.unlock();
+      throw new StorageException("the store in " + dir + " is closed");
+    }
+    return shared;
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new StorageException("the store in " + dir + " is closed");
+    }
+  }
+
+  private ColumnFamilyHandle handle(String space) {
+    ColumnFamilyHandle handle = spaces.get(space);
+    if (handle == null) {
+      throw new StorageException("no such space: " + space);
+    }
+    return handle;
+  }
+
+  private static StoredRecord record(StorageKey key, byte[] stored) {
+    return new StoredRecord(key, version(stored), Arrays.copyOfRange(stored, 8, stored.length));
+  }
+
+  private static long version(byte[] stored) {
+    if (stored.length < 8) {
+      throw new StorageException("corrupt record: " + stored.length + " bytes");
+    }
+    return ByteBuffer.wrap(stored, 0, 8).getLong();
+  }
+
+  private static byte[] longBytes(long value) {
+    return ByteBuffer.allocate(8).putLong(value).array();
+  }
+
+  private static <T extends RocksObject> T push(Deque<RocksObject> natives, T object) {
+    natives.addFirst(object);
+    return object;
+  }
+
+  private static StorageException fault(String what, RocksDBException e) {
+    return new StorageException(what + ": " + e.getMessage(), e);
+  }
+}

@@ -1,0 +1,97 @@
+package io.stator.storage.rocksdb;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.stator.storage.Commit;
+import io.stator.storage.StorageException;
+import io.stator.storage.StorageKey;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+
+/** What is specific to the RocksDB store: its format marker, its directory lock, closing. */
+class RocksDbStoreTest {
+  @TempDir Path dir;
+
+  @Test
+  void refusesAStoreOfAnUnknownFormat() throws Exception {
+    try (RocksDbStorage storage = RocksDbStorage.open(dir)) {
+      storage.createSpace("t");
+    }
+    RocksDB.loadLibrary();
+    List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+    List<ColumnFamilyHandle> handles = new ArrayList<>();
+    try (Options options = new Options()) {
+      for (byte[] name : RocksDB.listColumnFamilies(options, dir.toString())) {
+        descriptors.add(new ColumnFamilyDescriptor(name));
+      }
+    }
+    try (RocksDB db = RocksDB.open(dir.toString(), descriptors, handles)) {
+      db.put("format".getBytes(UTF_8), ByteBuffer.allocate(4).putInt(2).array());
+      handles.forEach(ColumnFamilyHandle::close);
+    }
+    assertThatThrownBy(() -> RocksDbStorage.open(dir))
+        .isInstanceOf(StorageException.class)
+        .hasMessageContaining("format 2")
+        .hasMessageContaining("only format 1");
+  }
+
+  @Test
+  void refusesARocksDbDatabaseThatIsNotAStatorStore() throws Exception {
+    RocksDB.loadLibrary();
+    try (Options options = new Options().setCreateIfMissing(true);
+        RocksDB db = RocksDB.open(options, dir.toString())) {
+      db.put("someone".getBytes(UTF_8), "else's data".getBytes(UTF_8));
+    }
+    assertThatThrownBy(() -> RocksDbStorage.open(dir))
+        .isInstanceOf(StorageException.class)
+        .hasMessageContaining("not a Stator store");
+  }
+
+  @Test
+  void aSecondOpenOfTheSameDirectoryFails() {
+    try (RocksDbStorage storage = RocksDbStorage.open(dir)) {
+      assertThatThrownBy(() -> RocksDbStorage.open(dir)).isInstanceOf(StorageException.class);
+      storage.createSpace("still-usable");
+      assertThat(storage.spaces()).containsExactly("still-usable");
+    }
+  }
+
+  @Test
+  void callsAfterCloseFailCleanly() {
+    RocksDbStorage storage = RocksDbStorage.open(dir);
+    storage.createSpace("t");
+    storage.close();
+    storage.close(); // idempotent
+    StorageKey key = StorageKey.of(new byte[] {1});
+    assertThatThrownBy(() -> storage.get("t", key)).isInstanceOf(StorageException.class);
+    assertThatThrownBy(() -> storage.commit(new Commit().put("t", key, new byte[0])))
+        .isInstanceOf(StorageException.class);
+    assertThatThrownBy(() -> storage.scan("t", null, null, null, 1))
+        .isInstanceOf(StorageException.class);
+  }
+
+  @Test
+  void spaceNamesDoNotCollideWithRocksDbsOwnColumnFamily() {
+    try (RocksDbStorage storage = RocksDbStorage.open(dir)) {
+      storage.createSpace("default");
+      storage.commit(new Commit().put("default", StorageKey.of(new byte[] {1}), new byte[] {2}));
+      storage.dropSpace("default");
+      // The store's own metadata lives in RocksDB's default family and survived the drop.
+      storage.createSpace("t");
+      storage.commit(new Commit().put("t", StorageKey.of(new byte[] {1}), new byte[] {2}));
+    }
+    try (RocksDbStorage storage = RocksDbStorage.open(dir)) {
+      assertThat(storage.spaces()).containsExactly("t");
+    }
+  }
+}
