@@ -63,9 +63,12 @@ import io.stator.storage.Storage;
  *
  * <h2>Concurrency</h2>
  *
- * The engine keeps no mutable state of its own: table definitions are read from the catalog on
- * every request (the storage serves them from memory), so several engines on one storage, or a
- * DeleteTable racing a PutItem, need no coordination beyond the storage's commits.
+ * The only mutable state of the engine is a cache of table definitions ({@link TableCache}):
+ * item operations take their table from it, table operations read and change the catalog in the
+ * storage and invalidate the cache after each change. Everything else is the storage's: a
+ * DeleteTable racing a PutItem, or two UpdateItems on one item, need no coordination beyond the
+ * storage's versioned commits. Because of the cache, one engine owns the catalog of its storage;
+ * several engines may not change tables on one storage.
  */
 public final class Engine implements Database {
   private final Storage storage;

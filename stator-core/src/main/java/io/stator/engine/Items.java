@@ -3,6 +3,7 @@ package io.stator.engine;
 import io.stator.api.DeleteItemRequest;
 import io.stator.api.DeleteItemResponse;
 import io.stator.api.DynamoDbException;
+import io.stator.api.ExpectedAttributeValue;
 import io.stator.api.GetItemRequest;
 import io.stator.api.GetItemResponse;
 import io.stator.api.PutItemRequest;
@@ -49,6 +50,8 @@ final class Items {
     c.oneOf("returnValues", r.returnValues(), RETURN_VALUES);
     c.oneOf("returnValuesOnConditionCheckFailure", r.returnValuesOnConditionCheckFailure(),
         "ALL_OLD", "NONE");
+    c.oneOf("conditionalOperator", r.conditionalOperator(), LegacyConditions.CONDITIONAL_OPERATORS);
+    LegacyConditions.expectedConstraints(c, r.expected());
     c.check();
     checkReturnValues(r.returnValues());
     Requests.expressionParameters(
@@ -56,10 +59,9 @@ final class Items {
         Requests.params("Expected", r.expected(), "ConditionalOperator", r.conditionalOperator()),
         r.expressionAttributeNames(),
         r.expressionAttributeValues());
-    Requests.unsupportedLegacy("Expected", r.expected(), "ConditionExpression");
     Condition condition =
-        condition(r.conditionExpression(), r.expressionAttributeNames(),
-            r.expressionAttributeValues());
+        condition(r.conditionExpression(), r.expected(), r.conditionalOperator(),
+            r.expressionAttributeNames(), r.expressionAttributeValues());
     TableDefinition table = tables.forItems(r.tableName());
     Map<String, AttributeValue> item = r.item();
     ItemKeys.checkItem(table, item);
@@ -103,6 +105,8 @@ final class Items {
     c.oneOf("returnValues", r.returnValues(), RETURN_VALUES);
     c.oneOf("returnValuesOnConditionCheckFailure", r.returnValuesOnConditionCheckFailure(),
         "ALL_OLD", "NONE");
+    c.oneOf("conditionalOperator", r.conditionalOperator(), LegacyConditions.CONDITIONAL_OPERATORS);
+    LegacyConditions.expectedConstraints(c, r.expected());
     c.check();
     checkReturnValues(r.returnValues());
     Requests.expressionParameters(
@@ -110,10 +114,9 @@ final class Items {
         Requests.params("Expected", r.expected(), "ConditionalOperator", r.conditionalOperator()),
         r.expressionAttributeNames(),
         r.expressionAttributeValues());
-    Requests.unsupportedLegacy("Expected", r.expected(), "ConditionExpression");
     Condition condition =
-        condition(r.conditionExpression(), r.expressionAttributeNames(),
-            r.expressionAttributeValues());
+        condition(r.conditionExpression(), r.expected(), r.conditionalOperator(),
+            r.expressionAttributeNames(), r.expressionAttributeValues());
     TableDefinition table = tables.forItems(r.tableName());
     ItemKeys.checkKey(table, r.key());
     StorageKey key = ItemKeys.storageKey(table, r.key());
@@ -156,12 +159,14 @@ final class Items {
     }
   }
 
+  /** The condition of a write: its ConditionExpression, or its legacy Expected, or null. */
   private static Condition condition(
-      String expression, Map<String, String> names, Map<String, AttributeValue> values) {
+      String expression, Map<String, ExpectedAttributeValue> expected, String conditionalOperator,
+      Map<String, String> names, Map<String, AttributeValue> values) {
     ExpressionContext context = new ExpressionContext(names, values);
     Condition condition =
         expression == null
-            ? null
+            ? LegacyConditions.expected(expected, conditionalOperator)
             : Expressions.parseCondition(expression, context, "ConditionExpression");
     context.checkAllUsed();
     return condition;

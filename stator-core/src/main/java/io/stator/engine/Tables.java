@@ -33,17 +33,23 @@ import java.util.List;
 final class Tables {
   private final Storage storage;
   private final Catalog catalog;
+  private final TableCache cache;
   private final EngineOptions options;
 
   Tables(Storage storage, Catalog catalog, EngineOptions options) {
     this.storage = storage;
     this.catalog = catalog;
+    this.cache = new TableCache(catalog);
     this.options = options;
   }
 
   CreateTableResponse create(CreateTableRequest r) {
     TableDefinition table = TableValidation.createTable(r, options.clock().instant());
-    catalog.create(table);
+    try {
+      catalog.create(table);
+    } finally {
+      cache.invalidate(table.name());
+    }
     return new CreateTableResponse(describe(table));
   }
 
@@ -73,7 +79,11 @@ final class Tables {
       Catalog.Entry entry = lookup(r.tableName());
       try {
         TableDescription before = describe(entry.table());
-        catalog.delete(entry.table(), entry.version());
+        try {
+          catalog.delete(entry.table(), entry.version());
+        } finally {
+          cache.invalidate(entry.table().name());
+        }
         return new DeleteTableResponse(withStatus(before, "DELETING"));
       } catch (CommitConflictException e) {
         // the definition changed under us (UpdateTable, or delete and re-create): look again
@@ -95,16 +105,20 @@ final class Tables {
         return new UpdateTableResponse(describe(updated));
       } catch (CommitConflictException e) {
         // concurrent change: apply the request to the new definition
+      } finally {
+        cache.invalidate(updated.name());
       }
     }
   }
 
-  /** The table for an item operation; DynamoDB's short not-found message. */
+  /**
+   * The table for an item operation, from the {@link TableCache}; DynamoDB's short not-found
+   * message.
+   */
   TableDefinition forItems(String tableName) {
-    return catalog
+    return cache
         .get(tableName)
-        .orElseThrow(() -> DynamoDbException.resourceNotFound("Requested resource not found"))
-        .table();
+        .orElseThrow(() -> DynamoDbException.resourceNotFound("Requested resource not found"));
   }
 
   /** The table for a table operation; DynamoDB names the table in the not-found message. */
