@@ -25,8 +25,10 @@ import io.stator.api.UpdateItemRequest;
 import io.stator.api.UpdateItemResponse;
 import io.stator.api.UpdateTableRequest;
 import io.stator.api.UpdateTableResponse;
+import io.stator.index.Indexes;
 import io.stator.schema.Catalog;
 import io.stator.storage.Storage;
+import java.time.Duration;
 
 /**
  * The engine behind {@link Database}: DynamoDB's operations on top of the Storage SPI.
@@ -72,17 +74,37 @@ import io.stator.storage.Storage;
  */
 public final class Engine implements Database {
   private final Storage storage;
-  private final Tables tables;
+  private volatile Tables tables;
   private final Items items;
   private final Reads reads;
+  private final Indexes indexes;
 
   public Engine(Storage storage, EngineOptions options) {
     this.storage = storage;
     Catalog catalog = new Catalog(storage);
     catalog.dropOrphanSpaces();
-    this.tables = new Tables(storage, catalog, options);
-    this.items = new Items(storage, tables);
+    this.indexes =
+        new Indexes(storage, catalog, options.gsiLag(), options.clock(), this::forget);
+    this.tables = new Tables(storage, catalog, options, indexes);
+    this.items = new Items(storage, tables, indexes);
     this.reads = new Reads(storage, tables);
+  }
+
+  /** Forgets a cached table definition changed by a backfill. */
+  private void forget(String tableName) {
+    Tables t = tables;
+    if (t != null) { // null only while starting, when nothing is cached yet
+      t.invalidate(tableName);
+    }
+  }
+
+  /**
+   * Waits until every global secondary index has caught up with every committed write and every
+   * backfill has finished; false if that took longer than {@code timeout}. GSIs are eventually
+   * consistent, so tests that read them after writing call this instead of sleeping.
+   */
+  public boolean awaitIndexes(Duration timeout) throws InterruptedException {
+    return indexes.awaitIndexes(timeout);
   }
 
   @Override
@@ -142,6 +164,7 @@ public final class Engine implements Database {
 
   @Override
   public void close() {
+    indexes.close();
     storage.close();
   }
 }

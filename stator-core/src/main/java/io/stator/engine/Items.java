@@ -9,6 +9,10 @@ import io.stator.api.GetItemResponse;
 import io.stator.api.PutItemRequest;
 import io.stator.api.PutItemResponse;
 import io.stator.expression.Condition;
+import io.stator.index.IndexKeys;
+import io.stator.index.IndexWrite;
+import io.stator.index.Indexes;
+import io.stator.schema.Catalog;
 import io.stator.expression.ExpressionContext;
 import io.stator.expression.Expressions;
 import io.stator.expression.Path;
@@ -38,10 +42,12 @@ final class Items {
 
   private final Storage storage;
   private final Tables tables;
+  private final Indexes indexes;
 
-  Items(Storage storage, Tables tables) {
+  Items(Storage storage, Tables tables, Indexes indexes) {
     this.storage = storage;
     this.tables = tables;
+    this.indexes = indexes;
   }
 
   PutItemResponse put(PutItemRequest r) {
@@ -68,10 +74,10 @@ final class Items {
     if (ItemSize.of(item) > ItemSize.MAX_ITEM_SIZE) {
       throw DynamoDbException.validation("Item size has exceeded the maximum allowed size");
     }
+    IndexKeys.checkItem(table, item);
     StorageKey key = ItemKeys.storageKey(table, item);
-    byte[] encoded = ItemCodec.encode(item);
     Map<String, AttributeValue> old =
-        write(table, key, condition, r.returnValuesOnConditionCheckFailure(), encoded);
+        write(table, key, condition, r.returnValuesOnConditionCheckFailure(), item);
     return new PutItemResponse(returnOld(r.returnValues(), old), null, null);
   }
 
@@ -126,14 +132,22 @@ final class Items {
   }
 
   /**
-   * Replaces ({@code encoded} non-null) or deletes the item under {@code key}, if {@code
-   * condition} holds for the current item; returns the replaced item or null. Retries when the
-   * item changes between the read and the commit.
+   * Replaces ({@code item} non-null) or deletes the item under {@code key}, if {@code condition}
+   * holds for the current item; returns the replaced item or null. Retries when the item (or the
+   * table's definition) changes between the read and the commit. The indexes' part of the commit
+   * comes from {@link Indexes#stage}, the one hook every write path uses.
    */
   private Map<String, AttributeValue> write(
-      TableDefinition table, StorageKey key, Condition condition, String onFailure,
-      byte[] encoded) {
+      TableDefinition validatedAgainst, StorageKey key, Condition condition, String onFailure,
+      Map<String, AttributeValue> item) {
+    byte[] encoded = item == null ? null : ItemCodec.encode(item);
     while (true) {
+      Catalog.Entry entry = tables.entryForItems(validatedAgainst.name());
+      TableDefinition table = entry.table();
+      if (!table.tableId().equals(validatedAgainst.tableId())) {
+        // deleted and re-created since the request was validated against it
+        throw DynamoDbException.resourceNotFound("Requested resource not found");
+      }
       Optional<StoredRecord> current = storage.get(table.space(), key);
       Map<String, AttributeValue> old =
           current.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
@@ -150,7 +164,7 @@ final class Items {
       } else {
         commit.put(table.space(), key, encoded);
       }
-      try {
+      try (IndexWrite indexWrite = indexes.stage(entry, old, item, commit)) {
         storage.commit(commit);
         return old;
       } catch (CommitConflictException e) {

@@ -13,7 +13,10 @@ import io.stator.expression.Path;
 import io.stator.item.ItemCodec;
 import io.stator.item.ItemSize;
 import io.stator.key.KeyCodec;
+import io.stator.index.IndexKeys;
 import io.stator.schema.Constraints;
+import io.stator.schema.IndexDefinition;
+import io.stator.schema.KeyAttribute;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Bound;
 import io.stator.storage.Storage;
@@ -99,15 +102,19 @@ final class Reads {
     }
 
     TableDefinition table = tables.forItems(r.tableName());
-    checkIndex(r.indexName());
+    IndexDefinition index = index(table, r.indexName(), r.consistentRead());
+    KeyAttribute hashKey = index == null ? table.hashKey() : index.hashKeys().get(0);
+    KeyAttribute rangeKey =
+        index == null ? table.rangeKey() : index.hasRangeKey() ? index.rangeKeys().get(0) : null;
     KeyRange range =
         keyCondition != null
-            ? KeyRange.fromExpression(keyCondition, table)
-            : KeyRange.fromKeyConditions(r.keyConditions(), table);
+            ? KeyRange.fromExpression(keyCondition, hashKey, rangeKey)
+            : KeyRange.fromKeyConditions(r.keyConditions(), hashKey, rangeKey);
     if (filter != null) {
       String parameter = r.filterExpression() != null ? "Filter Expression" : "QueryFilter";
       for (Path path : paths(filter)) {
-        if (table.isKey(path.attribute())) {
+        boolean isKey = index == null ? table.isKey(path.attribute()) : index.isKey(path.attribute());
+        if (isKey) {
           throw DynamoDbException.validation(
               parameter + " can only contain non-primary key attributes: Primary key"
                   + " attribute: " + path.attribute());
@@ -115,12 +122,36 @@ final class Reads {
       }
     }
 
+    Source source = source(table, index, r.select(), projection, filter);
     boolean forward = r.scanIndexForward() == null || r.scanIndexForward();
-    Bound lower = range.lower();
-    Bound upper = range.upper();
+    Bound lower = index == null ? range.lower() : IndexKeys.lower(range.sortOperator(),
+        range.sortValues());
+    Bound upper = index == null ? range.upper() : IndexKeys.upper(range.sortOperator(),
+        range.sortValues());
     byte[] partition = KeyCodec.partition(range.partition());
     boolean exhausted = false;
-    if (r.exclusiveStartKey() != null) {
+    if (r.exclusiveStartKey() != null && index != null) {
+      StorageKey start = IndexKeys.startKey(table, index, r.exclusiveStartKey());
+      AttributeValue startHash = r.exclusiveStartKey().get(hashKey.name());
+      if (rangeKey != null && range.sortOperator() != null) {
+        if (!range.matchesSort(r.exclusiveStartKey().get(rangeKey.name()))) {
+          throw DynamoDbException.validation(
+              "The provided starting key does not match the range key predicate");
+        }
+        if (!startHash.equals(range.partition())) {
+          throw DynamoDbException.validation(
+              "The query can return at most one row and cannot be restarted");
+        }
+      } else if (!startHash.equals(range.partition())) {
+        throw DynamoDbException.validation(
+            "The provided starting key is outside query boundaries based on provided conditions");
+      }
+      if (forward) {
+        lower = Bound.exclusive(start.sort());
+      } else {
+        upper = Bound.exclusive(start.sort());
+      }
+    } else if (r.exclusiveStartKey() != null) {
       Map<String, AttributeValue> start = startKey(table, r.exclusiveStartKey());
       AttributeValue startHash = start.get(table.hashKey().name());
       if (table.hasRangeKey() && range.sortOperator() != null) {
@@ -148,11 +179,11 @@ final class Reads {
       }
     }
 
-    Page page = new Page(r.limit(), filter, projection, "COUNT".equals(r.select()));
+    Page page = new Page(r.limit(), filter, projection, "COUNT".equals(r.select()), source);
     while (!exhausted) {
       int want = page.batchSize();
       List<StoredRecord> batch =
-          storage.query(table.space(), partition, lower, upper, forward, want);
+          storage.query(source.space(), partition, lower, upper, forward, want);
       for (StoredRecord record : batch) {
         if (page.add(record)) {
           break;
@@ -169,7 +200,7 @@ final class Reads {
       }
     }
     return new QueryResponse(
-        page.items(), page.count, page.scanned, page.lastEvaluatedKey(table), null);
+        page.items(), page.count, page.scanned, page.lastEvaluatedKey(), null);
   }
 
   ScanResponse scan(ScanRequest r) {
@@ -225,7 +256,8 @@ final class Reads {
     context.checkAllUsed();
 
     TableDefinition table = tables.forItems(r.tableName());
-    checkIndex(r.indexName());
+    IndexDefinition index = index(table, r.indexName(), r.consistentRead());
+    Source source = source(table, index, r.select(), projection, filter);
     byte[] from = null;
     byte[] to = null;
     if (r.totalSegments() != null) {
@@ -234,12 +266,15 @@ final class Reads {
     }
     StorageKey after = null;
     if (r.exclusiveStartKey() != null) {
-      after = ItemKeys.storageKey(table, startKey(table, r.exclusiveStartKey()));
+      after =
+          index == null
+              ? ItemKeys.storageKey(table, startKey(table, r.exclusiveStartKey()))
+              : IndexKeys.startKey(table, index, r.exclusiveStartKey());
     }
-    Page page = new Page(r.limit(), filter, projection, "COUNT".equals(r.select()));
+    Page page = new Page(r.limit(), filter, projection, "COUNT".equals(r.select()), source);
     while (true) {
       int want = page.batchSize();
-      List<StoredRecord> batch = storage.scan(table.space(), from, to, after, want);
+      List<StoredRecord> batch = storage.scan(source.space(), from, to, after, want);
       for (StoredRecord record : batch) {
         if (page.add(record)) {
           break;
@@ -251,7 +286,7 @@ final class Reads {
       after = batch.get(batch.size() - 1).key();
     }
     return new ScanResponse(
-        page.items(), page.count, page.scanned, page.lastEvaluatedKey(table), null);
+        page.items(), page.count, page.scanned, page.lastEvaluatedKey(), null);
   }
 
   /** One page of results being gathered. */
@@ -260,17 +295,21 @@ final class Reads {
     private final Condition filter;
     private final List<Path> projection;
     private final boolean countOnly;
+    private final Source source;
     private final List<Map<String, AttributeValue>> items = new ArrayList<>();
     private int count;
     private int scanned;
     private long bytes;
     private StorageKey last;
+    private Map<String, AttributeValue> lastEntry;
 
-    Page(Integer limit, Condition filter, List<Path> projection, boolean countOnly) {
+    Page(Integer limit, Condition filter, List<Path> projection, boolean countOnly,
+        Source source) {
       this.limit = limit == null ? Integer.MAX_VALUE : limit;
       this.filter = filter;
       this.projection = projection;
       this.countOnly = countOnly;
+      this.source = source;
     }
 
     int batchSize() {
@@ -279,9 +318,10 @@ final class Reads {
 
     /** Adds a record read; true when the page is full. */
     boolean add(StoredRecord record) {
-      Map<String, AttributeValue> item = ItemCodec.decode(record.value());
+      Map<String, AttributeValue> entry = ItemCodec.decode(record.value());
+      Map<String, AttributeValue> item = source.item(entry);
       scanned++;
-      bytes += ItemSize.of(item);
+      bytes += ItemSize.of(entry);
       if (filter == null || Expressions.evaluate(filter, item)) {
         count++;
         if (!countOnly) {
@@ -290,6 +330,7 @@ final class Reads {
       }
       if (scanned >= limit || bytes >= PAGE_BYTES) {
         last = record.key();
+        lastEntry = entry;
         return true;
       }
       return false;
@@ -303,9 +344,104 @@ final class Reads {
       return countOnly ? null : List.copyOf(items);
     }
 
-    Map<String, AttributeValue> lastEvaluatedKey(TableDefinition table) {
-      return last == null ? null : ItemKeys.keyOf(table, last);
+    Map<String, AttributeValue> lastEvaluatedKey() {
+      return last == null ? null : source.lastEvaluatedKey(last, lastEntry);
     }
+  }
+
+  /**
+   * What a Query or Scan reads: the table's items, or an index's entries. On an LSI, attributes
+   * the index does not project are fetched from the item, as DynamoDB does (at extra cost); a GSI
+   * returns only what it projects.
+   */
+  private final class Source {
+    private final TableDefinition table;
+    private final IndexDefinition index;
+    private final boolean fetch;
+
+    Source(TableDefinition table, IndexDefinition index, boolean fetch) {
+      this.table = table;
+      this.index = index;
+      this.fetch = fetch;
+    }
+
+    String space() {
+      return index == null ? table.space() : index.space();
+    }
+
+    Map<String, AttributeValue> item(Map<String, AttributeValue> entry) {
+      if (!fetch) {
+        return entry;
+      }
+      return storage
+          .get(table.space(), ItemKeys.storageKey(table, entry))
+          .map(rec -> ItemCodec.decode(rec.value()))
+          .orElse(entry);
+    }
+
+    Map<String, AttributeValue> lastEvaluatedKey(
+        StorageKey key, Map<String, AttributeValue> entry) {
+      return index == null
+          ? ItemKeys.keyOf(table, key)
+          : IndexKeys.lastEvaluatedKey(table, index, entry);
+    }
+  }
+
+  /**
+   * The source of a read, with DynamoDB's rules for Select on an index: ALL_ATTRIBUTES needs the
+   * whole item, which a GSI has only with projection ALL (an LSI fetches it).
+   */
+  private Source source(
+      TableDefinition table, IndexDefinition index, String select, List<Path> projection,
+      Condition filter) {
+    if (index == null || IndexDefinition.ALL.equals(index.projectionType())) {
+      return new Source(table, index, false);
+    }
+    boolean wantsMore = "ALL_ATTRIBUTES".equals(select);
+    if (wantsMore && index.global()) {
+      throw DynamoDbException.validation(
+          "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not"
+              + " supported for global secondary index " + index.name()
+              + " because its projection type is not ALL");
+    }
+    if (!index.global()) {
+      List<Path> wanted = new ArrayList<>();
+      if (projection != null) {
+        wanted.addAll(projection);
+      }
+      if (filter != null) {
+        wanted.addAll(paths(filter));
+      }
+      for (Path p : wanted) {
+        wantsMore |= !IndexKeys.projects(table, index, p.attribute());
+      }
+    }
+    return new Source(table, index, wantsMore);
+  }
+
+  /**
+   * The index a Query or Scan names, or null for the table: DynamoDB refuses unknown indexes,
+   * strongly consistent reads of a GSI, and reads of a GSI that is still being backfilled.
+   */
+  private static IndexDefinition index(
+      TableDefinition table, String indexName, Boolean consistentRead) {
+    if (indexName == null) {
+      return null;
+    }
+    IndexDefinition index = table.index(indexName);
+    if (index == null) {
+      throw DynamoDbException.validation(
+          "The table does not have the specified index: " + indexName);
+    }
+    if (index.global() && Boolean.TRUE.equals(consistentRead)) {
+      throw DynamoDbException.validation(
+          "Consistent reads are not supported on global secondary indexes");
+    }
+    if (!index.isActive()) {
+      throw DynamoDbException.validation(
+          "Cannot read from backfilling global secondary index: " + indexName);
+    }
+    return index;
   }
 
   /**
@@ -320,14 +456,6 @@ final class Reads {
       throw DynamoDbException.validation("The provided starting key is invalid: " + e.getMessage());
     }
     return key;
-  }
-
-  private static void checkIndex(String indexName) {
-    if (indexName != null) {
-      // No table has secondary indexes yet (CreateTable refuses them).
-      throw DynamoDbException.validation(
-          "The table does not have the specified index: " + indexName);
-    }
   }
 
   private static void checkSelect(

@@ -16,6 +16,7 @@ import java.util.List;
  * @param lastUpdateToPayPerRequest when the table last became PAY_PER_REQUEST, or null
  * @param lastIncrease when provisioned throughput was last increased, or null
  * @param lastDecrease when provisioned throughput was last decreased, or null
+ * @param indexes the secondary indexes, local and global, in definition order
  */
 public record TableDefinition(
     String name,
@@ -31,13 +32,57 @@ public record TableDefinition(
     Instant lastUpdateToPayPerRequest,
     Instant lastIncrease,
     Instant lastDecrease,
-    String status) {
+    String status,
+    List<IndexDefinition> indexes) {
 
   public static final String PROVISIONED = "PROVISIONED";
   public static final String PAY_PER_REQUEST = "PAY_PER_REQUEST";
 
   public TableDefinition {
     attributeDefinitions = List.copyOf(attributeDefinitions);
+    indexes = indexes == null ? List.of() : List.copyOf(indexes);
+  }
+
+  /** The space of the table's change log, read by the GSI propagator (io.stator.index). */
+  public String changeLog() {
+    return "changes." + tableId;
+  }
+
+  /** The index named {@code indexName}, or null. */
+  public IndexDefinition index(String indexName) {
+    for (IndexDefinition i : indexes) {
+      if (i.name().equals(indexName)) {
+        return i;
+      }
+    }
+    return null;
+  }
+
+  /** True when some global secondary index (also one being created) needs the change log. */
+  public boolean hasGlobalIndexes() {
+    for (IndexDefinition i : indexes) {
+      if (i.global()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The type of a defined attribute, or null. */
+  public String attributeType(String attribute) {
+    for (KeyAttribute d : attributeDefinitions) {
+      if (d.name().equals(attribute)) {
+        return d.type();
+      }
+    }
+    return null;
+  }
+
+  public TableDefinition withIndexes(List<IndexDefinition> newIndexes, List<KeyAttribute> defs) {
+    return new TableDefinition(
+        name, tableId, space, hashKey, rangeKey, defs, billingMode, readCapacityUnits,
+        writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest, lastIncrease,
+        lastDecrease, status, newIndexes);
   }
 
   public boolean hasRangeKey() {
@@ -59,7 +104,7 @@ public record TableDefinition(
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, newStatus);
+        lastIncrease, lastDecrease, newStatus, indexes);
   }
 
   public TableDefinition withBilling(
@@ -67,6 +112,6 @@ public record TableDefinition(
       Instant decrease) {
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, mode, read, write,
-        creationDateTime, toPayPerRequest, increase, decrease, status);
+        creationDateTime, toPayPerRequest, increase, decrease, status, indexes);
   }
 }
