@@ -10,7 +10,6 @@ import io.stator.api.DeleteTableRequest;
 import io.stator.api.DeleteTableResponse;
 import io.stator.api.DescribeTableRequest;
 import io.stator.api.DescribeTableResponse;
-import io.stator.api.DynamoDbException;
 import io.stator.api.GetItemRequest;
 import io.stator.api.GetItemResponse;
 import io.stator.api.ListTablesRequest;
@@ -75,6 +74,7 @@ public final class Engine implements Database {
   private final Tables tables;
   private final Items items;
   private final Reads reads;
+  private final ItemUpdates updates;
 
   public Engine(Storage storage, EngineOptions options) {
     this.storage = storage;
@@ -83,6 +83,7 @@ public final class Engine implements Database {
     this.tables = new Tables(storage, catalog, options);
     this.items = new Items(storage, tables);
     this.reads = new Reads(storage, tables);
+    this.updates = new ItemUpdates(storage, tables);
   }
 
   @Override
@@ -127,7 +128,7 @@ public final class Engine implements Database {
 
   @Override
   public UpdateItemResponse updateItem(UpdateItemRequest r) {
-    throw DynamoDbException.validation("UpdateItem is not supported yet");
+    return updates.update(r);
   }
 
   @Override

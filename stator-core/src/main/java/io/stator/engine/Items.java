@@ -32,7 +32,7 @@ import java.util.Optional;
  * ConditionExpression is always evaluated against the version the write replaces.
  */
 final class Items {
-  private static final String[] RETURN_VALUES = {
+  static final String[] RETURN_VALUES = {
     "NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"
   };
 
