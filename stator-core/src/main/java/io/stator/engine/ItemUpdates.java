@@ -265,4 +265,5 @@ final class ItemUpdates {
     return value instanceof AttributeValue.SS
         || value instanceof AttributeValue.NS
         || value instanceof AttributeValue.BS;
-  }}
+  }
+}
