@@ -18,6 +18,7 @@ import io.stator.schema.TableDefinition;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitConflictException;
 import io.stator.storage.Storage;
+import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
 import io.stator.value.AttributeValue;
@@ -103,6 +104,16 @@ final class ItemUpdates {
                 + path.attribute() + ". This attribute is part of the key");
       }
     }
+    try {
+      return apply(r, table, update, condition);
+    } catch (StorageException e) {
+      throw tables.failure(table, e);
+    }
+  }
+
+  /** Read, check, compute, commit; again from the read when a concurrent write got in between. */
+  private UpdateItemResponse apply(
+      UpdateItemRequest r, TableDefinition table, Update update, Condition condition) {
     boolean legacy = r.attributeUpdates() != null;
     StorageKey key = ItemKeys.storageKey(table, r.key());
     while (true) {

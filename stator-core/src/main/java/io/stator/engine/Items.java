@@ -19,6 +19,7 @@ import io.stator.schema.TableDefinition;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitConflictException;
 import io.stator.storage.Storage;
+import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
 import io.stator.value.AttributeValue;
@@ -91,8 +92,12 @@ final class Items {
     context.checkAllUsed();
     TableDefinition table = tables.forItems(r.tableName());
     ItemKeys.checkKey(table, r.key());
-    Optional<StoredRecord> record =
-        storage.get(table.space(), ItemKeys.storageKey(table, r.key()));
+    Optional<StoredRecord> record;
+    try {
+      record = storage.get(table.space(), ItemKeys.storageKey(table, r.key()));
+    } catch (StorageException e) {
+      throw tables.failure(table, e);
+    }
     Map<String, AttributeValue> item =
         record.map(rec -> Requests.project(ItemCodec.decode(rec.value()), projection))
             .orElse(null);
@@ -131,6 +136,16 @@ final class Items {
    * item changes between the read and the commit.
    */
   private Map<String, AttributeValue> write(
+      TableDefinition table, StorageKey key, Condition condition, String onFailure,
+      byte[] encoded) {
+    try {
+      return writeOnce(table, key, condition, onFailure, encoded);
+    } catch (StorageException e) {
+      throw tables.failure(table, e);
+    }
+  }
+
+  private Map<String, AttributeValue> writeOnce(
       TableDefinition table, StorageKey key, Condition condition, String onFailure,
       byte[] encoded) {
     while (true) {

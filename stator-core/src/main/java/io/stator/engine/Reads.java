@@ -17,6 +17,7 @@ import io.stator.schema.Constraints;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Bound;
 import io.stator.storage.Storage;
+import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
 import io.stator.value.AttributeValue;
@@ -151,8 +152,12 @@ final class Reads {
     Page page = new Page(r.limit(), filter, projection, "COUNT".equals(r.select()));
     while (!exhausted) {
       int want = page.batchSize();
-      List<StoredRecord> batch =
-          storage.query(table.space(), partition, lower, upper, forward, want);
+      List<StoredRecord> batch;
+      try {
+        batch = storage.query(table.space(), partition, lower, upper, forward, want);
+      } catch (StorageException e) {
+        throw tables.failure(table, e);
+      }
       for (StoredRecord record : batch) {
         if (page.add(record)) {
           break;
@@ -239,7 +244,12 @@ final class Reads {
     Page page = new Page(r.limit(), filter, projection, "COUNT".equals(r.select()));
     while (true) {
       int want = page.batchSize();
-      List<StoredRecord> batch = storage.scan(table.space(), from, to, after, want);
+      List<StoredRecord> batch;
+      try {
+        batch = storage.scan(table.space(), from, to, after, want);
+      } catch (StorageException e) {
+        throw tables.failure(table, e);
+      }
       for (StoredRecord record : batch) {
         if (page.add(record)) {
           break;
