@@ -234,11 +234,12 @@ final class ItemUpdates {
         switch (action) {
           case "PUT" -> actions.add(new Update.Set(path, new SetValue.Term(operand)));
           case "DELETE" ->
-              actions.add(value == null ? new Update.Remove(path) : new Update.Delete(path, operand));
+              actions.add(
+                  value == null ? new Update.Remove(path) : new Update.Delete(path, operand));
           default -> {
             if (value instanceof AttributeValue.L) {
-              SetValue empty =
-                  new SetValue.Term(new Operand.ValueOperand(null, new AttributeValue.L(List.of())));
+              AttributeValue none = new AttributeValue.L(List.of());
+              SetValue empty = new SetValue.Term(new Operand.ValueOperand(null, none));
               actions.add(new Update.Set(path, new SetValue.ListAppend(
                   new SetValue.IfNotExists(path, empty), new SetValue.Term(operand))));
             } else {
