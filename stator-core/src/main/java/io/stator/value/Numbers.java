@@ -28,13 +28,16 @@ public final class Numbers {
 
   /** Parses number text as DynamoDB accepts it, without range checks. */
   public static BigDecimal parse(String text) {
-    if (text == null || text.isEmpty() || text.length() > 1000 || !plausible(text)) {
-      throw notANumber();
+    if (text == null || text.isEmpty()) {
+      throw DynamoDbException.validation("The parameter cannot be converted to a numeric value");
+    }
+    if (text.length() > 1000 || !plausible(text)) {
+      throw notANumber(text);
     }
     try {
       return new BigDecimal(text);
     } catch (NumberFormatException | ArithmeticException e) {
-      throw notANumber();
+      throw notANumber(text);
     }
   }
 
@@ -77,7 +80,9 @@ public final class Numbers {
     return true;
   }
 
-  private static DynamoDbException notANumber() {
-    return DynamoDbException.validation("A value provided cannot be converted into a number");
+  private static DynamoDbException notANumber(String text) {
+    String shown = text.length() > 64 ? text.substring(0, 64) + "..." : text;
+    return DynamoDbException.validation(
+        "The parameter cannot be converted to a numeric value: " + shown);
   }
 }

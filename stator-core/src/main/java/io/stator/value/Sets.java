@@ -9,24 +9,27 @@ import java.util.Set;
 final class Sets {
   private Sets() {}
 
+  // DynamoDB's messages differ per set type (recorded by peers): kept verbatim, odd spacing too.
   static <T> Set<T> checked(Collection<T> values, String type) {
     if (values.isEmpty()) {
       throw DynamoDbException.validation(
-          "One or more parameter values were invalid: An string set  may not be empty"
-              .replace("An string set ", setName(type)));
+          switch (type) {
+            case "SS" -> "One or more parameter values were invalid: An string set  may not be empty";
+            case "NS" -> "One or more parameter values were invalid: An number set  may not be empty";
+            default -> "One or more parameter values were invalid: Binary sets should not be empty";
+          });
     }
     Set<T> set = new LinkedHashSet<>(values);
     if (set.size() != values.size()) {
-      throw DynamoDbException.validation("Input collection " + values + " contains duplicates.");
+      throw DynamoDbException.validation(
+          switch (type) {
+            case "SS" -> "One or more parameter values were invalid: Input collection "
+                + values + " contains duplicates.";
+            case "NS" -> "Input collection contains duplicates";
+            default -> "One or more parameter values were invalid: Input collection "
+                + values + "of type BS contains duplicates.";
+          });
     }
     return set;
-  }
-
-  private static String setName(String type) {
-    return switch (type) {
-      case "SS" -> "An string set ";
-      case "NS" -> "An number set ";
-      default -> "An binary set ";
-    };
   }
 }

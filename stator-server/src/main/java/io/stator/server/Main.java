@@ -1,10 +1,145 @@
 package io.stator.server;
 
-/** The {@code stator} command line. To be written. */
-public final class Main {
-  private Main() {}
+import io.stator.EngineOptions;
+import io.stator.Stator;
+import io.stator.api.Database;
+import io.stator.storage.Storage;
+import io.stator.storage.memory.MemoryStorage;
+import io.stator.storage.rocksdb.RocksDbStorage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** The {@code stator} command line. */
+@Command(
+    name = "stator",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    description = "Stator: a DynamoDB-compatible database.",
+    subcommands = {Main.Serve.class, CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+  @Spec CommandSpec spec;
 
   public static void main(String[] args) {
-    System.out.println("stator: not yet");
+    System.exit(new CommandLine(new Main()).execute(args));
+  }
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(
+        spec.commandLine(), "Missing command: try 'stator serve' or 'stator --help'");
+  }
+
+  /** The project version, filtered into a resource by the build. */
+  static String version() {
+    Properties properties = new Properties();
+    try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
+      if (in != null) {
+        properties.load(in);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return properties.getProperty("version", "unknown");
+  }
+
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"Stator " + version()};
+    }
+  }
+
+  @Command(
+      name = "serve",
+      mixinStandardHelpOptions = true,
+      versionProvider = Main.Version.class,
+      description = "Serve the DynamoDB API over HTTP until interrupted.")
+  static final class Serve implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(
+        names = "--port",
+        defaultValue = "8000",
+        description = "TCP port to listen on, 0 for any free port (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(
+        names = "--host",
+        defaultValue = "127.0.0.1",
+        description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    String host;
+
+    @Option(
+        names = "--data-dir",
+        description = "Directory of the durable RocksDB store (default: ./stator-data).")
+    Path dataDir;
+
+    @Option(
+        names = "--in-memory",
+        description = "Keep all data in memory; it is gone when the server stops.")
+    boolean inMemory;
+
+    @Option(
+        names = "--region",
+        defaultValue = "us-east-1",
+        description = "Region shown in table ARNs (default: ${DEFAULT-VALUE}).")
+    String region;
+
+    @Override
+    public Integer call() throws Exception {
+      if (inMemory && dataDir != null) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--data-dir and --in-memory cannot be used together");
+      }
+      if (port < 0 || port > 65535) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--port must be between 0 and 65535, not " + port);
+      }
+      Path dir = dataDir != null ? dataDir : Path.of("stator-data");
+      PrintWriter err = spec.commandLine().getErr();
+      Storage storage;
+      try {
+        storage = inMemory ? new MemoryStorage() : RocksDbStorage.open(dir);
+      } catch (RuntimeException e) {
+        err.println("stator: cannot open the data directory " + dir + ": " + e.getMessage());
+        err.flush();
+        return 1;
+      }
+      Database database = Stator.open(storage, EngineOptions.defaults().withRegion(region));
+      StatorServer server;
+      try {
+        server = StatorServer.start(host, port, database, region);
+      } catch (Exception e) {
+        database.close();
+        err.println("stator: cannot listen on " + host + ":" + port + ": " + e.getMessage());
+        err.flush();
+        return 1;
+      }
+      Runtime.getRuntime().addShutdownHook(new Thread(server::close, "stator-shutdown"));
+      String where = inMemory ? "in memory" : "RocksDB at " + dir;
+      PrintWriter out = spec.commandLine().getOut();
+      out.printf(
+          "Stator %s listening on http://%s:%d (%s)%n",
+          version(), hostForUrl(host), server.port(), where);
+      out.flush();
+      // The server runs on its own threads; this one waits for SIGINT/SIGTERM, whose shutdown
+      // hook closes the server and the storage.
+      Thread.currentThread().join();
+      return 0;
+    }
+
+    private static String hostForUrl(String host) {
+      return host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
+    }
   }
 }

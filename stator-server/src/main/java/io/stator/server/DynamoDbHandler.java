@@ -1,0 +1,191 @@
+package io.stator.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
+import io.netty.buffer.ByteBufOutputStream;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.stator.api.Database;
+import io.stator.api.DynamoDbException;
+import io.stator.api.ErrorType;
+import io.stator.server.wire.WireProtocol;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+import java.util.zip.CRC32;
+
+/**
+ * Answers one aggregated HTTP request the way DynamoDB's front end does.
+ *
+ * <p>The checks run in DynamoDB's order: a {@code GET} is a health check; anything but a
+ * {@code POST} with a JSON body is a 404 {@code <UnknownOperationException/>}; then a body that is
+ * no well-formed JSON is a SerializationException, an unknown {@code X-Amz-Target} an
+ * UnknownOperationException, a request without SigV4 credentials (header or query string) a
+ * MissingAuthenticationTokenException, an empty body a SerializationException; only then is the
+ * body read as the operation's request. Any credentials are accepted for now.
+ *
+ * <p>Every response carries {@code x-amzn-RequestId} and {@code x-amz-crc32} (the CRC32 of the
+ * body, which the SDKs verify).
+ */
+@ChannelHandler.Sharable
+final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+  static final String AMZ_JSON = "application/x-amz-json-1.0";
+  private static final String JSON = "application/json";
+
+  private final Database database;
+  private final byte[] healthy;
+
+  DynamoDbHandler(Database database, String region) {
+    this.database = database;
+    // DynamoDB's answer to GET /, trailing space included.
+    this.healthy =
+        ("healthy: dynamodb." + region + ".amazonaws.com ").getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+    if (!request.decoderResult().isSuccess()) {
+      // Garbled HTTP: nothing after it on this connection can be trusted.
+      respond(ctx, HttpResponseStatus.BAD_REQUEST, "text/plain", bytes(ctx, "Bad Request"), false);
+      return;
+    }
+    boolean keepAlive = HttpUtil.isKeepAlive(request);
+    if (request.method().equals(HttpMethod.GET)) {
+      ByteBuf body = ctx.alloc().buffer(healthy.length).writeBytes(healthy);
+      respond(ctx, HttpResponseStatus.OK, "text/plain", body, keepAlive);
+      return;
+    }
+    String contentType = mediaType(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
+    ByteBuf content = request.content();
+    if (!request.method().equals(HttpMethod.POST)
+        || (content.isReadable() && !AMZ_JSON.equals(contentType) && !JSON.equals(contentType))) {
+      ByteBuf body = bytes(ctx, "<UnknownOperationException/>\n");
+      respond(ctx, HttpResponseStatus.NOT_FOUND, "text/plain", body, keepAlive);
+      return;
+    }
+    // DynamoDB answers in the JSON flavour it was asked in.
+    String responseType = JSON.equals(contentType) ? JSON : AMZ_JSON;
+    ByteBuf body = ctx.alloc().buffer();
+    HttpResponseStatus status;
+    try {
+      dispatch(request, content, body);
+      status = HttpResponseStatus.OK;
+    } catch (DynamoDbException e) {
+      status = error(body, e.type(), e.getMessage(), e);
+    } catch (Exception | StackOverflowError e) {
+      System.err.println("Internal error answering " + target(request) + ":");
+      e.printStackTrace();
+      status = error(body, ErrorType.InternalServerError, "Internal server error", null);
+    }
+    respond(ctx, status, responseType, body, keepAlive);
+  }
+
+  private void dispatch(FullHttpRequest request, ByteBuf content, ByteBuf out)
+      throws IOException {
+    String operation = WireProtocol.operation(target(request));
+    boolean authenticated = authenticated(request);
+    if (operation == null || !authenticated) {
+      WireProtocol.checkWellFormed(new ByteBufInputStream(content.duplicate()));
+      if (operation == null) {
+        // DynamoDB names no operation in this error; neither do we.
+        throw new DynamoDbException(ErrorType.UnknownOperationException, null);
+      }
+      throw new DynamoDbException(
+          ErrorType.MissingAuthenticationTokenException, "Request is missing Authentication Token");
+    }
+    if (!content.isReadable()) {
+      throw DynamoDbException.serialization(null);
+    }
+    try (ByteBufOutputStream stream = new ByteBufOutputStream(out)) {
+      WireProtocol.invoke(
+          database, operation, new ByteBufInputStream(content.duplicate()), stream);
+    }
+  }
+
+  private static String target(FullHttpRequest request) {
+    return request.headers().get("X-Amz-Target");
+  }
+
+  /**
+   * SigV4 in the Authorization header ("AWS4-HMAC-SHA256 Credential=...") or in the query string
+   * (X-Amz-Algorithm=...). Signatures are not verified yet.
+   */
+  private static boolean authenticated(FullHttpRequest request) {
+    String authorization = request.headers().get(HttpHeaderNames.AUTHORIZATION);
+    if (authorization != null) {
+      return authorization.trim().startsWith("AWS4-");
+    }
+    return request.uri().contains("X-Amz-Algorithm")
+        && new QueryStringDecoder(request.uri()).parameters().containsKey("X-Amz-Algorithm");
+  }
+
+  private static HttpResponseStatus error(
+      ByteBuf body, ErrorType type, String message, DynamoDbException e) {
+    body.clear();
+    try (ByteBufOutputStream out = new ByteBufOutputStream(body)) {
+      WireProtocol.writeError(type, message, e == null ? null : e.item(), out);
+    } catch (IOException io) {
+      throw new java.io.UncheckedIOException(io);
+    }
+    return HttpResponseStatus.valueOf(type.httpStatus());
+  }
+
+  private static String mediaType(String contentType) {
+    if (contentType == null) {
+      return "";
+    }
+    int semicolon = contentType.indexOf(';');
+    return (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim();
+  }
+
+  private static ByteBuf bytes(ChannelHandlerContext ctx, String text) {
+    byte[] b = text.getBytes(StandardCharsets.UTF_8);
+    return ctx.alloc().buffer(b.length).writeBytes(b);
+  }
+
+  private static void respond(
+      ChannelHandlerContext ctx,
+      HttpResponseStatus status,
+      String contentType,
+      ByteBuf body,
+      boolean keepAlive) {
+    FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
+    setHeaders(response, contentType, body);
+    if (keepAlive) {
+      response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+      ctx.writeAndFlush(response);
+    } else {
+      response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+      ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+    }
+  }
+
+  static void setHeaders(FullHttpResponse response, String contentType, ByteBuf body) {
+    CRC32 crc = new CRC32();
+    crc.update(body.nioBuffer());
+    response
+        .headers()
+        .set(HttpHeaderNames.CONTENT_TYPE, contentType)
+        .setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes())
+        .set("x-amzn-RequestId", UUID.randomUUID().toString())
+        .set("x-amz-crc32", Long.toString(crc.getValue()));
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    // A reset connection or a failed write: the client is gone; nothing to answer.
+    ctx.close();
+  }
+}

@@ -1,0 +1,162 @@
+package io.stator.server.wire;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.stator.api.Database;
+import io.stator.api.DynamoDbException;
+import io.stator.api.ErrorType;
+import io.stator.value.AttributeValue;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiFunction;
+
+/**
+ * DynamoDB's AWS JSON 1.0 protocol: request bodies to {@link Database} calls, responses and
+ * errors to bytes.
+ *
+ * <p>An operation is found by its name in a map of small parser/writer pairs, so the request
+ * path needs no reflection. The shared {@link JsonFactory} is thread-safe and recycles its
+ * buffers, so a request allocates its parse tree's records and nothing large besides.
+ */
+public final class WireProtocol {
+  /** The {@code X-Amz-Target} prefix of DynamoDB's operations. */
+  public static final String TARGET_PREFIX = "DynamoDB_20120810.";
+
+  private static final JsonFactory JSON = new JsonFactory();
+
+  private WireProtocol() {}
+
+  /** One operation: how to read its request, which Database method runs it, how to write. */
+  private record Operation<Q, R>(
+      JsonInput.Reader<Q> reader, BiFunction<Database, Q, R> call, Responses.Writer<R> writer) {
+
+    void invoke(Database database, InputStream body, OutputStream out) throws IOException {
+      Q request;
+      try (JsonParser parser = JSON.createParser(body)) {
+        request = new JsonInput(parser).root(reader);
+      } catch (IOException e) {
+        // Malformed JSON (or bytes that are no UTF-8): DynamoDB answers a bare
+        // SerializationException.
+        throw DynamoDbException.serialization(null);
+      }
+      R response = call.apply(database, request);
+      try (JsonGenerator generator = JSON.createGenerator(out)) {
+        writer.write(generator, response);
+      }
+    }
+  }
+
+  private static final Map<String, Operation<?, ?>> OPERATIONS =
+      Map.ofEntries(
+          Map.entry(
+              "CreateTable",
+              new Operation<>(
+                  Requests::createTable, Database::createTable, Responses::createTable)),
+          Map.entry(
+              "DescribeTable",
+              new Operation<>(
+                  Requests::describeTable, Database::describeTable, Responses::describeTable)),
+          Map.entry(
+              "ListTables",
+              new Operation<>(Requests::listTables, Database::listTables, Responses::listTables)),
+          Map.entry(
+              "DeleteTable",
+              new Operation<>(
+                  Requests::deleteTable, Database::deleteTable, Responses::deleteTable)),
+          Map.entry(
+              "UpdateTable",
+              new Operation<>(
+                  Requests::updateTable, Database::updateTable, Responses::updateTable)),
+          Map.entry(
+              "PutItem", new Operation<>(Requests::putItem, Database::putItem, Responses::putItem)),
+          Map.entry(
+              "GetItem", new Operation<>(Requests::getItem, Database::getItem, Responses::getItem)),
+          Map.entry(
+              "DeleteItem",
+              new Operation<>(Requests::deleteItem, Database::deleteItem, Responses::deleteItem)),
+          Map.entry(
+              "UpdateItem",
+              new Operation<>(Requests::updateItem, Database::updateItem, Responses::updateItem)),
+          Map.entry("Query", new Operation<>(Requests::query, Database::query, Responses::query)),
+          Map.entry("Scan", new Operation<>(Requests::scan, Database::scan, Responses::scan)));
+
+  /**
+   * The operation named by an {@code X-Amz-Target} header, or null when Stator does not serve
+   * it (DynamoDB then answers UnknownOperationException).
+   */
+  public static String operation(String target) {
+    if (target == null || !target.startsWith(TARGET_PREFIX)) {
+      return null;
+    }
+    String name = target.substring(TARGET_PREFIX.length());
+    return OPERATIONS.containsKey(name) ? name : null;
+  }
+
+  /** All operations Stator serves. */
+  public static Set<String> operations() {
+    return OPERATIONS.keySet();
+  }
+
+  /**
+   * Reads the request of {@code operation} from {@code body}, runs it on {@code database} and
+   * writes the response to {@code out}. Throws {@link DynamoDbException} for a client error; on
+   * an exception, {@code out} may hold a partial response and must be discarded.
+   */
+  public static void invoke(
+      Database database, String operation, InputStream body, OutputStream out)
+      throws IOException {
+    Operation<?, ?> op = OPERATIONS.get(operation);
+    if (op == null) {
+      throw new DynamoDbException(ErrorType.UnknownOperationException, null);
+    }
+    op.invoke(database, body, out);
+  }
+
+  /**
+   * Throws a bare SerializationException unless {@code body} is one well-formed JSON value.
+   * DynamoDB checks this before it looks at the target or the credentials.
+   */
+  public static void checkWellFormed(InputStream body) {
+    try (JsonParser parser = JSON.createParser(body)) {
+      JsonToken token = parser.nextToken();
+      if (token == null) {
+        return; // an empty body is judged later
+      }
+      parser.skipChildren();
+      if (parser.nextToken() != null) {
+        throw DynamoDbException.serialization(null);
+      }
+    } catch (IOException e) {
+      throw DynamoDbException.serialization(null);
+    }
+  }
+
+  /**
+   * Writes an error body: {@code __type} and the message. DynamoDB's own errors carry
+   * {@code message}; the ones its front end raises while reading a request (serialization)
+   * carry {@code Message}. The SDKs read both. A ConditionalCheckFailedException with
+   * ReturnValuesOnConditionCheckFailure=ALL_OLD also carries the item.
+   */
+  public static void writeError(
+      ErrorType type, String message, Map<String, AttributeValue> item, OutputStream out)
+      throws IOException {
+    try (JsonGenerator generator = JSON.createGenerator(out)) {
+      generator.writeStartObject();
+      generator.writeStringField("__type", type.wireType());
+      if (message != null) {
+        String member = type == ErrorType.SerializationException ? "Message" : "message";
+        generator.writeStringField(member, message);
+      }
+      if (item != null) {
+        generator.writeFieldName("Item");
+        Responses.item(generator, item);
+      }
+      generator.writeEndObject();
+    }
+  }
+}

@@ -1,0 +1,140 @@
+package io.stator.server.e2e;
+
+import io.stator.Stator;
+import io.stator.server.StatorServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.core.retry.RetryPolicy;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * A DynamoDB endpoint for the tests: the real {@link StatorServer} on a free loopback port over a
+ * storage engine, or an external endpoint; plus a {@link DynamoDbClient} of the AWS SDK for Java
+ * v2 pointed at it.
+ *
+ * <p>The client does not retry, so a server error surfaces once, as it happened, and it records
+ * the headers of the last HTTP response so the protocol tests can look at them.
+ */
+final class DynamoDbEndpoint implements AutoCloseable {
+  private final Target target;
+  private final Path dataDirectory;
+  private final Map<String, String> lastResponseHeaders = new ConcurrentHashMap<>();
+  private StatorServer server;
+  private DynamoDbClient client;
+  private URI uri;
+
+  private DynamoDbEndpoint(Target target, Path dataDirectory) {
+    this.target = target;
+    this.dataDirectory = dataDirectory;
+  }
+
+  static DynamoDbEndpoint start(Target target) {
+    Path dataDirectory = null;
+    if (target.isDurable()) {
+      try {
+        dataDirectory = Files.createTempDirectory("stator-e2e-");
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    DynamoDbEndpoint endpoint = new DynamoDbEndpoint(target, dataDirectory);
+    endpoint.open();
+    return endpoint;
+  }
+
+  private void open() {
+    if (target == Target.EXTERNAL) {
+      uri = URI.create(Target.externalEndpoint());
+    } else {
+      server = StatorServer.start(
+          "127.0.0.1", 0, Stator.open(Storages.open(target, dataDirectory)));
+      uri = URI.create("http://127.0.0.1:" + server.port());
+    }
+    client = DynamoDbClient.builder()
+        .endpointOverride(uri)
+        .region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(
+            AwsBasicCredentials.create("AKIDEXAMPLE", "secret")))
+        .httpClient(UrlConnectionHttpClient.create())
+        .overrideConfiguration(c -> c
+            .retryPolicy(RetryPolicy.none())
+            .addExecutionInterceptor(new HeaderRecorder()))
+        .build();
+  }
+
+  Target target() {
+    return target;
+  }
+
+  DynamoDbClient client() {
+    return client;
+  }
+
+  URI uri() {
+    return uri;
+  }
+
+  /** Headers of the last HTTP response the client received, names in lower case. */
+  Map<String, String> lastResponseHeaders() {
+    return Map.copyOf(lastResponseHeaders);
+  }
+
+  /**
+   * Stops the server, closing its database and storage, then opens the storage again on the same
+   * data directory and starts a new server: what a user does with {@code stator serve} after a
+   * restart. Only a durable target can do this.
+   */
+  void restart() {
+    if (!target.isDurable()) {
+      throw new IllegalStateException(target + " keeps nothing across a restart");
+    }
+    client.close();
+    server.close();
+    open();
+  }
+
+  @Override
+  public void close() {
+    if (client != null) {
+      client.close();
+    }
+    if (server != null) {
+      server.close();
+    }
+    if (dataDirectory != null) {
+      deleteRecursively(dataDirectory);
+    }
+  }
+
+  private static void deleteRecursively(Path directory) {
+    try (Stream<Path> paths = Files.walk(directory)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private final class HeaderRecorder implements ExecutionInterceptor {
+    @Override
+    public void afterTransmission(
+        Context.AfterTransmission context, ExecutionAttributes executionAttributes) {
+      lastResponseHeaders.clear();
+      context.httpResponse().headers().forEach((name, values) ->
+          lastResponseHeaders.put(name.toLowerCase(java.util.Locale.ROOT), String.join(",", values)));
+    }
+  }
+}

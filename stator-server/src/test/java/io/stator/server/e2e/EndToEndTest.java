@@ -1,0 +1,217 @@
+package io.stator.server.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.TableStatus;
+
+/**
+ * Base of the end-to-end tests: each subclass runs once per {@link Target} (the real server on
+ * in-memory storage and on RocksDB, or an external endpoint), against one endpoint started for
+ * the whole class. Tests share the endpoint, so each creates its own tables with unique names.
+ *
+ * <p>To check the suite's expectations against another DynamoDB implementation, run it with
+ * {@code -Dstator.e2e.endpoint=http://127.0.0.1:PORT}; each test class notes where such a peer
+ * disagrees with DynamoDB's documented behaviour and which side the assertion takes.
+ */
+@ParameterizedClass(name = "{0}")
+@MethodSource("io.stator.server.e2e.Target#all")
+abstract class EndToEndTest {
+  private static final AtomicInteger TABLE_COUNTER = new AtomicInteger();
+  /** Distinguishes the tables of one run from those of earlier runs on an external endpoint. */
+  private static final String RUN_ID = UUID.randomUUID().toString().substring(0, 8);
+
+  /**
+   * The endpoint of the running class invocation. Invocations run one after the other, so one
+   * slot suffices; it lives outside the test instances because JUnit makes one per test.
+   */
+  private static DynamoDbEndpoint running;
+
+  @Parameter Target target;
+
+  DynamoDbEndpoint endpoint;
+  DynamoDbClient dynamo;
+
+  @BeforeParameterizedClassInvocation
+  static void startEndpoint(Target target) {
+    running = DynamoDbEndpoint.start(target);
+  }
+
+  @AfterParameterizedClassInvocation
+  static void stopEndpoint() {
+    if (running != null) {
+      running.close();
+      running = null;
+    }
+  }
+
+  @BeforeEach
+  void useEndpoint() {
+    endpoint = running;
+    dynamo = running.client();
+  }
+
+  /** A table name no other test uses: {@code e2e-<purpose>-<run>-<n>}. */
+  static String uniqueTableName(String purpose) {
+    return "e2e-" + purpose + "-" + RUN_ID + "-" + TABLE_COUNTER.incrementAndGet();
+  }
+
+  /** Creates an on-demand table with a partition key only and waits until it is ACTIVE. */
+  String createTable(String purpose, String hashKey, ScalarAttributeType hashType) {
+    String name = uniqueTableName(purpose);
+    dynamo.createTable(CreateTableRequest.builder()
+        .tableName(name)
+        .keySchema(key(hashKey, KeyType.HASH))
+        .attributeDefinitions(attribute(hashKey, hashType))
+        .billingMode(BillingMode.PAY_PER_REQUEST)
+        .build());
+    awaitActive(name);
+    return name;
+  }
+
+  /** Creates an on-demand table with a partition and a sort key and waits until it is ACTIVE. */
+  String createTable(String purpose, String hashKey, ScalarAttributeType hashType,
+      String rangeKey, ScalarAttributeType rangeType) {
+    String name = uniqueTableName(purpose);
+    dynamo.createTable(CreateTableRequest.builder()
+        .tableName(name)
+        .keySchema(key(hashKey, KeyType.HASH), key(rangeKey, KeyType.RANGE))
+        .attributeDefinitions(attribute(hashKey, hashType), attribute(rangeKey, rangeType))
+        .billingMode(BillingMode.PAY_PER_REQUEST)
+        .build());
+    awaitActive(name);
+    return name;
+  }
+
+  /** DynamoDB creates tables asynchronously: CreateTable answers CREATING, later ACTIVE. */
+  void awaitActive(String tableName) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (true) {
+      TableStatus status =
+          dynamo.describeTable(r -> r.tableName(tableName)).table().tableStatus();
+      if (status == TableStatus.ACTIVE) {
+        return;
+      }
+      assertThat(System.nanoTime()).as("table %s still %s", tableName, status).isLessThan(deadline);
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
+  }
+
+  static KeySchemaElement key(String name, KeyType type) {
+    return KeySchemaElement.builder().attributeName(name).keyType(type).build();
+  }
+
+  static AttributeDefinition attribute(String name, ScalarAttributeType type) {
+    return AttributeDefinition.builder().attributeName(name).attributeType(type).build();
+  }
+
+  static AttributeValue s(String value) {
+    return AttributeValue.fromS(value);
+  }
+
+  static AttributeValue n(String value) {
+    return AttributeValue.fromN(value);
+  }
+
+  static AttributeValue b(int... unsignedBytes) {
+    byte[] bytes = new byte[unsignedBytes.length];
+    for (int i = 0; i < bytes.length; i++) {
+      bytes[i] = (byte) unsignedBytes[i];
+    }
+    return AttributeValue.fromB(SdkBytes.fromByteArray(bytes));
+  }
+
+  static AttributeValue b(String utf8) {
+    return AttributeValue.fromB(SdkBytes.fromString(utf8, StandardCharsets.UTF_8));
+  }
+
+  static AttributeValue m(Map<String, AttributeValue> value) {
+    return AttributeValue.fromM(value);
+  }
+
+  static AttributeValue l(AttributeValue... values) {
+    return AttributeValue.fromL(List.of(values));
+  }
+
+  /** An item (or key) from name/value pairs, in order. */
+  static Map<String, AttributeValue> item(Object... namesAndValues) {
+    Map<String, AttributeValue> item = new LinkedHashMap<>();
+    for (int i = 0; i < namesAndValues.length; i += 2) {
+      item.put((String) namesAndValues[i], (AttributeValue) namesAndValues[i + 1]);
+    }
+    return item;
+  }
+
+  static String repeat(String unit, int times) {
+    return unit.repeat(times);
+  }
+
+  /**
+   * Asserts that the call fails with a client error of DynamoDB: the SDK's typed exception, HTTP
+   * 400, the error code of the {@code __type} and exactly the given message.
+   */
+  static <T extends DynamoDbException> T assertError(
+      Class<T> type, String errorCode, String message, ThrowingCallable call) {
+    T error = assertErrorCode(type, errorCode, call);
+    assertThat(error.awsErrorDetails().errorMessage()).as("message of %s", errorCode)
+        .isEqualTo(message);
+    return error;
+  }
+
+  /** Like {@link #assertError} where the exact wording is not known: a distinctive fragment. */
+  static <T extends DynamoDbException> T assertErrorContaining(
+      Class<T> type, String errorCode, String fragment, ThrowingCallable call) {
+    T error = assertErrorCode(type, errorCode, call);
+    assertThat(error.awsErrorDetails().errorMessage()).as("message of %s", errorCode)
+        .contains(fragment);
+    return error;
+  }
+
+  /** A ValidationException with exactly this message. */
+  static DynamoDbException assertValidation(String message, ThrowingCallable call) {
+    return assertError(DynamoDbException.class, "ValidationException", message, call);
+  }
+
+  /** A ValidationException whose message contains this fragment. */
+  static DynamoDbException assertValidationContaining(String fragment, ThrowingCallable call) {
+    return assertErrorContaining(DynamoDbException.class, "ValidationException", fragment, call);
+  }
+
+  private static <T extends DynamoDbException> T assertErrorCode(
+      Class<T> type, String errorCode, ThrowingCallable call) {
+    T error = catchThrowableOfType(type, call);
+    assertThat(error).as("expected %s (%s)", type.getSimpleName(), errorCode).isNotNull();
+    assertThat(error.awsErrorDetails().errorCode()).isEqualTo(errorCode);
+    assertThat(error.statusCode()).isEqualTo(400);
+    return error;
+  }
+}

@@ -1,0 +1,459 @@
+package io.stator.server.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+
+/**
+ * PutItem, GetItem and DeleteItem: the ten attribute types, number normalisation and limits, set
+ * rules, key rules, the 400 KB item limit, ReturnValues and projections.
+ *
+ * <p>Where the peer implementation used to check these expectations differs, DynamoDB's
+ * documented behaviour is kept:
+ *
+ * <ul>
+ *   <li>It measures strings in UTF-16 code units, so it accepts a 1025-character partition key
+ *       of two-byte characters and a 410,000-byte string of 205,000 "é". DynamoDB documents key
+ *       limits and item size in UTF-8 bytes ("the UTF-8 binary length"), so both are rejected
+ *       here.
+ *   <li>Its projection syntax errors are worded by its parser generator; DynamoDB's read
+ *       {@code Syntax error; token: "<token>", near: "<text>"}, which is what is asserted.
+ * </ul>
+ */
+class ItemsTest extends EndToEndTest {
+  private static final ScalarAttributeType S = ScalarAttributeType.S;
+  private static final ScalarAttributeType N = ScalarAttributeType.N;
+  private static final ScalarAttributeType B = ScalarAttributeType.B;
+
+  // ---- the data model -----------------------------------------------------------------------
+
+  @Test
+  void allTenTypesRoundTripIncludingNestingAndEmptyValuesOutsideKeys() {
+    String table = createTable("types", "pk", S, "sk", N);
+    Map<String, AttributeValue> item = item(
+        "pk", s("TENANT#t_01"),
+        "sk", n("1"),
+        "s", s("Alice"),
+        "emptyString", s(""),
+        "n", n("-12.5"),
+        "b", b(0x00, 0x7f, 0x80, 0xff),
+        "emptyBinary", AttributeValue.fromB(SdkBytes.fromByteArray(new byte[0])),
+        "boolTrue", AttributeValue.fromBool(true),
+        "boolFalse", AttributeValue.fromBool(false),
+        "null", AttributeValue.fromNul(true),
+        "ss", AttributeValue.fromSs(List.of("red", "green", "")),
+        "ns", AttributeValue.fromNs(List.of("1", "-2.5", "1E+10")),
+        "bs", AttributeValue.fromBs(List.of(
+            SdkBytes.fromByteArray(new byte[] {1}), SdkBytes.fromByteArray(new byte[] {2, 3}))),
+        "emptyMap", m(Map.of()),
+        "emptyList", l(),
+        "m", m(item(
+            "name", s("Acme Corp"),
+            "empty", s(""),
+            "address", m(item("city", s("Paris"), "zip", n("75001"))),
+            "tags", l(s("a"), n("2"), AttributeValue.fromBool(true), AttributeValue.fromNul(true)))),
+        "l", l(s("x"), l(n("1"), l(s("deep"))), m(item("k", b("v"))), s(""),
+            AttributeValue.fromSs(List.of("only"))));
+    dynamo.putItem(r -> r.tableName(table).item(item));
+
+    Map<String, AttributeValue> read = get(table, item("pk", s("TENANT#t_01"), "sk", n("1")));
+    assertThat(read.keySet()).containsExactlyInAnyOrderElementsOf(item.keySet());
+    for (String name : List.of("pk", "sk", "s", "emptyString", "n", "b", "emptyBinary",
+        "boolTrue", "boolFalse", "null", "emptyMap", "emptyList", "m", "l")) {
+      assertThat(read.get(name)).as(name).isEqualTo(item.get(name));
+    }
+    // Sets have no order.
+    assertThat(read.get("ss").ss()).containsExactlyInAnyOrder("red", "green", "");
+    assertThat(read.get("ns").ns()).containsExactlyInAnyOrder("1", "-2.5", "10000000000");
+    assertThat(read.get("bs").bs()).containsExactlyInAnyOrder(
+        SdkBytes.fromByteArray(new byte[] {1}), SdkBytes.fromByteArray(new byte[] {2, 3}));
+  }
+
+  @Test
+  void numbersAreStoredNormalised() {
+    String table = createTable("numbers", "id", S);
+    Map<String, String> expected = Map.of(
+        "1.50", "1.5",
+        "1E+3", "1000",
+        "-0", "0",
+        "0.000", "0",
+        "007", "7",
+        "-1.0e-2", "-0.01",
+        "12345678901234567890123456789012345678", "12345678901234567890123456789012345678",
+        "9.9999999999999999999999999999999999999E+125",
+        "999999999999999999999999999999999999990000000000000000000000000000000000000000000000"
+            + "000000000000000000000000000000000000000000",
+        "1E-130", "0." + "0".repeat(129) + "1");
+    for (Map.Entry<String, String> number : expected.entrySet()) {
+      dynamo.putItem(r -> r.tableName(table).item(item(
+          "id", s(number.getKey()),
+          "value", n(number.getKey()),
+          "set", AttributeValue.fromNs(List.of(number.getKey())),
+          "nested", l(n(number.getKey())))));
+      Map<String, AttributeValue> read = get(table, item("id", s(number.getKey())));
+      assertThat(read.get("value").n()).as(number.getKey()).isEqualTo(number.getValue());
+      assertThat(read.get("set").ns()).as(number.getKey()).containsExactly(number.getValue());
+      assertThat(read.get("nested").l().get(0).n()).as(number.getKey())
+          .isEqualTo(number.getValue());
+    }
+  }
+
+  @Test
+  void numericKeysAreEqualWhateverTheirSpelling() {
+    String table = createTable("number-keys", "id", N);
+    dynamo.putItem(r -> r.tableName(table).item(item("id", n("1.50"), "v", s("first"))));
+    assertThat(get(table, item("id", n("1.5"))))
+        .isEqualTo(item("id", n("1.5"), "v", s("first")));
+    // 15E-1 is the same number, so this put replaces the item.
+    dynamo.putItem(r -> r.tableName(table).item(item("id", n("15E-1"), "v", s("second"))));
+    assertThat(get(table, item("id", n("1.500"))).get("v")).isEqualTo(s("second"));
+    assertThat(dynamo.scan(r -> r.tableName(table)).count()).isEqualTo(1);
+  }
+
+  @Test
+  void numbersOutOfRangeOrPrecisionAreRejected() {
+    String table = createTable("number-errors", "id", S);
+    assertValidation("Attempting to store more than 38 significant digits in a Number",
+        () -> putValue(table, n("1234567890123456789012345678901234567891")));
+    assertValidation("Attempting to store more than 38 significant digits in a Number",
+        () -> putValue(table, n("1.234567890123456789012345678901234567891")));
+    assertValidation("Number overflow. Attempting to store a number with magnitude larger than "
+        + "supported range", () -> putValue(table, n("1E+126")));
+    assertValidation("Number overflow. Attempting to store a number with magnitude larger than "
+        + "supported range", () -> putValue(table, n("-1E+126")));
+    assertValidation("Number underflow. Attempting to store a number with magnitude smaller than "
+        + "supported range", () -> putValue(table, n("1E-131")));
+    assertValidationContaining("The parameter cannot be converted to a numeric value",
+        () -> putValue(table, n("twelve")));
+    assertValidationContaining("The parameter cannot be converted to a numeric value",
+        () -> putValue(table, n("")));
+    assertValidationContaining("The parameter cannot be converted to a numeric value",
+        () -> putValue(table, AttributeValue.fromNs(List.of("1", "x"))));
+    assertValidation("Number overflow. Attempting to store a number with magnitude larger than "
+        + "supported range", () -> putValue(table, m(item("deep", n("1E+126")))));
+    assertThat(dynamo.scan(r -> r.tableName(table)).count()).isZero();
+  }
+
+  @Test
+  void setsMustBeNonEmptyAndWithoutDuplicates() {
+    String table = createTable("sets", "id", S);
+    assertValidation("One or more parameter values were invalid: An string set  may not be empty",
+        () -> putValue(table, AttributeValue.fromSs(List.of())));
+    assertValidation("One or more parameter values were invalid: An number set  may not be empty",
+        () -> putValue(table, AttributeValue.fromNs(List.of())));
+    assertValidation("One or more parameter values were invalid: Binary sets should not be empty",
+        () -> putValue(table, AttributeValue.fromBs(List.of())));
+    assertValidation(
+        "One or more parameter values were invalid: Input collection [a, b, a] contains duplicates.",
+        () -> putValue(table, AttributeValue.fromSs(List.of("a", "b", "a"))));
+    assertValidationContaining("contains duplicates",
+        () -> putValue(table, AttributeValue.fromNs(List.of("1", "2", "1"))));
+    assertValidationContaining("contains duplicates",
+        () -> putValue(table, AttributeValue.fromBs(List.of(
+            SdkBytes.fromByteArray(new byte[] {1}), SdkBytes.fromByteArray(new byte[] {1})))));
+    assertValidation("One or more parameter values were invalid: An string set  may not be empty",
+        () -> putValue(table, m(item("inner", AttributeValue.fromSs(List.of())))));
+    assertThat(dynamo.scan(r -> r.tableName(table)).count()).isZero();
+  }
+
+  @Test
+  void nullMustBeTrue() {
+    String table = createTable("null", "id", S);
+    assertValidation("One or more parameter values were invalid: Null attribute value types must "
+        + "have the value of true", () -> putValue(table, AttributeValue.fromNul(false)));
+  }
+
+  // ---- keys ---------------------------------------------------------------------------------
+
+  @Test
+  void keyOfTheWrongTypeIsRejectedNamingTheKey() {
+    String table = createTable("key-type", "pk", S, "sk", N);
+    assertValidation("One or more parameter values were invalid: Type mismatch for key pk "
+        + "expected: S actual: N",
+        () -> dynamo.putItem(r -> r.tableName(table).item(item("pk", n("1"), "sk", n("1")))));
+    assertValidation("One or more parameter values were invalid: Type mismatch for key sk "
+        + "expected: N actual: S",
+        () -> dynamo.putItem(r -> r.tableName(table).item(item("pk", s("a"), "sk", s("1")))));
+    assertValidation("One or more parameter values were invalid: Type mismatch for key pk "
+        + "expected: S actual: BOOL",
+        () -> dynamo.putItem(r -> r.tableName(table).item(
+            item("pk", AttributeValue.fromBool(true), "sk", n("1")))));
+    assertValidation("One or more parameter values were invalid: Type mismatch for key pk "
+        + "expected: S actual: SS",
+        () -> dynamo.putItem(r -> r.tableName(table).item(
+            item("pk", AttributeValue.fromSs(List.of("a")), "sk", n("1")))));
+    assertThat(dynamo.scan(r -> r.tableName(table)).count()).isZero();
+  }
+
+  @Test
+  void everyItemNeedsItsKey() {
+    String table = createTable("key-missing", "pk", S, "sk", N);
+    assertValidation("One or more parameter values were invalid: Missing the key pk in the item",
+        () -> dynamo.putItem(r -> r.tableName(table).item(item("sk", n("1"), "x", s("y")))));
+    assertValidation("One or more parameter values were invalid: Missing the key sk in the item",
+        () -> dynamo.putItem(r -> r.tableName(table).item(item("pk", s("a"), "x", s("y")))));
+  }
+
+  @Test
+  void keysAreNeverEmpty() {
+    String strings = createTable("key-empty-s", "pk", S, "sk", S);
+    assertValidation("One or more parameter values are not valid. The AttributeValue for a key "
+        + "attribute cannot contain an empty string value. Key: pk",
+        () -> dynamo.putItem(r -> r.tableName(strings).item(item("pk", s(""), "sk", s("a")))));
+    assertValidation("One or more parameter values are not valid. The AttributeValue for a key "
+        + "attribute cannot contain an empty string value. Key: sk",
+        () -> dynamo.putItem(r -> r.tableName(strings).item(item("pk", s("a"), "sk", s("")))));
+    assertValidationContaining("The AttributeValue for a key attribute cannot contain an empty "
+        + "string value. Key: pk",
+        () -> dynamo.getItem(r -> r.tableName(strings).key(item("pk", s(""), "sk", s("a")))));
+
+    String binaries = createTable("key-empty-b", "pk", B);
+    assertValidation("One or more parameter values are not valid. The AttributeValue for a key "
+        + "attribute cannot contain an empty binary value. Key: pk",
+        () -> dynamo.putItem(r -> r.tableName(binaries).item(item("pk", b()))));
+  }
+
+  @Test
+  void partitionKeyIsAtMost2048BytesOfUtf8() {
+    String table = createTable("key-long-hash", "pk", S);
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("x".repeat(2048)))));
+    assertThat(get(table, item("pk", s("x".repeat(2048))))).containsKey("pk");
+    String message = "One or more parameter values were invalid: Size of hashkey has exceeded "
+        + "the maximum size limit of2048 bytes";
+    assertValidation(message,
+        () -> dynamo.putItem(r -> r.tableName(table).item(item("pk", s("x".repeat(2049))))));
+    // 1025 characters of two bytes each: the limit is in bytes, not characters.
+    assertValidation(message,
+        () -> dynamo.putItem(r -> r.tableName(table).item(item("pk", s("é".repeat(1025))))));
+    assertThat(dynamo.scan(r -> r.tableName(table)).count()).isEqualTo(1);
+  }
+
+  @Test
+  void sortKeyIsAtMost1024Bytes() {
+    String table = createTable("key-long-range", "pk", S, "sk", B);
+    byte[] longest = new byte[1024];
+    dynamo.putItem(r -> r.tableName(table).item(
+        item("pk", s("a"), "sk", AttributeValue.fromB(SdkBytes.fromByteArray(longest)))));
+    assertValidation("One or more parameter values were invalid: Aggregated size of all range "
+        + "keys has exceeded the size limit of 1024 bytes",
+        () -> dynamo.putItem(r -> r.tableName(table).item(item(
+            "pk", s("a"), "sk", AttributeValue.fromB(SdkBytes.fromByteArray(new byte[1025]))))));
+    assertThat(dynamo.scan(r -> r.tableName(table)).count()).isEqualTo(1);
+  }
+
+  @Test
+  void getAndDeleteNeedTheFullKeyOfTheRightType() {
+    String table = createTable("full-key", "pk", S, "sk", N);
+    String message = "The provided key element does not match the schema";
+    assertValidation(message, () -> dynamo.getItem(r -> r.tableName(table).key(item("pk", s("a")))));
+    assertValidation(message, () -> dynamo.getItem(r -> r.tableName(table).key(
+        item("pk", s("a"), "sk", n("1"), "extra", s("x")))));
+    assertValidation(message, () -> dynamo.getItem(r -> r.tableName(table).key(
+        item("pk", s("a"), "sk", s("1")))));
+    assertValidation(message, () -> dynamo.deleteItem(r -> r.tableName(table).key(
+        item("sk", n("1")))));
+    assertValidation(message, () -> dynamo.deleteItem(r -> r.tableName(table).key(
+        item("pk", n("1"), "sk", n("1")))));
+  }
+
+  @Test
+  void itemsOfAMissingTableAreResourceNotFound() {
+    String table = uniqueTableName("no-such-table");
+    assertError(ResourceNotFoundException.class, "ResourceNotFoundException",
+        "Requested resource not found",
+        () -> dynamo.putItem(r -> r.tableName(table).item(item("id", s("a")))));
+    assertError(ResourceNotFoundException.class, "ResourceNotFoundException",
+        "Requested resource not found",
+        () -> dynamo.getItem(r -> r.tableName(table).key(item("id", s("a")))));
+    assertError(ResourceNotFoundException.class, "ResourceNotFoundException",
+        "Requested resource not found",
+        () -> dynamo.deleteItem(r -> r.tableName(table).key(item("id", s("a")))));
+  }
+
+  // ---- item size ----------------------------------------------------------------------------
+
+  @Test
+  void itemsOver400KbAreRejectedAndNothingIsWritten() {
+    String table = createTable("item-size", "pk", S);
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("k"), "data", s("small"))));
+
+    // Size = attribute names + values in UTF-8: "pk" + "k" + "data" + the string.
+    int overhead = "pk".length() + "k".length() + "data".length();
+    String exactly = "x".repeat(400 * 1024 - overhead);
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("k"), "data", s(exactly))));
+    assertThat(get(table, item("pk", s("k"))).get("data").s()).hasSize(exactly.length());
+
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("k"), "data", s("small"))));
+    assertValidation("Item size has exceeded the maximum allowed size",
+        () -> dynamo.putItem(r -> r.tableName(table).item(
+            item("pk", s("k"), "data", s(exactly + "x")))));
+    assertValidation("Item size has exceeded the maximum allowed size",
+        () -> dynamo.putItem(r -> r.tableName(table).item(
+            item("pk", s("new"), "data", s("é".repeat(205_000))))));
+    assertThat(get(table, item("pk", s("k")))).isEqualTo(item("pk", s("k"), "data", s("small")));
+    assertThat(dynamo.getItem(r -> r.tableName(table).key(item("pk", s("new")))).hasItem())
+        .isFalse();
+  }
+
+  // ---- writes and ReturnValues --------------------------------------------------------------
+
+  @Test
+  void putReplacesTheWholeItem() {
+    String table = createTable("replace", "customerId", S, "orderDate", S);
+    Map<String, AttributeValue> key = item("customerId", s("C#123"), "orderDate", s("2026-03-14"));
+    Map<String, AttributeValue> first = new java.util.LinkedHashMap<>(key);
+    first.putAll(item("total", n("49.99"), "status", s("shipped")));
+    dynamo.putItem(r -> r.tableName(table).item(first));
+    Map<String, AttributeValue> second = new java.util.LinkedHashMap<>(key);
+    second.putAll(item("giftNote", s("Happy Birthday")));
+    dynamo.putItem(r -> r.tableName(table).item(second));
+
+    assertThat(get(table, key)).isEqualTo(second);
+    // Another sort key under the same partition key is another item.
+    dynamo.putItem(r -> r.tableName(table).item(
+        item("customerId", s("C#123"), "orderDate", s("2026-03-15"))));
+    assertThat(get(table, key)).isEqualTo(second);
+    assertThat(dynamo.scan(r -> r.tableName(table)).count()).isEqualTo(2);
+  }
+
+  @Test
+  void returnValuesAllOldOnPutAndDelete() {
+    String table = createTable("return-values", "id", S);
+    PutItemResponse created = dynamo.putItem(r -> r.tableName(table)
+        .item(item("id", s("a"), "v", n("1"))).returnValues(ReturnValue.ALL_OLD));
+    assertThat(created.hasAttributes()).isFalse();
+
+    PutItemResponse replaced = dynamo.putItem(r -> r.tableName(table)
+        .item(item("id", s("a"), "v", n("2"))).returnValues(ReturnValue.ALL_OLD));
+    assertThat(replaced.attributes()).isEqualTo(item("id", s("a"), "v", n("1")));
+
+    PutItemResponse quiet = dynamo.putItem(r -> r.tableName(table)
+        .item(item("id", s("a"), "v", n("3"))).returnValues(ReturnValue.NONE));
+    assertThat(quiet.hasAttributes()).isFalse();
+
+    DeleteItemResponse deleted = dynamo.deleteItem(r -> r.tableName(table)
+        .key(item("id", s("a"))).returnValues(ReturnValue.ALL_OLD));
+    assertThat(deleted.attributes()).isEqualTo(item("id", s("a"), "v", n("3")));
+    assertThat(dynamo.getItem(r -> r.tableName(table).key(item("id", s("a")))).hasItem())
+        .isFalse();
+
+    DeleteItemResponse nothing = dynamo.deleteItem(r -> r.tableName(table)
+        .key(item("id", s("a"))).returnValues(ReturnValue.ALL_OLD));
+    assertThat(nothing.hasAttributes()).isFalse();
+  }
+
+  @Test
+  void putReturnValuesAreOnlyAllOldOrNone() {
+    String table = createTable("return-new", "id", S);
+    // Both wordings have been DynamoDB's at some time; the peers record one each.
+    assertThat(assertValidationContaining("",
+        () -> dynamo.putItem(r -> r.tableName(table)
+            .item(item("id", s("a"))).returnValues(ReturnValue.ALL_NEW)))
+        .awsErrorDetails().errorMessage())
+        .isIn("Return values set to invalid value", "ReturnValues can only be ALL_OLD or NONE");
+    assertThat(dynamo.scan(r -> r.tableName(table)).count()).isZero();
+  }
+
+  // ---- reads --------------------------------------------------------------------------------
+
+  @Test
+  void getItemOfAMissingItemHasNoItem() {
+    String table = createTable("get-missing", "id", S);
+    GetItemResponse response = dynamo.getItem(r -> r.tableName(table).key(item("id", s("none"))));
+    assertThat(response.hasItem()).isFalse();
+  }
+
+  @Test
+  void consistentReadSeesTheLatestWrite() {
+    String table = createTable("consistent", "id", S);
+    for (int version = 1; version <= 5; version++) {
+      String v = Integer.toString(version);
+      dynamo.putItem(r -> r.tableName(table).item(item("id", s("a"), "v", n(v))));
+      assertThat(dynamo.getItem(r -> r.tableName(table).key(item("id", s("a")))
+          .consistentRead(true)).item().get("v")).isEqualTo(n(v));
+    }
+    assertThat(dynamo.getItem(r -> r.tableName(table).key(item("id", s("a")))
+        .consistentRead(false)).item()).isEqualTo(item("id", s("a"), "v", n("5")));
+  }
+
+  @Test
+  void projectionExpressionSelectsTopLevelAndNestedPaths() {
+    String table = createTable("projection", "pk", S, "sk", S);
+    Map<String, AttributeValue> key = item("pk", s("USER#123"), "sk", s("PROFILE"));
+    Map<String, AttributeValue> full = new java.util.LinkedHashMap<>(key);
+    full.putAll(item(
+        "name", s("Alice"),
+        "email", s("alice@acme.com"),
+        "status", s("active"),
+        "info", m(item(
+            "address", m(item("city", s("Paris"), "zip", s("75001"))),
+            "phone", s("+33"))),
+        "tags", l(s("a"), s("b"), s("c"))));
+    dynamo.putItem(r -> r.tableName(table).item(full));
+
+    assertThat(dynamo.getItem(r -> r.tableName(table).key(key)
+        .projectionExpression("email, sk")).item())
+        .isEqualTo(item("email", s("alice@acme.com"), "sk", s("PROFILE")));
+
+    assertThat(dynamo.getItem(r -> r.tableName(table).key(key)
+        .projectionExpression("info.address.city, tags[1]")).item())
+        .isEqualTo(item(
+            "info", m(item("address", m(item("city", s("Paris"))))),
+            "tags", l(s("b"))));
+
+    // "name" and "status" are reserved words: ExpressionAttributeNames stand in for them.
+    assertThat(dynamo.getItem(r -> r.tableName(table).key(key)
+        .projectionExpression("#n, #i.#a.zip, #s")
+        .expressionAttributeNames(Map.of("#n", "name", "#i", "info", "#a", "address", "#s",
+            "status"))).item())
+        .isEqualTo(item(
+            "name", s("Alice"),
+            "info", m(item("address", m(item("zip", s("75001"))))),
+            "status", s("active")));
+
+    // Paths that are not in the item select nothing.
+    assertThat(dynamo.getItem(r -> r.tableName(table).key(key)
+        .projectionExpression("nothing, info.nothing, tags[7]")).item()).isEmpty();
+  }
+
+  @Test
+  void projectionExpressionErrors() {
+    String table = createTable("projection-errors", "id", S);
+    assertValidationContaining("Invalid ProjectionExpression: Attribute name is a reserved "
+        + "keyword; reserved keyword: name",
+        () -> dynamo.getItem(r -> r.tableName(table).key(item("id", s("a")))
+            .projectionExpression("name")));
+    assertValidation("Invalid ProjectionExpression: An expression attribute name used in the "
+        + "document path is not defined; attribute name: #x",
+        () -> dynamo.getItem(r -> r.tableName(table).key(item("id", s("a")))
+            .projectionExpression("#x")));
+    assertValidation("Value provided in ExpressionAttributeNames unused in expressions: "
+        + "keys: {#unused}",
+        () -> dynamo.getItem(r -> r.tableName(table).key(item("id", s("a")))
+            .projectionExpression("id")
+            .expressionAttributeNames(Map.of("#unused", "x"))));
+    assertValidationContaining("Invalid ProjectionExpression: Syntax error; token:",
+        () -> dynamo.getItem(r -> r.tableName(table).key(item("id", s("a")))
+            .projectionExpression("a,,b")));
+  }
+
+  private Map<String, AttributeValue> get(String table, Map<String, AttributeValue> key) {
+    GetItemResponse response = dynamo.getItem(r -> r.tableName(table).key(key));
+    assertThat(response.hasItem()).as("item %s in %s", key, table).isTrue();
+    return response.item();
+  }
+
+  private void putValue(String table, AttributeValue value) {
+    dynamo.putItem(r -> r.tableName(table).item(item("id", s("item"), "value", value)));
+  }
+}
