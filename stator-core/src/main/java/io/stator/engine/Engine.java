@@ -10,7 +10,6 @@ import io.stator.api.DeleteTableRequest;
 import io.stator.api.DeleteTableResponse;
 import io.stator.api.DescribeTableRequest;
 import io.stator.api.DescribeTableResponse;
-import io.stator.api.DynamoDbException;
 import io.stator.api.GetItemRequest;
 import io.stator.api.GetItemResponse;
 import io.stator.api.ListTablesRequest;
@@ -78,6 +77,7 @@ public final class Engine implements Database {
   private final Items items;
   private final Reads reads;
   private final Indexes indexes;
+  private final ItemUpdates updates;
 
   public Engine(Storage storage, EngineOptions options) {
     this.storage = storage;
@@ -88,6 +88,7 @@ public final class Engine implements Database {
     this.tables = new Tables(storage, catalog, options, indexes);
     this.items = new Items(storage, tables, indexes);
     this.reads = new Reads(storage, tables);
+    this.updates = new ItemUpdates(storage, tables, indexes);
   }
 
   /** Forgets a cached table definition changed by a backfill. */
@@ -149,7 +150,7 @@ public final class Engine implements Database {
 
   @Override
   public UpdateItemResponse updateItem(UpdateItemRequest r) {
-    throw DynamoDbException.validation("UpdateItem is not supported yet");
+    return updates.update(r);
   }
 
   @Override

@@ -23,6 +23,7 @@ import io.stator.schema.TableDefinition;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitConflictException;
 import io.stator.storage.Storage;
+import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
 import io.stator.value.AttributeValue;
@@ -36,7 +37,7 @@ import java.util.Optional;
  * ConditionExpression is always evaluated against the version the write replaces.
  */
 final class Items {
-  private static final String[] RETURN_VALUES = {
+  static final String[] RETURN_VALUES = {
     "NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"
   };
 
@@ -97,8 +98,12 @@ final class Items {
     context.checkAllUsed();
     TableDefinition table = tables.forItems(r.tableName());
     ItemKeys.checkKey(table, r.key());
-    Optional<StoredRecord> record =
-        storage.get(table.space(), ItemKeys.storageKey(table, r.key()));
+    Optional<StoredRecord> record;
+    try {
+      record = storage.get(table.space(), ItemKeys.storageKey(table, r.key()));
+    } catch (StorageException e) {
+      throw tables.failure(table, e);
+    }
     Map<String, AttributeValue> item =
         record.map(rec -> Requests.project(ItemCodec.decode(rec.value()), projection))
             .orElse(null);
@@ -138,6 +143,16 @@ final class Items {
    * comes from {@link Indexes#stage}, the one hook every write path uses.
    */
   private Map<String, AttributeValue> write(
+      TableDefinition validatedAgainst, StorageKey key, Condition condition, String onFailure,
+      Map<String, AttributeValue> item) {
+    try {
+      return writeOnce(validatedAgainst, key, condition, onFailure, item);
+    } catch (StorageException e) {
+      throw tables.failure(validatedAgainst, e);
+    }
+  }
+
+  private Map<String, AttributeValue> writeOnce(
       TableDefinition validatedAgainst, StorageKey key, Condition condition, String onFailure,
       Map<String, AttributeValue> item) {
     byte[] encoded = item == null ? null : ItemCodec.encode(item);

@@ -94,7 +94,8 @@ final class LegacyConditions {
         e = new ExpectedAttributeValue(null, null, null, null);
       }
       if (e.attributeValueList() != null && e.value() != null) {
-        throw invalid("Value and AttributeValueList cannot be used together for Attribute: " + name);
+        throw invalid(
+            "Value and AttributeValueList cannot be used together for Attribute: " + name);
       }
       String op = e.comparisonOperator();
       if (op != null) {

@@ -20,6 +20,7 @@ import io.stator.schema.KeyAttribute;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Bound;
 import io.stator.storage.Storage;
+import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
 import io.stator.value.AttributeValue;
@@ -182,8 +183,12 @@ final class Reads {
     Page page = new Page(r.limit(), filter, projection, "COUNT".equals(r.select()), source);
     while (!exhausted) {
       int want = page.batchSize();
-      List<StoredRecord> batch =
-          storage.query(source.space(), partition, lower, upper, forward, want);
+      List<StoredRecord> batch;
+      try {
+        batch = storage.query(source.space(), partition, lower, upper, forward, want);
+      } catch (StorageException e) {
+        throw tables.failure(table, e);
+      }
       for (StoredRecord record : batch) {
         if (page.add(record)) {
           break;
@@ -274,7 +279,12 @@ final class Reads {
     Page page = new Page(r.limit(), filter, projection, "COUNT".equals(r.select()), source);
     while (true) {
       int want = page.batchSize();
-      List<StoredRecord> batch = storage.scan(source.space(), from, to, after, want);
+      List<StoredRecord> batch;
+      try {
+        batch = storage.scan(source.space(), from, to, after, want);
+      } catch (StorageException e) {
+        throw tables.failure(table, e);
+      }
       for (StoredRecord record : batch) {
         if (page.add(record)) {
           break;

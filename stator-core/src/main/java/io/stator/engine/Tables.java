@@ -34,6 +34,7 @@ import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** The table operations: CreateTable, DescribeTable, ListTables, DeleteTable, UpdateTable. */
 final class Tables {
@@ -158,7 +159,21 @@ final class Tables {
         .orElseThrow(() -> DynamoDbException.resourceNotFound("Requested resource not found"));
   }
 
-  /** The table for a table operation; DynamoDB names the table in the not-found message. */
+  /**
+   * What a storage failure during an item operation on {@code table} means to the client: when
+   * DeleteTable dropped that table under the request (it is no longer in the catalog, or the name
+   * now belongs to a new incarnation), the request raced the delete and lost, which DynamoDB
+   * reports as ResourceNotFoundException; otherwise the failure itself, an internal error.
+   */
+  RuntimeException failure(TableDefinition table, StorageException e) {
+    Optional<Catalog.Entry> now = catalog.get(table.name());
+    if (now.isEmpty() || !now.get().table().tableId().equals(table.tableId())) {
+      return DynamoDbException.resourceNotFound("Requested resource not found");
+    }
+    return e;
+  }
+
+    /** The table for a table operation; DynamoDB names the table in the not-found message. */
   private Catalog.Entry lookup(String tableName) {
     return catalog
         .get(tableName)

@@ -150,6 +150,39 @@ class IndexesTest {
   }
 
   @Test
+  void updateItemMovesItemsInAndOutOfIndexes() throws Exception {
+    db.createTable(orders("Upd"));
+    put(db, "Upd", order("u", "o1", "prod-1", "10", "shipped", null));
+    Map<String, AttributeValue> key = item("userId", "u", "orderId", "o1");
+    db.updateItem(new io.stator.api.UpdateItemRequest("Upd", key,
+        "SET pendingAt = :p, productId = :q, #t = #t + :d", null, Map.of("#t", "total"),
+        values(":p", "2025-03-15", ":q", "prod-2", ":d", 5), null, null, null, null, null, null,
+        null));
+    await();
+    assertThat(db.query(indexQuery("Upd", "PendingIndex", "pendingAt = :p",
+        values(":p", "2025-03-15"))).count()).isEqualTo(1);
+    assertThat(db.query(indexQuery("Upd", "ProductOrderIndex", "productId = :p",
+        values(":p", "prod-1"))).count()).isZero();
+    assertThat(db.query(indexQuery("Upd", "ProductOrderIndex", "productId = :p",
+        values(":p", "prod-2"))).items()).extracting(i -> text(i.get("total")))
+        .containsExactly("15");
+    assertThat(db.query(new QueryRequest("Upd", "ByTotal", null, null, true, null, null,
+        "userId = :u AND #t = :t", null, null, Map.of("#t", "total"),
+        values(":u", "u", ":t", 15), null, null, null, null, null)).count()).isEqualTo(1);
+    db.updateItem(new io.stator.api.UpdateItemRequest("Upd", key, "REMOVE pendingAt", null,
+        null, null, null, null, null, null, null, null, null));
+    await();
+    assertThat(db.query(indexQuery("Upd", "PendingIndex", "pendingAt = :p",
+        values(":p", "2025-03-15"))).count()).isZero();
+    expect(() -> db.updateItem(new io.stator.api.UpdateItemRequest("Upd", key,
+            "SET productId = :n", null, null, values(":n", 7), null, null, null, null, null,
+            null, null)),
+        ErrorType.ValidationException,
+        "One or more parameter values were invalid: Type mismatch for Index Key productId"
+            + " Expected: S Actual: N IndexName: ProductOrderIndex");
+  }
+
+  @Test
   void readErrors() {
     db.createTable(orders("Errs"));
     expect(() -> db.query(indexQuery("Errs", "Nope", "productId = :p", values(":p", "x"))),
