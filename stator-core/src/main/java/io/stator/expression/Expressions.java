@@ -32,6 +32,40 @@ public final class Expressions {
     return Parser.projection(text, context);
   }
 
+  /**
+   * Parses an UpdateExpression. Besides syntax, reserved words and placeholders, this checks
+   * everything DynamoDB checks before reading the item: each clause at most once, no two action
+   * paths overlapping or conflicting, only {@code if_not_exists} and {@code list_append} as
+   * functions, operand types of {@code :value}s (ADD takes a number or a set, DELETE a set, + and
+   * - numbers, list_append lists) and the limit of 300 operators.
+   */
+  public static Update parseUpdate(String text, ExpressionContext context) {
+    return Parser.update(text, context);
+  }
+
+  /**
+   * Applies an update to an item and returns the new item (a new map; the old one is not
+   * changed). A missing item is an empty map; the result may then be empty too, and the caller
+   * adds the key. Errors that depend on the item are ValidationExceptions with DynamoDB's
+   * messages; checking the item size limit and key attributes is the caller's job.
+   */
+  public static Map<String, AttributeValue> applyUpdate(
+      Update update, Map<String, AttributeValue> oldItem) {
+    return Updater.apply(update, oldItem);
+  }
+
+  /**
+   * The attributes an update wrote, as ReturnValues UPDATED_OLD (pass the old item) and
+   * UPDATED_NEW (pass the new item) return them: the item projected onto the action paths, so
+   * {@code SET a.b = :v} returns {@code {a: {b: ...}}} and not all of {@code a}. A path that
+   * does not resolve in the given item (a new attribute in the old item, a removed one in the new
+   * item) is left out.
+   */
+  public static Map<String, AttributeValue> updatedAttributes(
+      Update update, Map<String, AttributeValue> item) {
+    return Projector.project(item, update.paths());
+  }
+
   /** Whether the item satisfies the condition. A missing item is an empty map. */
   public static boolean evaluate(Condition condition, Map<String, AttributeValue> item) {
     return Evaluator.evaluate(condition, item);

@@ -12,8 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A hand-written recursive-descent parser for condition and projection expressions, one instance
- * per expression.
+ * A hand-written recursive-descent parser for condition, projection and update expressions, one
+ * instance per expression.
  *
  * <p>DynamoDB reports a syntax error as soon as the text does not fit the grammar, but reports
  * every other problem (undefined placeholders, reserved words, misused functions, operand types)
@@ -38,6 +38,14 @@ import java.util.List;
  * operand    := path | :value | size '(' path ')'
  * path       := ( name | #name ) ( '.' ( name | #name ) | '[' digits ']' )*
  * projection := path ( ',' path )*
+ *
+ * update     := clause+                  -- each of SET, REMOVE, ADD, DELETE at most once
+ * clause     := SET set ( ',' set )* | REMOVE path ( ',' path )*
+ *             | ADD path :value ( ',' path :value )* | DELETE path :value ( ',' ... )*
+ * set        := path '=' value
+ * value      := '(' value ')' | term ( ( '+' | '-' ) term )?
+ * term       := '(' term ')' | if_not_exists '(' term ',' term ')'
+ *             | list_append '(' term ',' term ')' | :value | path
  * </pre>
  */
 final class Parser {
@@ -53,12 +61,22 @@ final class Parser {
    */
   static final int MAX_NESTING = 200;
 
+  /** DynamoDB: an UpdateExpression holds at most 300 operators and functions. */
+  static final int MAX_UPDATE_OPERATORS = 300;
+
+  private static final String[] UPDATE_CLAUSES = {"SET", "REMOVE", "ADD", "DELETE"};
+  private static final int SET = 0;
+  private static final int REMOVE = 1;
+  private static final int ADD = 2;
+
   private final Lexer lexer;
   private final ExpressionContext context;
   private final String parameterName;
   private final Problems problems = new Problems();
   private int pos;
   private int nesting;
+  /** Arithmetic operators and function calls of an UpdateExpression, against its limit. */
+  private int operators;
   /** The condition most recently returned from a parenthesised group, to spot "((...))". */
   private Condition lastGroup;
 
@@ -242,15 +260,7 @@ final class Parser {
   private Operand parseOperand() {
     int kind = kind();
     if (kind == Lexer.VALUE_PLACEHOLDER) {
-      String placeholder = lexer.tokenText(pos);
-      pos++;
-      AttributeValue value = context.resolveValue(placeholder);
-      if (value == null) {
-        problems.undefined(
-            "An expression attribute value used in expression is not defined; attribute value: "
-                + placeholder);
-      }
-      return new ValueOperand(placeholder, value);
+      return parseValuePlaceholder();
     }
     if (kind == Lexer.NAME && kindAt(pos + 1) == Lexer.LPAREN) {
       String name = lexer.tokenText(pos);
@@ -281,6 +291,20 @@ final class Parser {
       return inner;
     }
     return new PathOperand(parsePath());
+  }
+
+  private ValueOperand parseValuePlaceholder() {
+    String placeholder = lexer.tokenText(pos);
+    pos++;
+    AttributeValue value = context.resolveValue(placeholder);
+    if (value == null) {
+      String message =
+          "An expression attribute value used in expression is not defined; attribute value: "
+              + placeholder;
+      problems.undefined(message);
+      problems.undefinedValue(message);
+    }
+    return new ValueOperand(placeholder, value);
   }
 
   // ---- document paths ------------------------------------------------------------------------
@@ -328,10 +352,12 @@ final class Parser {
       pos++;
       String name = context.resolveName(text);
       if (name == null) {
-        problems.undefined(
+        String message =
             "An expression attribute name used in the document path is not defined; "
                 + "attribute name: "
-                + text);
+                + text;
+        problems.undefined(message);
+        problems.undefinedName(message);
         return text;
       }
       return name;
@@ -349,6 +375,217 @@ final class Parser {
       value = value * 10 + digit;
     }
     return value;
+  }
+
+  // ---- update expressions --------------------------------------------------------------------
+
+  static Update update(String text, ExpressionContext context) {
+    Parser parser = start(text, context, "UpdateExpression");
+    Update update = parser.parseUpdate();
+    parser.problems.throwFirstOfUpdate(parser);
+    return update;
+  }
+
+  private Update parseUpdate() {
+    List<Update.Action> actions = new ArrayList<>();
+    boolean[] seen = new boolean[UPDATE_CLAUSES.length];
+    do {
+      int clause = updateClause(pos);
+      if (clause < 0) {
+        throw syntaxError(pos);
+      }
+      if (seen[clause]) {
+        problems.section(
+            "The \"" + UPDATE_CLAUSES[clause] + "\" section can only be used once in an update "
+                + "expression;");
+      }
+      seen[clause] = true;
+      pos++;
+      actions.add(parseAction(clause));
+      while (kind() == Lexer.COMMA) {
+        pos++;
+        actions.add(parseAction(clause));
+      }
+    } while (kind() != Lexer.EOF);
+    for (int i = 1; i < actions.size(); i++) {
+      for (int j = 0; j < i; j++) {
+        checkOverlap(actions.get(j).path(), actions.get(i).path());
+      }
+    }
+    if (operators > MAX_UPDATE_OPERATORS) {
+      problems.operand(
+          "The expression contains too many operators; operator count: " + operators
+              + ", maximum: " + MAX_UPDATE_OPERATORS);
+    }
+    return new Update(actions);
+  }
+
+  private Update.Action parseAction(int clause) {
+    Path path = parsePath();
+    if (clause == SET) {
+      expect(Lexer.EQ);
+      return new Update.Set(path, parseSetValue());
+    }
+    if (clause == REMOVE) {
+      return new Update.Remove(path);
+    }
+    if (kind() != Lexer.VALUE_PLACEHOLDER) {
+      throw syntaxError(pos);
+    }
+    ValueOperand value = parseValuePlaceholder();
+    checkAddOrDeleteOperand(UPDATE_CLAUSES[clause], value);
+    return clause == ADD ? new Update.Add(path, value) : new Update.Delete(path, value);
+  }
+
+  /**
+   * {@code value := '(' value ')' | term [ ('+' | '-') term ]}. A '(' may open the whole value,
+   * {@code (a + b)}, or only its first term, {@code (a) + b}: the token after the matching ')'
+   * tells which.
+   */
+  private SetValue parseSetValue() {
+    if (kind() == Lexer.LPAREN && !isArithmetic(kindAt(afterCall(pos)))) {
+      pos++;
+      enter();
+      SetValue inner = parseSetValue();
+      nesting--;
+      expect(Lexer.RPAREN);
+      return inner;
+    }
+    SetValue left = parseTerm();
+    int operator = kind();
+    if (!isArithmetic(operator)) {
+      return left;
+    }
+    pos++;
+    operators++;
+    SetValue right = parseTerm();
+    String symbol = operator == Lexer.PLUS ? "+" : "-";
+    for (SetValue operand : List.of(left, right)) {
+      String type = immediateType(operand);
+      if (type != null && !type.equals("N")) {
+        problems.function(operandTypeMessage(symbol, type));
+      }
+    }
+    return operator == Lexer.PLUS
+        ? new SetValue.Plus(left, right)
+        : new SetValue.Minus(left, right);
+  }
+
+  /** {@code term := '(' term ')' | function '(' term ( ',' term )* ')' | :value | path}. */
+  private SetValue parseTerm() {
+    int kind = kind();
+    if (kind == Lexer.LPAREN) {
+      pos++;
+      enter();
+      SetValue inner = parseTerm();
+      nesting--;
+      expect(Lexer.RPAREN);
+      return inner;
+    }
+    if (kind == Lexer.VALUE_PLACEHOLDER) {
+      return new SetValue.Term(parseValuePlaceholder());
+    }
+    if (kind == Lexer.NAME && kindAt(pos + 1) == Lexer.LPAREN) {
+      return parseUpdateFunction();
+    }
+    return new SetValue.Term(new PathOperand(parsePath()));
+  }
+
+  private SetValue parseUpdateFunction() {
+    String name = lexer.tokenText(pos);
+    pos += 2;
+    operators++;
+    enter();
+    List<SetValue> arguments = new ArrayList<>(2);
+    if (kind() != Lexer.RPAREN) {
+      arguments.add(parseTerm());
+      while (kind() == Lexer.COMMA) {
+        pos++;
+        arguments.add(parseTerm());
+      }
+    }
+    nesting--;
+    expect(Lexer.RPAREN);
+    SetValue unusable = new SetValue.Term(new PathOperand(Path.of(name)));
+    // Function names are case-sensitive: "List_Append" is not a function.
+    boolean ifNotExists = name.equals("if_not_exists");
+    if (!ifNotExists && !name.equals("list_append")) {
+      if (booleanFunction(name) != null || name.equals("size")) {
+        problems.misusedFunction(
+            "The function is not allowed in an update expression; function: " + name);
+      } else {
+        problems.unknownFunction("Invalid function name; function: " + name);
+      }
+      return unusable;
+    }
+    if (arguments.size() != 2) {
+      problems.function(arityMessage(name, arguments.size()));
+      return unusable;
+    }
+    if (ifNotExists) {
+      if (arguments.get(0) instanceof SetValue.Term t && t.operand() instanceof PathOperand p) {
+        return new SetValue.IfNotExists(p.path(), arguments.get(1));
+      }
+      problems.function(
+          "Operator or function requires a document path; operator or function: " + name);
+      return unusable;
+    }
+    for (SetValue argument : arguments) {
+      String type = immediateType(argument);
+      if (type != null && !type.equals("L")) {
+        problems.function(operandTypeMessage(name, type));
+      }
+    }
+    return new SetValue.ListAppend(arguments.get(0), arguments.get(1));
+  }
+
+  /**
+   * ADD takes a number or a set, DELETE a set. DynamoDB names the offending type in words here
+   * ("operand type: STRING"), unlike the type descriptors it uses for functions.
+   */
+  private void checkAddOrDeleteOperand(String clause, ValueOperand operand) {
+    AttributeValue value = operand.value();
+    if (value == null) {
+      return;
+    }
+    String word = switch (value.type()) {
+      case "S" -> "STRING";
+      case "N" -> clause.equals("ADD") ? null : "NUMBER";
+      case "B" -> "BINARY";
+      case "NULL" -> "NULL";
+      case "BOOL" -> "BOOLEAN";
+      case "L" -> "LIST";
+      case "M" -> "MAP";
+      default -> null;
+    };
+    if (word != null) {
+      problems.updateOperand(
+          "Incorrect operand type for operator or function; operator: " + clause
+              + ", operand type: " + word);
+    }
+  }
+
+  /** The type of a {@code :value} operand; null for anything only known when evaluated. */
+  private static String immediateType(SetValue value) {
+    return value instanceof SetValue.Term t
+            && t.operand() instanceof ValueOperand v
+            && v.value() != null
+        ? v.value().type()
+        : null;
+  }
+
+  private static boolean isArithmetic(int kind) {
+    return kind == Lexer.PLUS || kind == Lexer.MINUS;
+  }
+
+  /** The clause keyword at {@code token} (case-insensitive), or -1. */
+  private int updateClause(int token) {
+    for (int i = 0; i < UPDATE_CLAUSES.length; i++) {
+      if (lexer.isKeyword(token, UPDATE_CLAUSES[i])) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   // ---- semantic checks -----------------------------------------------------------------------
@@ -645,6 +882,26 @@ final class Parser {
     private String function;
     private String overlap;
     private String conflict;
+    private String section;
+    private String undefinedName;
+    private String undefinedValue;
+    private String updateOperand;
+
+    void section(String message) {
+      section = section == null ? message : section;
+    }
+
+    void undefinedName(String message) {
+      undefinedName = undefinedName == null ? message : undefinedName;
+    }
+
+    void undefinedValue(String message) {
+      undefinedValue = undefinedValue == null ? message : undefinedValue;
+    }
+
+    void updateOperand(String message) {
+      updateOperand = updateOperand == null ? message : updateOperand;
+    }
 
     void parens(String message) {
       parens = parens == null ? message : parens;
@@ -687,11 +944,26 @@ final class Parser {
     }
 
     void throwFirst(Parser parser) {
-      for (String message :
-          new String[] {
-            parens, unknownFunction, misusedFunction, reserved, undefined, operand, distinct,
-            function, overlap, conflict
-          }) {
+      throwFirst(
+          parser,
+          parens, unknownFunction, misusedFunction, reserved, undefined, operand, distinct,
+          function, overlap, conflict);
+    }
+
+    /**
+     * An UpdateExpression reports its problems in another order than a condition: reserved
+     * words, function names, repeated sections, undefined names before values, overlapping and
+     * conflicting paths, ADD/DELETE operand types, then function operands.
+     */
+    void throwFirstOfUpdate(Parser parser) {
+      throwFirst(
+          parser,
+          reserved, unknownFunction, misusedFunction, section, undefinedName, undefinedValue,
+          overlap, conflict, updateOperand, operand, function);
+    }
+
+    private static void throwFirst(Parser parser, String... messages) {
+      for (String message : messages) {
         if (message != null) {
           throw invalid(parser.parameterName(), message);
         }
