@@ -1,6 +1,10 @@
 package io.stator.engine;
 
 import io.stator.EngineOptions;
+import io.stator.api.BatchGetItemRequest;
+import io.stator.api.BatchGetItemResponse;
+import io.stator.api.BatchWriteItemRequest;
+import io.stator.api.BatchWriteItemResponse;
 import io.stator.api.CreateTableRequest;
 import io.stator.api.CreateTableResponse;
 import io.stator.api.Database;
@@ -21,6 +25,10 @@ import io.stator.api.QueryRequest;
 import io.stator.api.QueryResponse;
 import io.stator.api.ScanRequest;
 import io.stator.api.ScanResponse;
+import io.stator.api.TransactGetItemsRequest;
+import io.stator.api.TransactGetItemsResponse;
+import io.stator.api.TransactWriteItemsRequest;
+import io.stator.api.TransactWriteItemsResponse;
 import io.stator.api.UpdateItemRequest;
 import io.stator.api.UpdateItemResponse;
 import io.stator.api.UpdateTableRequest;
@@ -63,7 +71,8 @@ import io.stator.storage.Storage;
  *
  * <h2>Concurrency</h2>
  *
- * The engine keeps no mutable state of its own: table definitions are read from the catalog on
+ * The engine keeps no mutable state of its own (except the ClientRequestTokens of recent
+ * transactions, see {@link ClientRequestTokens}): table definitions are read from the catalog on
  * every request (the storage serves them from memory), so several engines on one storage, or a
  * DeleteTable racing a PutItem, need no coordination beyond the storage's commits.
  */
@@ -72,6 +81,8 @@ public final class Engine implements Database {
   private final Tables tables;
   private final Items items;
   private final Reads reads;
+  private final BatchOperations batches;
+  private final Transactions transactions;
 
   public Engine(Storage storage, EngineOptions options) {
     this.storage = storage;
@@ -80,6 +91,9 @@ public final class Engine implements Database {
     this.tables = new Tables(storage, catalog, options);
     this.items = new Items(storage, tables);
     this.reads = new Reads(storage, tables);
+    this.batches = new BatchOperations(storage, tables);
+    this.transactions =
+        new Transactions(storage, tables, new ClientRequestTokens(options.clock()));
   }
 
   @Override
@@ -135,6 +149,27 @@ public final class Engine implements Database {
   @Override
   public ScanResponse scan(ScanRequest r) {
     return reads.scan(r);
+  }
+
+  @Override
+  public BatchGetItemResponse batchGetItem(BatchGetItemRequest r) {
+    return batches.batchGetItem(r);
+  }
+
+  @Override
+  public BatchWriteItemResponse batchWriteItem(BatchWriteItemRequest r) {
+    return batches.batchWriteItem(r);
+  }
+
+  /** See {@link Transactions} for how transactions commit and what they guarantee. */
+  @Override
+  public TransactWriteItemsResponse transactWriteItems(TransactWriteItemsRequest r) {
+    return transactions.write(r);
+  }
+
+  @Override
+  public TransactGetItemsResponse transactGetItems(TransactGetItemsRequest r) {
+    return transactions.get(r);
   }
 
   @Override
