@@ -15,6 +15,7 @@ import io.stator.schema.Constraints;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Commit;
 import io.stator.storage.Storage;
+import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
 import io.stator.value.AttributeValue;
@@ -139,8 +140,12 @@ final class BatchOperations {
           left.add(key);
           continue;
         }
-        Optional<StoredRecord> record =
-            storage.get(t.table().space(), ItemKeys.storageKey(t.table(), key));
+        Optional<StoredRecord> record;
+        try {
+          record = storage.get(t.table().space(), ItemKeys.storageKey(t.table(), key));
+        } catch (StorageException e) {
+          throw tables.failure(t.table(), e);
+        }
         if (record.isEmpty()) {
           continue;
         }
@@ -174,7 +179,7 @@ final class BatchOperations {
   // ---- BatchWriteItem -----------------------------------------------------------------------
 
   /** One validated write: a put ({@code encoded} non-null) or a delete. */
-  private record Write(String space, StorageKey key, byte[] encoded) {}
+  private record Write(TableDefinition table, StorageKey key, byte[] encoded) {}
 
   BatchWriteItemResponse batchWriteItem(BatchWriteItemRequest r) {
     Map<String, List<WriteRequest>> requestItems = r.requestItems();
@@ -246,11 +251,15 @@ final class BatchOperations {
     for (Write w : planned) {
       Commit commit = new Commit();
       if (w.encoded() == null) {
-        commit.delete(w.space(), w.key());
+        commit.delete(w.table().space(), w.key());
       } else {
-        commit.put(w.space(), w.key(), w.encoded());
+        commit.put(w.table().space(), w.key(), w.encoded());
       }
-      storage.commit(commit);
+      try {
+        storage.commit(commit);
+      } catch (StorageException e) {
+        throw tables.failure(w.table(), e);
+      }
     }
     return new BatchWriteItemResponse(new LinkedHashMap<>(), null, null);
   }
@@ -272,11 +281,11 @@ final class BatchOperations {
         }
         throw e;
       }
-      return new Write(table.space(), ItemKeys.storageKey(table, item), ItemCodec.encode(item));
+      return new Write(table, ItemKeys.storageKey(table, item), ItemCodec.encode(item));
     }
     Map<String, AttributeValue> key = w.deleteRequest().key();
     ItemKeys.checkKey(table, key);
-    return new Write(table.space(), ItemKeys.storageKey(table, key), null);
+    return new Write(table, ItemKeys.storageKey(table, key), null);
   }
 
   /** Table names are the keys of RequestItems: DynamoDB checks them as map keys. */

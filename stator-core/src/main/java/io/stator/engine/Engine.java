@@ -14,7 +14,6 @@ import io.stator.api.DeleteTableRequest;
 import io.stator.api.DeleteTableResponse;
 import io.stator.api.DescribeTableRequest;
 import io.stator.api.DescribeTableResponse;
-import io.stator.api.DynamoDbException;
 import io.stator.api.GetItemRequest;
 import io.stator.api.GetItemResponse;
 import io.stator.api.ListTablesRequest;
@@ -71,16 +70,20 @@ import io.stator.storage.Storage;
  *
  * <h2>Concurrency</h2>
  *
- * The engine keeps no mutable state of its own (except the ClientRequestTokens of recent
- * transactions, see {@link ClientRequestTokens}): table definitions are read from the catalog on
- * every request (the storage serves them from memory), so several engines on one storage, or a
- * DeleteTable racing a PutItem, need no coordination beyond the storage's commits.
+ * The only mutable state of the engine is a cache of table definitions ({@link TableCache}):
+ * item operations take their table from it, table operations read and change the catalog in the
+ * storage and invalidate the cache after each change. Everything else is the storage's: a
+ * DeleteTable racing a PutItem, or two UpdateItems on one item, need no coordination beyond the
+ * storage's versioned commits. Because of the cache, one engine owns the catalog of its storage;
+ * several engines may not change tables on one storage. The ClientRequestTokens of recent
+ * transactions are also kept in memory (see {@link ClientRequestTokens}).
  */
 public final class Engine implements Database {
   private final Storage storage;
   private final Tables tables;
   private final Items items;
   private final Reads reads;
+  private final ItemUpdates updates;
   private final BatchOperations batches;
   private final Transactions transactions;
 
@@ -91,6 +94,7 @@ public final class Engine implements Database {
     this.tables = new Tables(storage, catalog, options);
     this.items = new Items(storage, tables);
     this.reads = new Reads(storage, tables);
+    this.updates = new ItemUpdates(storage, tables);
     this.batches = new BatchOperations(storage, tables);
     this.transactions =
         new Transactions(storage, tables, new ClientRequestTokens(options.clock()));
@@ -138,7 +142,7 @@ public final class Engine implements Database {
 
   @Override
   public UpdateItemResponse updateItem(UpdateItemRequest r) {
-    throw DynamoDbException.validation("UpdateItem is not supported yet");
+    return updates.update(r);
   }
 
   @Override

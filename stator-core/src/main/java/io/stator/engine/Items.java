@@ -3,6 +3,7 @@ package io.stator.engine;
 import io.stator.api.DeleteItemRequest;
 import io.stator.api.DeleteItemResponse;
 import io.stator.api.DynamoDbException;
+import io.stator.api.ExpectedAttributeValue;
 import io.stator.api.GetItemRequest;
 import io.stator.api.GetItemResponse;
 import io.stator.api.PutItemRequest;
@@ -18,6 +19,7 @@ import io.stator.schema.TableDefinition;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitConflictException;
 import io.stator.storage.Storage;
+import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
 import io.stator.value.AttributeValue;
@@ -31,7 +33,7 @@ import java.util.Optional;
  * ConditionExpression is always evaluated against the version the write replaces.
  */
 final class Items {
-  private static final String[] RETURN_VALUES = {
+  static final String[] RETURN_VALUES = {
     "NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"
   };
 
@@ -49,6 +51,8 @@ final class Items {
     c.oneOf("returnValues", r.returnValues(), RETURN_VALUES);
     c.oneOf("returnValuesOnConditionCheckFailure", r.returnValuesOnConditionCheckFailure(),
         "ALL_OLD", "NONE");
+    c.oneOf("conditionalOperator", r.conditionalOperator(), LegacyConditions.CONDITIONAL_OPERATORS);
+    LegacyConditions.expectedConstraints(c, r.expected());
     c.check();
     checkReturnValues(r.returnValues());
     Requests.expressionParameters(
@@ -56,10 +60,9 @@ final class Items {
         Requests.params("Expected", r.expected(), "ConditionalOperator", r.conditionalOperator()),
         r.expressionAttributeNames(),
         r.expressionAttributeValues());
-    Requests.unsupportedLegacy("Expected", r.expected(), "ConditionExpression");
     Condition condition =
-        condition(r.conditionExpression(), r.expressionAttributeNames(),
-            r.expressionAttributeValues());
+        condition(r.conditionExpression(), r.expected(), r.conditionalOperator(),
+            r.expressionAttributeNames(), r.expressionAttributeValues());
     TableDefinition table = tables.forItems(r.tableName());
     Map<String, AttributeValue> item = r.item();
     ItemKeys.checkItem(table, item);
@@ -89,8 +92,12 @@ final class Items {
     context.checkAllUsed();
     TableDefinition table = tables.forItems(r.tableName());
     ItemKeys.checkKey(table, r.key());
-    Optional<StoredRecord> record =
-        storage.get(table.space(), ItemKeys.storageKey(table, r.key()));
+    Optional<StoredRecord> record;
+    try {
+      record = storage.get(table.space(), ItemKeys.storageKey(table, r.key()));
+    } catch (StorageException e) {
+      throw tables.failure(table, e);
+    }
     Map<String, AttributeValue> item =
         record.map(rec -> Requests.project(ItemCodec.decode(rec.value()), projection))
             .orElse(null);
@@ -103,6 +110,8 @@ final class Items {
     c.oneOf("returnValues", r.returnValues(), RETURN_VALUES);
     c.oneOf("returnValuesOnConditionCheckFailure", r.returnValuesOnConditionCheckFailure(),
         "ALL_OLD", "NONE");
+    c.oneOf("conditionalOperator", r.conditionalOperator(), LegacyConditions.CONDITIONAL_OPERATORS);
+    LegacyConditions.expectedConstraints(c, r.expected());
     c.check();
     checkReturnValues(r.returnValues());
     Requests.expressionParameters(
@@ -110,10 +119,9 @@ final class Items {
         Requests.params("Expected", r.expected(), "ConditionalOperator", r.conditionalOperator()),
         r.expressionAttributeNames(),
         r.expressionAttributeValues());
-    Requests.unsupportedLegacy("Expected", r.expected(), "ConditionExpression");
     Condition condition =
-        condition(r.conditionExpression(), r.expressionAttributeNames(),
-            r.expressionAttributeValues());
+        condition(r.conditionExpression(), r.expected(), r.conditionalOperator(),
+            r.expressionAttributeNames(), r.expressionAttributeValues());
     TableDefinition table = tables.forItems(r.tableName());
     ItemKeys.checkKey(table, r.key());
     StorageKey key = ItemKeys.storageKey(table, r.key());
@@ -128,6 +136,16 @@ final class Items {
    * item changes between the read and the commit.
    */
   private Map<String, AttributeValue> write(
+      TableDefinition table, StorageKey key, Condition condition, String onFailure,
+      byte[] encoded) {
+    try {
+      return writeOnce(table, key, condition, onFailure, encoded);
+    } catch (StorageException e) {
+      throw tables.failure(table, e);
+    }
+  }
+
+  private Map<String, AttributeValue> writeOnce(
       TableDefinition table, StorageKey key, Condition condition, String onFailure,
       byte[] encoded) {
     while (true) {
@@ -156,12 +174,14 @@ final class Items {
     }
   }
 
+  /** The condition of a write: its ConditionExpression, or its legacy Expected, or null. */
   private static Condition condition(
-      String expression, Map<String, String> names, Map<String, AttributeValue> values) {
+      String expression, Map<String, ExpectedAttributeValue> expected, String conditionalOperator,
+      Map<String, String> names, Map<String, AttributeValue> values) {
     ExpressionContext context = new ExpressionContext(names, values);
     Condition condition =
         expression == null
-            ? null
+            ? LegacyConditions.expected(expected, conditionalOperator)
             : Expressions.parseCondition(expression, context, "ConditionExpression");
     context.checkAllUsed();
     return condition;

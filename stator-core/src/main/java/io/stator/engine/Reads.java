@@ -17,6 +17,7 @@ import io.stator.schema.Constraints;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Bound;
 import io.stator.storage.Storage;
+import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
 import io.stator.value.AttributeValue;
@@ -54,6 +55,9 @@ final class Reads {
     c.oneOf("select", r.select(), SELECT);
     c.atLeast("limit", r.limit(), 1);
     Requests.attributesToGetLength(c, r.attributesToGet());
+    c.oneOf("conditionalOperator", r.conditionalOperator(), LegacyConditions.CONDITIONAL_OPERATORS);
+    LegacyConditions.conditionConstraints(c, "keyConditions", r.keyConditions());
+    LegacyConditions.conditionConstraints(c, "queryFilter", r.queryFilter());
     c.check();
     Requests.expressionParameters(
         Requests.params(
@@ -67,7 +71,7 @@ final class Reads {
             "KeyConditions", r.keyConditions()),
         r.expressionAttributeNames(),
         r.expressionAttributeValues());
-    Requests.unsupportedLegacy("QueryFilter", r.queryFilter(), "FilterExpression");
+    LegacyConditions.checkConditions(r.queryFilter());
     if (r.keyConditions() == null && r.keyConditionExpression() == null) {
       throw DynamoDbException.validation(
           "Either the KeyConditions or KeyConditionExpression parameter must be specified in the"
@@ -83,11 +87,17 @@ final class Reads {
                 r.keyConditionExpression(), context, "KeyConditionExpression");
     Condition filter =
         r.filterExpression() == null
-            ? null
+            ? LegacyConditions.filter(r.queryFilter(), r.conditionalOperator())
             : Expressions.parseCondition(r.filterExpression(), context, "FilterExpression");
     List<Path> projection =
         Requests.projection(r.projectionExpression(), r.attributesToGet(), context);
     context.checkAllUsed();
+    if (keyCondition == null) {
+      LegacyConditions.checkConditions(r.keyConditions());
+      if (r.keyConditions().size() != 1 && r.keyConditions().size() != 2) {
+        throw DynamoDbException.validation("Conditions can be of length 1 or 2 only");
+      }
+    }
 
     TableDefinition table = tables.forItems(r.tableName());
     checkIndex(r.indexName());
@@ -96,10 +106,11 @@ final class Reads {
             ? KeyRange.fromExpression(keyCondition, table)
             : KeyRange.fromKeyConditions(r.keyConditions(), table);
     if (filter != null) {
+      String parameter = r.filterExpression() != null ? "Filter Expression" : "QueryFilter";
       for (Path path : paths(filter)) {
         if (table.isKey(path.attribute())) {
           throw DynamoDbException.validation(
-              "Filter Expression can only contain non-primary key attributes: Primary key"
+              parameter + " can only contain non-primary key attributes: Primary key"
                   + " attribute: " + path.attribute());
         }
       }
@@ -141,8 +152,12 @@ final class Reads {
     Page page = new Page(r.limit(), filter, projection, "COUNT".equals(r.select()));
     while (!exhausted) {
       int want = page.batchSize();
-      List<StoredRecord> batch =
-          storage.query(table.space(), partition, lower, upper, forward, want);
+      List<StoredRecord> batch;
+      try {
+        batch = storage.query(table.space(), partition, lower, upper, forward, want);
+      } catch (StorageException e) {
+        throw tables.failure(table, e);
+      }
       for (StoredRecord record : batch) {
         if (page.add(record)) {
           break;
@@ -171,6 +186,8 @@ final class Reads {
     c.atLeast("totalSegments", r.totalSegments(), 1)
         .atMost("totalSegments", r.totalSegments(), 1_000_000);
     Requests.attributesToGetLength(c, r.attributesToGet());
+    c.oneOf("conditionalOperator", r.conditionalOperator(), LegacyConditions.CONDITIONAL_OPERATORS);
+    LegacyConditions.conditionConstraints(c, "scanFilter", r.scanFilter());
     c.check();
     Requests.expressionParameters(
         Requests.params(
@@ -182,7 +199,7 @@ final class Reads {
             "ConditionalOperator", r.conditionalOperator()),
         r.expressionAttributeNames(),
         r.expressionAttributeValues());
-    Requests.unsupportedLegacy("ScanFilter", r.scanFilter(), "FilterExpression");
+    LegacyConditions.checkConditions(r.scanFilter());
     if (r.segment() != null && r.totalSegments() == null) {
       throw DynamoDbException.validation(
           "The TotalSegments parameter is required but was not present in the request when"
@@ -206,7 +223,7 @@ final class Reads {
         new ExpressionContext(r.expressionAttributeNames(), r.expressionAttributeValues());
     Condition filter =
         r.filterExpression() == null
-            ? null
+            ? LegacyConditions.filter(r.scanFilter(), r.conditionalOperator())
             : Expressions.parseCondition(r.filterExpression(), context, "FilterExpression");
     List<Path> projection =
         Requests.projection(r.projectionExpression(), r.attributesToGet(), context);
@@ -227,7 +244,12 @@ final class Reads {
     Page page = new Page(r.limit(), filter, projection, "COUNT".equals(r.select()));
     while (true) {
       int want = page.batchSize();
-      List<StoredRecord> batch = storage.scan(table.space(), from, to, after, want);
+      List<StoredRecord> batch;
+      try {
+        batch = storage.scan(table.space(), from, to, after, want);
+      } catch (StorageException e) {
+        throw tables.failure(table, e);
+      }
       for (StoredRecord record : batch) {
         if (page.add(record)) {
           break;

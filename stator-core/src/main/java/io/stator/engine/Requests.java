@@ -103,13 +103,6 @@ final class Requests {
     return paths == null ? item : Expressions.project(item, paths);
   }
 
-  static void unsupportedLegacy(String parameter, Object value, String instead) {
-    if (value != null) {
-      throw DynamoDbException.validation(
-          "The legacy parameter " + parameter + " is not supported yet; use " + instead);
-    }
-  }
-
   private static List<String> present(Map<String, Object> parameters) {
     List<String> out = new ArrayList<>();
     parameters.forEach(

@@ -28,22 +28,29 @@ import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** The table operations: CreateTable, DescribeTable, ListTables, DeleteTable, UpdateTable. */
 final class Tables {
   private final Storage storage;
   private final Catalog catalog;
+  private final TableCache cache;
   private final EngineOptions options;
 
   Tables(Storage storage, Catalog catalog, EngineOptions options) {
     this.storage = storage;
     this.catalog = catalog;
+    this.cache = new TableCache(catalog);
     this.options = options;
   }
 
   CreateTableResponse create(CreateTableRequest r) {
     TableDefinition table = TableValidation.createTable(r, options.clock().instant());
-    catalog.create(table);
+    try {
+      catalog.create(table);
+    } finally {
+      cache.invalidate(table.name());
+    }
     return new CreateTableResponse(describe(table));
   }
 
@@ -73,7 +80,11 @@ final class Tables {
       Catalog.Entry entry = lookup(r.tableName());
       try {
         TableDescription before = describe(entry.table());
-        catalog.delete(entry.table(), entry.version());
+        try {
+          catalog.delete(entry.table(), entry.version());
+        } finally {
+          cache.invalidate(entry.table().name());
+        }
         return new DeleteTableResponse(withStatus(before, "DELETING"));
       } catch (CommitConflictException e) {
         // the definition changed under us (UpdateTable, or delete and re-create): look again
@@ -95,19 +106,37 @@ final class Tables {
         return new UpdateTableResponse(describe(updated));
       } catch (CommitConflictException e) {
         // concurrent change: apply the request to the new definition
+      } finally {
+        cache.invalidate(updated.name());
       }
     }
   }
 
-  /** The table for an item operation; DynamoDB's short not-found message. */
+  /**
+   * The table for an item operation, from the {@link TableCache}; DynamoDB's short not-found
+   * message.
+   */
   TableDefinition forItems(String tableName) {
-    return catalog
+    return cache
         .get(tableName)
-        .orElseThrow(() -> DynamoDbException.resourceNotFound("Requested resource not found"))
-        .table();
+        .orElseThrow(() -> DynamoDbException.resourceNotFound("Requested resource not found"));
   }
 
-  /** The table for a table operation; DynamoDB names the table in the not-found message. */
+  /**
+   * What a storage failure during an item operation on {@code table} means to the client: when
+   * DeleteTable dropped that table under the request (it is no longer in the catalog, or the name
+   * now belongs to a new incarnation), the request raced the delete and lost, which DynamoDB
+   * reports as ResourceNotFoundException; otherwise the failure itself, an internal error.
+   */
+  RuntimeException failure(TableDefinition table, StorageException e) {
+    Optional<Catalog.Entry> now = catalog.get(table.name());
+    if (now.isEmpty() || !now.get().table().tableId().equals(table.tableId())) {
+      return DynamoDbException.resourceNotFound("Requested resource not found");
+    }
+    return e;
+  }
+
+    /** The table for a table operation; DynamoDB names the table in the not-found message. */
   private Catalog.Entry lookup(String tableName) {
     return catalog
         .get(tableName)

@@ -27,6 +27,7 @@ import io.stator.schema.TableDefinition;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitConflictException;
 import io.stator.storage.Storage;
+import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
 import io.stator.value.AttributeValue;
@@ -167,6 +168,8 @@ final class Transactions {
     try {
       commit(actions);
       committed = true;
+    } catch (StorageException e) {
+      throw failure(actions.stream().map(Action::table).toList(), e);
     } finally {
       if (token != null) {
         if (committed) {
@@ -265,6 +268,20 @@ final class Transactions {
    * Any problem here is a ValidationException (or ResourceNotFoundException) for the whole
    * request, not a cancellation reason.
    */
+  /**
+   * A storage failure while a transaction runs: ResourceNotFoundException when DeleteTable
+   * dropped one of its tables under it (see {@link Tables#failure}), else the failure.
+   */
+  private RuntimeException failure(List<TableDefinition> touched, StorageException e) {
+    for (TableDefinition table : touched) {
+      RuntimeException mapped = tables.failure(table, e);
+      if (mapped != e) {
+        return mapped;
+      }
+    }
+    return e;
+  }
+
   private List<Action> validate(TransactWriteItemsRequest r) {
     List<TransactWriteItem> items = r.transactItems();
     Constraints c = new Constraints();
@@ -451,6 +468,14 @@ final class Transactions {
 
   TransactGetItemsResponse get(TransactGetItemsRequest r) {
     List<Read> reads = validate(r);
+    try {
+      return snapshot(reads);
+    } catch (StorageException e) {
+      throw failure(reads.stream().map(Read::table).toList(), e);
+    }
+  }
+
+  private TransactGetItemsResponse snapshot(List<Read> reads) {
     Commit.Expectation failed = null;
     for (int attempt = 0; attempt < SNAPSHOT_ATTEMPTS; attempt++) {
       List<ItemResponse> responses = new ArrayList<>(reads.size());

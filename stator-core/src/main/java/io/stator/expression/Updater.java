@@ -31,7 +31,7 @@ import java.util.TreeMap;
  * UpdateExpression" prefix): first the SET values are evaluated (an operand path that does not
  * resolve: "The provided expression refers to an attribute that does not exist in the item"; a
  * number operator or list_append on another type: "An operand in the update expression has an
- * incorrect data type"), then each action's path is checked (its parent must exist and be a map
+ * incorrect data type"), then each action in turn has its path checked (its parent must exist and be a map
  * for a key or a list for an index: "The document path provided in the update expression is
  * invalid for update") and ADD and DELETE check the type of the value they change.
  */
@@ -116,11 +116,11 @@ final class Updater {
     }
     if (value instanceof SetValue.Plus plus) {
       BigDecimal left = number(evaluate(plus.left(), item));
-      return number(left.add(number(evaluate(plus.right(), item))));
+      return number(left.add(number(evaluate(plus.right(), item)), Numbers.CONTEXT));
     }
     if (value instanceof SetValue.Minus minus) {
       BigDecimal left = number(evaluate(minus.left(), item));
-      return number(left.subtract(number(evaluate(minus.right(), item))));
+      return number(left.subtract(number(evaluate(minus.right(), item)), Numbers.CONTEXT));
     }
     if (value instanceof SetValue.IfNotExists ifNotExists) {
       AttributeValue existing = Evaluator.resolve(ifNotExists.path(), item);
@@ -143,11 +143,11 @@ final class Updater {
   }
 
   /**
-   * The exact result, then DynamoDB's number rules: more than 38 significant digits, or a
-   * magnitude out of range, is an error rather than a rounded value.
+   * A result of DynamoDB's arithmetic, computed to 38 significant digits ({@link
+   * Numbers#CONTEXT}): a magnitude beyond the range of numbers is an overflow or underflow error.
    */
-  private static AttributeValue number(BigDecimal exact) {
-    return new AttributeValue.N(Numbers.toText(Numbers.check(exact)));
+  private static AttributeValue number(BigDecimal result) {
+    return new AttributeValue.N(Numbers.toText(Numbers.check(result)));
   }
 
   private static List<AttributeValue> list(AttributeValue value) {
@@ -165,7 +165,7 @@ final class Updater {
       if (existing == null) {
         return number(n.decimal());
       }
-      return number(number(existing).add(n.decimal()));
+      return number(number(existing).add(n.decimal(), Numbers.CONTEXT));
     }
     if (!isSet(operand) || (existing != null && !existing.type().equals(operand.type()))) {
       throw incorrectType();

@@ -1,0 +1,51 @@
+package io.stator.engine;
+
+import io.stator.schema.Catalog;
+import io.stator.schema.TableDefinition;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The table definitions item operations use, kept in memory so that a PutItem or Query does not
+ * read and decode its table's catalog record on every request.
+ *
+ * <p>The catalog in the storage stays the truth: the cache starts empty, loads a definition the
+ * first time a table is used, and forgets it whenever this engine changes that table (create,
+ * update, delete). Absent tables are not cached, so a mistyped name costs a catalog read but
+ * cannot fill the memory.
+ *
+ * <p>Why no stale definition can stay: a load runs inside {@link
+ * ConcurrentHashMap#computeIfAbsent}, which holds the key's lock from the catalog read until the
+ * value is stored, and a change calls {@link #invalidate} (which takes the same lock) after its
+ * catalog commit. So a load that read the old record before the commit is removed by the
+ * invalidation, and a load that starts after the invalidation reads the new record. A write that
+ * already holds the old definition may still finish against it, exactly as if it had been served
+ * just before the change; DeleteTable drops the table's space, so such a write cannot resurrect
+ * items into a later table of the same name (which has its own space).
+ *
+ * <p>The cache assumes this engine is the only one changing the catalog of its storage: another
+ * process's CreateTable/DeleteTable on a shared storage would not invalidate it.
+ */
+final class TableCache {
+  private final Catalog catalog;
+  private final ConcurrentHashMap<String, TableDefinition> tables = new ConcurrentHashMap<>();
+
+  TableCache(Catalog catalog) {
+    this.catalog = catalog;
+  }
+
+  Optional<TableDefinition> get(String tableName) {
+    TableDefinition table = tables.get(tableName);
+    if (table == null) {
+      table =
+          tables.computeIfAbsent(
+              tableName, name -> catalog.get(name).map(Catalog.Entry::table).orElse(null));
+    }
+    return Optional.ofNullable(table);
+  }
+
+  /** Forgets a table; call after every catalog change to it (also after a failed one). */
+  void invalidate(String tableName) {
+    tables.remove(tableName);
+  }
+}
