@@ -22,6 +22,8 @@ public final class TransactionCanceledException extends DynamoDbException {
 
   private static String message(List<CancellationReason> reasons) {
     return "Transaction cancelled, please refer cancellation reasons for specific reasons "
-        + reasons.stream().map(CancellationReason::code).collect(Collectors.joining(", ", "[", "]"));
+        + reasons.stream()
+            .map(CancellationReason::code)
+            .collect(Collectors.joining(", ", "[", "]"));
   }
 }

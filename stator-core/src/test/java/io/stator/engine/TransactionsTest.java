@@ -71,7 +71,8 @@ class TransactionsTest {
             List.of(item("pk", "a", "sk", 1)), null, null, null, null)), null));
     assertThat(r.responses().get("Accounts"))
         .containsExactlyInAnyOrder(item("owner", "Ann"), item("owner", "Bob"));
-    assertThat(r.responses().get("Events")).containsExactly(item("pk", "a", "sk", 1, "what", "open"));
+    assertThat(r.responses().get("Events"))
+        .containsExactly(item("pk", "a", "sk", 1, "what", "open"));
     assertThat(r.unprocessedKeys()).isEmpty();
 
     db.batchWriteItem(new BatchWriteItemRequest(Map.of(

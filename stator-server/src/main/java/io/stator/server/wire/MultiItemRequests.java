@@ -37,7 +37,8 @@ final class MultiItemRequests {
     for (String m = in.nextMember(); m != null; m = in.nextMember()) {
       switch (m) {
         case "RequestItems" ->
-            requestItems = in.map(SHAPE + "KeysAndAttributes", MultiItemRequests::keysAndAttributes);
+            requestItems =
+                in.map(SHAPE + "KeysAndAttributes", MultiItemRequests::keysAndAttributes);
         case "ReturnConsumedCapacity" -> returnConsumedCapacity = in.string();
         default -> in.skip();
       }

@@ -106,7 +106,7 @@ class BatchTest extends EndToEndTest {
     assertValidation("Provided list of item keys contains duplicates",
         () -> dynamo.batchWriteItem(r -> r.requestItems(Map.of(table, List.of(
             put(item("id", s("first"))), put(item("id", s("dup"))),
-            delete(item("id", s("dup")))))))) ;
+            delete(item("id", s("dup"))))))));
     assertValidation("The provided key element does not match the schema",
         () -> dynamo.batchWriteItem(r -> r.requestItems(Map.of(table, List.of(
             put(item("id", s("first"))), put(item("other", s("x"))))))));
