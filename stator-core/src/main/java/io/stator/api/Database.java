@@ -33,6 +33,19 @@ public interface Database extends AutoCloseable {
 
   ScanResponse scan(ScanRequest request);
 
+  BatchGetItemResponse batchGetItem(BatchGetItemRequest request);
+
+  BatchWriteItemResponse batchWriteItem(BatchWriteItemRequest request);
+
+  /**
+   * Applies all actions atomically or none; a failure is a {@link TransactionCanceledException}
+   * with one reason per action.
+   */
+  TransactWriteItemsResponse transactWriteItems(TransactWriteItemsRequest request);
+
+  /** Reads the items from one serializable snapshot. */
+  TransactGetItemsResponse transactGetItems(TransactGetItemsRequest request);
+
   /** Closes the database and the storage under it. */
   @Override
   void close();

@@ -1,6 +1,10 @@
 package io.stator.engine;
 
 import io.stator.EngineOptions;
+import io.stator.api.BatchGetItemRequest;
+import io.stator.api.BatchGetItemResponse;
+import io.stator.api.BatchWriteItemRequest;
+import io.stator.api.BatchWriteItemResponse;
 import io.stator.api.CreateTableRequest;
 import io.stator.api.CreateTableResponse;
 import io.stator.api.Database;
@@ -20,6 +24,10 @@ import io.stator.api.QueryRequest;
 import io.stator.api.QueryResponse;
 import io.stator.api.ScanRequest;
 import io.stator.api.ScanResponse;
+import io.stator.api.TransactGetItemsRequest;
+import io.stator.api.TransactGetItemsResponse;
+import io.stator.api.TransactWriteItemsRequest;
+import io.stator.api.TransactWriteItemsResponse;
 import io.stator.api.UpdateItemRequest;
 import io.stator.api.UpdateItemResponse;
 import io.stator.api.UpdateTableRequest;
@@ -69,7 +77,8 @@ import java.time.Duration;
  * storage and invalidate the cache after each change. Everything else is the storage's: a
  * DeleteTable racing a PutItem, or two UpdateItems on one item, need no coordination beyond the
  * storage's versioned commits. Because of the cache, one engine owns the catalog of its storage;
- * several engines may not change tables on one storage.
+ * several engines may not change tables on one storage. The ClientRequestTokens of recent
+ * transactions are also kept in memory (see {@link ClientRequestTokens}).
  */
 public final class Engine implements Database {
   private final Storage storage;
@@ -78,6 +87,8 @@ public final class Engine implements Database {
   private final Reads reads;
   private final Indexes indexes;
   private final ItemUpdates updates;
+  private final BatchOperations batches;
+  private final Transactions transactions;
 
   public Engine(Storage storage, EngineOptions options) {
     this.storage = storage;
@@ -89,6 +100,9 @@ public final class Engine implements Database {
     this.items = new Items(storage, tables, indexes);
     this.reads = new Reads(storage, tables);
     this.updates = new ItemUpdates(storage, tables, indexes);
+    this.batches = new BatchOperations(storage, tables, indexes);
+    this.transactions =
+        new Transactions(storage, tables, indexes, new ClientRequestTokens(options.clock()));
   }
 
   /** Forgets a cached table definition changed by a backfill. */
@@ -161,6 +175,27 @@ public final class Engine implements Database {
   @Override
   public ScanResponse scan(ScanRequest r) {
     return reads.scan(r);
+  }
+
+  @Override
+  public BatchGetItemResponse batchGetItem(BatchGetItemRequest r) {
+    return batches.batchGetItem(r);
+  }
+
+  @Override
+  public BatchWriteItemResponse batchWriteItem(BatchWriteItemRequest r) {
+    return batches.batchWriteItem(r);
+  }
+
+  /** See {@link Transactions} for how transactions commit and what they guarantee. */
+  @Override
+  public TransactWriteItemsResponse transactWriteItems(TransactWriteItemsRequest r) {
+    return transactions.write(r);
+  }
+
+  @Override
+  public TransactGetItemsResponse transactGetItems(TransactGetItemsRequest r) {
+    return transactions.get(r);
   }
 
   @Override

@@ -135,7 +135,7 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       ByteBuf body, ErrorType type, String message, DynamoDbException e) {
     body.clear();
     try (ByteBufOutputStream out = new ByteBufOutputStream(body)) {
-      WireProtocol.writeError(type, message, e == null ? null : e.item(), out);
+      WireProtocol.writeEngineError(type, message, e, out);
     } catch (IOException io) {
       throw new java.io.UncheckedIOException(io);
     }

@@ -321,6 +321,29 @@ class SdkProtocolTest {
     }
 
     @Override
+    public io.stator.api.BatchGetItemResponse batchGetItem(io.stator.api.BatchGetItemRequest r) {
+      throw bug();
+    }
+
+    @Override
+    public io.stator.api.BatchWriteItemResponse batchWriteItem(
+        io.stator.api.BatchWriteItemRequest r) {
+      throw bug();
+    }
+
+    @Override
+    public io.stator.api.TransactWriteItemsResponse transactWriteItems(
+        io.stator.api.TransactWriteItemsRequest r) {
+      throw bug();
+    }
+
+    @Override
+    public io.stator.api.TransactGetItemsResponse transactGetItems(
+        io.stator.api.TransactGetItemsRequest r) {
+      throw bug();
+    }
+
+    @Override
     public void close() {}
   }
 }

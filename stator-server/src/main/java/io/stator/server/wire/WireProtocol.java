@@ -4,13 +4,16 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.stator.api.CancellationReason;
 import io.stator.api.Database;
 import io.stator.api.DynamoDbException;
 import io.stator.api.ErrorType;
+import io.stator.api.TransactionCanceledException;
 import io.stator.value.AttributeValue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
@@ -83,7 +86,31 @@ public final class WireProtocol {
               "UpdateItem",
               new Operation<>(Requests::updateItem, Database::updateItem, Responses::updateItem)),
           Map.entry("Query", new Operation<>(Requests::query, Database::query, Responses::query)),
-          Map.entry("Scan", new Operation<>(Requests::scan, Database::scan, Responses::scan)));
+          Map.entry("Scan", new Operation<>(Requests::scan, Database::scan, Responses::scan)),
+          Map.entry(
+              "BatchGetItem",
+              new Operation<>(
+                  MultiItemRequests::batchGetItem,
+                  Database::batchGetItem,
+                  MultiItemResponses::batchGetItem)),
+          Map.entry(
+              "BatchWriteItem",
+              new Operation<>(
+                  MultiItemRequests::batchWriteItem,
+                  Database::batchWriteItem,
+                  MultiItemResponses::batchWriteItem)),
+          Map.entry(
+              "TransactWriteItems",
+              new Operation<>(
+                  MultiItemRequests::transactWriteItems,
+                  Database::transactWriteItems,
+                  MultiItemResponses::transactWriteItems)),
+          Map.entry(
+              "TransactGetItems",
+              new Operation<>(
+                  MultiItemRequests::transactGetItems,
+                  Database::transactGetItems,
+                  MultiItemResponses::transactGetItems)));
 
   /**
    * The operation named by an {@code X-Amz-Target} header, or null when Stator does not serve
@@ -145,11 +172,41 @@ public final class WireProtocol {
   public static void writeError(
       ErrorType type, String message, Map<String, AttributeValue> item, OutputStream out)
       throws IOException {
+    writeError(type, message, item, null, out);
+  }
+
+  /**
+   * Writes the error body of an exception the engine raised, with what it carries: the item of
+   * a ConditionalCheckFailedException, the CancellationReasons of a
+   * TransactionCanceledException (which DynamoDB words with {@code Message}, as its shape
+   * declares).
+   */
+  public static void writeEngineError(
+      ErrorType type, String message, DynamoDbException e, OutputStream out) throws IOException {
+    writeError(
+        type,
+        message,
+        e == null ? null : e.item(),
+        e instanceof TransactionCanceledException t ? t.cancellationReasons() : null,
+        out);
+  }
+
+  private static void writeError(
+      ErrorType type,
+      String message,
+      Map<String, AttributeValue> item,
+      List<CancellationReason> reasons,
+      OutputStream out)
+      throws IOException {
     try (JsonGenerator generator = JSON.createGenerator(out)) {
       generator.writeStartObject();
       generator.writeStringField("__type", type.wireType());
+      if (reasons != null) {
+        MultiItemResponses.cancellationReasons(generator, reasons);
+      }
       if (message != null) {
-        String member = type == ErrorType.SerializationException ? "Message" : "message";
+        String member =
+            type == ErrorType.SerializationException || reasons != null ? "Message" : "message";
         generator.writeStringField(member, message);
       }
       if (item != null) {

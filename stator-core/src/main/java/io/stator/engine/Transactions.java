@@ -1,0 +1,617 @@
+package io.stator.engine;
+
+import io.stator.api.CancellationReason;
+import io.stator.api.ConditionCheck;
+import io.stator.api.Delete;
+import io.stator.api.DynamoDbException;
+import io.stator.api.Get;
+import io.stator.api.ItemResponse;
+import io.stator.api.Put;
+import io.stator.api.TransactGetItem;
+import io.stator.api.TransactGetItemsRequest;
+import io.stator.api.TransactGetItemsResponse;
+import io.stator.api.TransactWriteItem;
+import io.stator.api.TransactWriteItemsRequest;
+import io.stator.api.TransactWriteItemsResponse;
+import io.stator.api.TransactionCanceledException;
+import io.stator.expression.Condition;
+import io.stator.expression.ExpressionContext;
+import io.stator.expression.Expressions;
+import io.stator.expression.Path;
+import io.stator.expression.Update;
+import io.stator.item.ItemCodec;
+import io.stator.item.ItemSize;
+import io.stator.schema.Constraints;
+import io.stator.schema.KeyAttribute;
+import io.stator.schema.TableDefinition;
+import io.stator.api.ErrorType;
+import io.stator.index.IndexWrite;
+import io.stator.index.Indexes;
+import io.stator.schema.Catalog;
+import io.stator.storage.Commit;
+import io.stator.storage.CommitConflictException;
+import io.stator.storage.Storage;
+import io.stator.storage.StorageException;
+import io.stator.storage.StorageKey;
+import io.stator.storage.StoredRecord;
+import io.stator.value.AttributeValue;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * TransactWriteItems and TransactGetItems.
+ *
+ * <h2>What a transaction guarantees</h2>
+ *
+ * A TransactWriteItems applies all of its actions or none of them, and it is serializable with
+ * every other write: there is one instant at which all of its conditions held for the items as
+ * they were, and at that same instant all of its writes took effect. No reader, single-item
+ * write or other transaction can observe a state in which some of its writes are applied and
+ * others are not, and that holds across a crash of the process. A TransactGetItems returns the
+ * items as they all were at one instant. These are DynamoDB's guarantees (serializable
+ * isolation between transactions and single-item operations).
+ *
+ * <h2>How: versions and one atomic commit</h2>
+ *
+ * Every stored item carries a version that the storage makes strictly greater on every write of
+ * that key (also across a delete and re-create), and the storage offers exactly one write
+ * primitive: {@link Storage#commit}, a set of puts and deletes applied atomically if and only if
+ * a set of version expectations holds. A TransactWriteItems is therefore:
+ *
+ * <ol>
+ *   <li>validate the whole request (nothing read yet);
+ *   <li>read every item the actions name, with its version (absent reads as version 0);
+ *   <li>evaluate every condition and compute every new item (Put's item, Update's result) from
+ *       what was read; any failure cancels with a reason per action;
+ *   <li>commit ONE {@link Commit} holding all writes plus an expectation for every item read,
+ *       including the items of ConditionChecks that write nothing.
+ * </ol>
+ *
+ * The commit is the linearization point. If it succeeds, every item still had the version that
+ * the conditions were evaluated against, so the conditions held at that instant, and the writes
+ * appear at that instant. If any item changed in between, the storage refuses the whole commit
+ * and nothing is written; the transaction is then cancelled with {@code TransactionConflict} on
+ * that item, as DynamoDB cancels a transaction that meets a concurrent one instead of waiting.
+ * Single-item writes follow the same protocol with one expectation (see {@link Items}), so they
+ * serialize with transactions through the same storage commit: a PutItem that lands between a
+ * transaction's read and its commit makes the transaction fail its expectation, and a PutItem
+ * that reads an item just before a transaction commits fails its own expectation, reads again
+ * and re-evaluates its condition against the transaction's result. Neither can see the other
+ * half-done because there is no "half-done" state in storage.
+ *
+ * <p>TransactGetItems reads all items, then commits an empty {@link Commit} that only expects
+ * the versions it read. That commit succeeds only if, at its instant, every item was exactly as
+ * read, so the answer is the state at that instant. Unlike "read twice and compare", this is
+ * immune to an item that was deleted and re-created, or created and deleted, between the two
+ * reads (an absent item has no version to compare). On a change it reads again, a few times,
+ * and then cancels with {@code TransactionConflict}, as DynamoDB does.
+ *
+ * <h2>Crash atomicity</h2>
+ *
+ * The storage applies a commit as one unit: RocksDB writes it as one {@code WriteBatch} through
+ * the write-ahead log, which recovery replays completely or not at all, so after a kill -9 a
+ * transaction is either entirely present or entirely absent. No intermediate state (locks,
+ * transaction records, prepared items) is ever persisted, so there is nothing to recover or roll
+ * back. A distributed storage gives the same guarantee with one Accord transaction per commit.
+ *
+ * <h2>Why not locks or a transaction log</h2>
+ *
+ * DynamoDB marks items with an ongoing transaction and rejects other writers with
+ * TransactionConflictException. Stator needs no such state: the optimistic commit already
+ * serializes everything, holds nothing across calls (so it runs unchanged on a storage where a
+ * commit is a network round trip), and needs no recovery protocol. The cost is that a
+ * transaction reads before it writes (DynamoDB does too, to evaluate conditions) and that a
+ * single-item write never sees {@code TransactionConflictException}: it simply goes after or
+ * before the transaction, which is a serializable history DynamoDB could also produce.
+ *
+ * <h2>Differences from DynamoDB</h2>
+ *
+ * <ul>
+ *   <li>Single-item writes never fail with TransactionConflictException; they retry.
+ *   <li>ClientRequestToken idempotency is kept in memory by this engine (see {@link
+ *       ClientRequestTokens}): a restart, or another engine on the same storage, forgets tokens.
+ *   <li>Capacity is not reported yet (transactional operations will cost twice the plain cost).
+ * </ul>
+ */
+final class Transactions {
+  /** DynamoDB's limits: 100 actions per transaction, 4 MB of data. */
+  static final int MAX_ACTIONS = 100;
+
+  static final long MAX_TRANSACTION_BYTES = 4L * 1024 * 1024;
+
+  /** How often a TransactGetItems re-reads when items change under it before it gives up. */
+  static final int SNAPSHOT_ATTEMPTS = 8;
+
+  private static final String CONFLICT_MESSAGE = "Transaction is ongoing for the item";
+
+  private static final String[] RETURN_CONSUMED_CAPACITY = {"INDEXES", "TOTAL", "NONE"};
+
+  private final Storage storage;
+  private final Tables tables;
+  private final Indexes indexes;
+  private final ClientRequestTokens tokens;
+
+  Transactions(Storage storage, Tables tables, Indexes indexes, ClientRequestTokens tokens) {
+    this.storage = storage;
+    this.tables = tables;
+    this.indexes = indexes;
+    this.tokens = tokens;
+  }
+
+  // ---- TransactWriteItems -------------------------------------------------------------------
+
+  private enum Kind {
+    CONDITION_CHECK,
+    PUT,
+    DELETE,
+    UPDATE
+  }
+
+  /** One validated action, ready to meet the current item. */
+  private record Action(
+      Kind kind,
+      TableDefinition table,
+      StorageKey key,
+      Map<String, AttributeValue> keyAttributes,
+      Condition condition,
+      Update update,
+      Map<String, AttributeValue> item,
+      boolean returnOldOnFailure) {}
+
+  TransactWriteItemsResponse write(TransactWriteItemsRequest r) {
+    List<Action> actions = validate(r);
+    String token = r.clientRequestToken();
+    if (token != null && tokens.begin(token, ClientRequestTokens.fingerprint(r))) {
+      return new TransactWriteItemsResponse(null, null); // applied before: do not apply again
+    }
+    boolean committed = false;
+    try {
+      commit(actions);
+      committed = true;
+    } catch (StorageException e) {
+      throw failure(actions.stream().map(Action::table).toList(), e);
+    } finally {
+      if (token != null) {
+        if (committed) {
+          tokens.complete(token);
+        } else {
+          tokens.abandon(token);
+        }
+      }
+    }
+    return new TransactWriteItemsResponse(null, null);
+  }
+
+  /**
+   * Read, evaluate, and commit once; cancels with reasons on any failure. Only a change of a
+   * table's definition in between (an index added or removed) makes it start over, since the
+   * index writes were computed for the old one.
+   */
+  private void commit(List<Action> actions) {
+    while (true) {
+      List<IndexWrite> indexWrites = new ArrayList<>();
+      try {
+        commitOnce(actions, indexWrites);
+        return;
+      } catch (CommitConflictException e) {
+        if (!e.failed().space().equals(Catalog.SPACE)) {
+          throw conflict(actions, e.failed());
+        }
+      } finally {
+        indexWrites.forEach(IndexWrite::close);
+      }
+    }
+  }
+
+  private void commitOnce(List<Action> actions, List<IndexWrite> indexWrites) {
+    List<CancellationReason> reasons = new ArrayList<>(actions.size());
+    boolean cancelled = false;
+    Commit commit = new Commit();
+    for (Action a : actions) {
+      String space = a.table().space();
+      Optional<StoredRecord> current = storage.get(space, a.key());
+      Map<String, AttributeValue> old =
+          current.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
+      CancellationReason reason = CancellationReason.NONE;
+      if (a.condition() != null
+          && !Expressions.evaluate(a.condition(), old == null ? Map.of() : old)) {
+        reason =
+            new CancellationReason(
+                a.returnOldOnFailure() ? old : null,
+                "ConditionalCheckFailed",
+                "The conditional request failed");
+      } else {
+        try {
+          Map<String, AttributeValue> updated = write(commit, a, old);
+          if (a.kind() != Kind.CONDITION_CHECK) {
+            Catalog.Entry entry = tables.entryForItems(a.table().name());
+            if (!entry.table().tableId().equals(a.table().tableId())) {
+              throw DynamoDbException.resourceNotFound("Requested resource not found");
+            }
+            indexWrites.add(indexes.stage(entry, old, updated, commit));
+          }
+        } catch (DynamoDbException e) {
+          if (e.type() == ErrorType.ResourceNotFoundException) {
+            throw e;
+          }
+          // The item made the action invalid (e.g. an update of a string with "+"): DynamoDB
+          // reports it as this action's ValidationError, not as a failed request.
+          reason = new CancellationReason(null, "ValidationError", e.getMessage());
+        }
+      }
+      cancelled |= !reason.isNone();
+      reasons.add(reason);
+      commit.expect(space, a.key(), current.map(StoredRecord::version)
+          .orElse(Commit.Expectation.ABSENT));
+    }
+    if (cancelled) {
+      throw new TransactionCanceledException(reasons);
+    }
+    storage.commit(commit);
+  }
+
+  /**
+   * Adds the action's write, computed from the current item, to the commit; returns the item as
+   * the write leaves it (null when deleted).
+   */
+  private static Map<String, AttributeValue> write(
+      Commit commit, Action a, Map<String, AttributeValue> old) {
+    String space = a.table().space();
+    switch (a.kind()) {
+      case CONDITION_CHECK -> {
+        return old;
+      }
+      case PUT -> {
+        commit.put(space, a.key(), ItemCodec.encode(a.item()));
+        return a.item();
+      }
+      case DELETE -> {
+        if (old != null) {
+          commit.delete(space, a.key());
+        }
+        return null;
+      }
+      case UPDATE -> {
+        Map<String, AttributeValue> updated =
+            new LinkedHashMap<>(Expressions.applyUpdate(a.update(), old == null ? Map.of() : old));
+        updated.putAll(a.keyAttributes());
+        if (ItemSize.of(updated) > ItemSize.MAX_ITEM_SIZE) {
+          throw DynamoDbException.validation(
+              "Item size to update has exceeded the maximum allowed size");
+        }
+        commit.put(space, a.key(), ItemCodec.encode(updated));
+        return updated;
+      }
+      default -> throw new IllegalStateException(a.kind().toString());
+    }
+  }
+
+  private static TransactionCanceledException conflict(
+      List<Action> actions, Commit.Expectation failed) {
+    List<CancellationReason> reasons = new ArrayList<>(actions.size());
+    for (Action a : actions) {
+      boolean conflicting =
+          a.table().space().equals(failed.space()) && a.key().equals(failed.key());
+      reasons.add(
+          conflicting
+              ? new CancellationReason(null, "TransactionConflict", CONFLICT_MESSAGE)
+              : CancellationReason.NONE);
+    }
+    return new TransactionCanceledException(reasons);
+  }
+
+  /**
+   * Everything DynamoDB checks before it touches an item, in its order: the parameter
+   * constraints of the whole request, then each action's shape, expressions, table and key.
+   * Any problem here is a ValidationException (or ResourceNotFoundException) for the whole
+   * request, not a cancellation reason.
+   */
+  /**
+   * A storage failure while a transaction runs: ResourceNotFoundException when DeleteTable
+   * dropped one of its tables under it (see {@link Tables#failure}), else the failure.
+   */
+  private RuntimeException failure(List<TableDefinition> touched, StorageException e) {
+    for (TableDefinition table : touched) {
+      RuntimeException mapped = tables.failure(table, e);
+      if (mapped != e) {
+        return mapped;
+      }
+    }
+    return e;
+  }
+
+  private List<Action> validate(TransactWriteItemsRequest r) {
+    List<TransactWriteItem> items = r.transactItems();
+    Constraints c = new Constraints();
+    c.notNull("transactItems", items);
+    if (items != null) {
+      c.lengthAtLeast("transactItems", shown(items, "TransactWriteItem"), items.size(), 1);
+      c.lengthAtMost(
+          "transactItems", shown(items, "TransactWriteItem"), items.size(), MAX_ACTIONS);
+    }
+    c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(), RETURN_CONSUMED_CAPACITY);
+    c.oneOf("returnItemCollectionMetrics", r.returnItemCollectionMetrics(), "SIZE", "NONE");
+    if (r.clientRequestToken() != null) {
+      int length = r.clientRequestToken().length();
+      c.lengthAtLeast("clientRequestToken", r.clientRequestToken(), length, 1);
+      c.lengthAtMost("clientRequestToken", r.clientRequestToken(), length, 36);
+    }
+    if (items != null && items.size() <= MAX_ACTIONS) {
+      for (int i = 0; i < items.size(); i++) {
+        memberConstraints(c, "transactItems." + (i + 1) + ".member", items.get(i));
+      }
+    }
+    c.check();
+
+    for (TransactWriteItem item : items) {
+      int set = (item.conditionCheck() == null ? 0 : 1) + (item.put() == null ? 0 : 1)
+          + (item.delete() == null ? 0 : 1) + (item.update() == null ? 0 : 1);
+      if (set != 1) {
+        throw DynamoDbException.validation(
+            "TransactItems can only contain one of Check, Put, Update or Delete");
+      }
+    }
+
+    List<Action> actions = new ArrayList<>(items.size());
+    Set<ItemId> seen = new HashSet<>();
+    long bytes = 0;
+    for (TransactWriteItem item : items) {
+      Action action = action(item);
+      if (!seen.add(new ItemId(action.table().space(), action.key()))) {
+        throw DynamoDbException.validation(
+            "Transaction request cannot include multiple operations on one item");
+      }
+      bytes += ItemSize.of(action.item() != null ? action.item() : action.keyAttributes());
+      if (bytes > MAX_TRANSACTION_BYTES) {
+        // Wording not confirmed against DynamoDB; the limit is its documented 4 MB.
+        throw DynamoDbException.validation(
+            "Transaction request size has exceeded the maximum allowed size of 4 MB");
+      }
+      actions.add(action);
+    }
+    return actions;
+  }
+
+  private record ItemId(String space, StorageKey key) {}
+
+  private static void memberConstraints(Constraints c, String path, TransactWriteItem item) {
+    String[] rvoccf = {"ALL_OLD", "NONE"};
+    if (item.conditionCheck() != null) {
+      ConditionCheck a = item.conditionCheck();
+      String p = path + ".conditionCheck";
+      c.notNull(p + ".key", a.key());
+      c.notNull(p + ".tableName", a.tableName()).name(p + ".tableName", a.tableName());
+      c.notNull(p + ".conditionExpression", a.conditionExpression());
+      c.oneOf(p + ".returnValuesOnConditionCheckFailure",
+          a.returnValuesOnConditionCheckFailure(), rvoccf);
+    }
+    if (item.put() != null) {
+      Put a = item.put();
+      String p = path + ".put";
+      c.notNull(p + ".item", a.item());
+      c.notNull(p + ".tableName", a.tableName()).name(p + ".tableName", a.tableName());
+      c.oneOf(p + ".returnValuesOnConditionCheckFailure",
+          a.returnValuesOnConditionCheckFailure(), rvoccf);
+    }
+    if (item.delete() != null) {
+      Delete a = item.delete();
+      String p = path + ".delete";
+      c.notNull(p + ".key", a.key());
+      c.notNull(p + ".tableName", a.tableName()).name(p + ".tableName", a.tableName());
+      c.oneOf(p + ".returnValuesOnConditionCheckFailure",
+          a.returnValuesOnConditionCheckFailure(), rvoccf);
+    }
+    if (item.update() != null) {
+      io.stator.api.Update a = item.update();
+      String p = path + ".update";
+      c.notNull(p + ".key", a.key());
+      c.notNull(p + ".updateExpression", a.updateExpression());
+      c.notNull(p + ".tableName", a.tableName()).name(p + ".tableName", a.tableName());
+      c.oneOf(p + ".returnValuesOnConditionCheckFailure",
+          a.returnValuesOnConditionCheckFailure(), rvoccf);
+    }
+  }
+
+  private Action action(TransactWriteItem item) {
+    if (item.conditionCheck() != null) {
+      ConditionCheck a = item.conditionCheck();
+      ExpressionContext context = context(
+          a.conditionExpression(), null, a.expressionAttributeNames(),
+          a.expressionAttributeValues());
+      Condition condition = condition(a.conditionExpression(), context);
+      context.checkAllUsed();
+      TableDefinition table = tables.forItems(a.tableName());
+      ItemKeys.checkKey(table, a.key());
+      return new Action(Kind.CONDITION_CHECK, table, ItemKeys.storageKey(table, a.key()),
+          a.key(), condition, null, null, allOld(a.returnValuesOnConditionCheckFailure()));
+    }
+    if (item.put() != null) {
+      Put a = item.put();
+      ExpressionContext context = context(
+          a.conditionExpression(), null, a.expressionAttributeNames(),
+          a.expressionAttributeValues());
+      Condition condition = condition(a.conditionExpression(), context);
+      context.checkAllUsed();
+      TableDefinition table = tables.forItems(a.tableName());
+      ItemKeys.checkItem(table, a.item());
+      if (ItemSize.of(a.item()) > ItemSize.MAX_ITEM_SIZE) {
+        throw DynamoDbException.validation("Item size has exceeded the maximum allowed size");
+      }
+      return new Action(Kind.PUT, table, ItemKeys.storageKey(table, a.item()),
+          ItemKeys.project(table, a.item()), condition, null, a.item(),
+          allOld(a.returnValuesOnConditionCheckFailure()));
+    }
+    if (item.delete() != null) {
+      Delete a = item.delete();
+      ExpressionContext context = context(
+          a.conditionExpression(), null, a.expressionAttributeNames(),
+          a.expressionAttributeValues());
+      Condition condition = condition(a.conditionExpression(), context);
+      context.checkAllUsed();
+      TableDefinition table = tables.forItems(a.tableName());
+      ItemKeys.checkKey(table, a.key());
+      return new Action(Kind.DELETE, table, ItemKeys.storageKey(table, a.key()), a.key(),
+          condition, null, null, allOld(a.returnValuesOnConditionCheckFailure()));
+    }
+    io.stator.api.Update a = item.update();
+    ExpressionContext context = context(
+        a.conditionExpression(), a.updateExpression(), a.expressionAttributeNames(),
+        a.expressionAttributeValues());
+    Update update = Expressions.parseUpdate(a.updateExpression(), context);
+    Condition condition = condition(a.conditionExpression(), context);
+    context.checkAllUsed();
+    TableDefinition table = tables.forItems(a.tableName());
+    ItemKeys.checkKey(table, a.key());
+    for (Path path : update.paths()) {
+      for (KeyAttribute key : table.keyAttributes()) {
+        if (key.name().equals(path.attribute())) {
+          throw DynamoDbException.validation(
+              "One or more parameter values were invalid: Cannot update attribute "
+                  + key.name() + ". This attribute is part of the key");
+        }
+      }
+    }
+    return new Action(Kind.UPDATE, table, ItemKeys.storageKey(table, a.key()), a.key(),
+        condition, update, null, allOld(a.returnValuesOnConditionCheckFailure()));
+  }
+
+  private static ExpressionContext context(
+      String conditionExpression,
+      String updateExpression,
+      Map<String, String> names,
+      Map<String, AttributeValue> values) {
+    Map<String, Object> expressions =
+        updateExpression == null
+            ? Requests.params("ConditionExpression", conditionExpression)
+            : Requests.params(
+                "UpdateExpression", updateExpression, "ConditionExpression", conditionExpression);
+    Requests.expressionParameters(expressions, Map.of(), names, values);
+    return new ExpressionContext(names, values);
+  }
+
+  private static Condition condition(String expression, ExpressionContext context) {
+    return expression == null
+        ? null
+        : Expressions.parseCondition(expression, context, "ConditionExpression");
+  }
+
+  private static boolean allOld(String returnValuesOnConditionCheckFailure) {
+    return "ALL_OLD".equals(returnValuesOnConditionCheckFailure);
+  }
+
+  // ---- TransactGetItems ---------------------------------------------------------------------
+
+  /** One validated Get. */
+  private record Read(TableDefinition table, StorageKey key, List<Path> projection) {}
+
+  TransactGetItemsResponse get(TransactGetItemsRequest r) {
+    List<Read> reads = validate(r);
+    try {
+      return snapshot(reads);
+    } catch (StorageException e) {
+      throw failure(reads.stream().map(Read::table).toList(), e);
+    }
+  }
+
+  private TransactGetItemsResponse snapshot(List<Read> reads) {
+    Commit.Expectation failed = null;
+    for (int attempt = 0; attempt < SNAPSHOT_ATTEMPTS; attempt++) {
+      List<ItemResponse> responses = new ArrayList<>(reads.size());
+      Commit check = new Commit();
+      for (Read read : reads) {
+        Optional<StoredRecord> record = storage.get(read.table().space(), read.key());
+        check.expect(read.table().space(), read.key(),
+            record.map(StoredRecord::version).orElse(Commit.Expectation.ABSENT));
+        responses.add(new ItemResponse(record
+            .map(rec -> Requests.project(ItemCodec.decode(rec.value()), read.projection()))
+            .orElse(null)));
+      }
+      try {
+        storage.commit(check); // writes nothing: only proves all versions held at one instant
+        return new TransactGetItemsResponse(null, Collections.unmodifiableList(responses));
+      } catch (CommitConflictException e) {
+        failed = e.failed();
+        Thread.yield();
+      }
+    }
+    List<CancellationReason> reasons = new ArrayList<>(reads.size());
+    for (Read read : reads) {
+      boolean conflicting =
+          read.table().space().equals(failed.space()) && read.key().equals(failed.key());
+      reasons.add(
+          conflicting
+              ? new CancellationReason(null, "TransactionConflict", CONFLICT_MESSAGE)
+              : CancellationReason.NONE);
+    }
+    throw new TransactionCanceledException(reasons);
+  }
+
+  private List<Read> validate(TransactGetItemsRequest r) {
+    List<TransactGetItem> items = r.transactItems();
+    Constraints c = new Constraints();
+    c.notNull("transactItems", items);
+    if (items != null) {
+      c.lengthAtLeast("transactItems", shown(items, "TransactGetItem"), items.size(), 1);
+      c.lengthAtMost("transactItems", shown(items, "TransactGetItem"), items.size(), MAX_ACTIONS);
+    }
+    c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(), RETURN_CONSUMED_CAPACITY);
+    if (items != null && items.size() <= MAX_ACTIONS) {
+      for (int i = 0; i < items.size(); i++) {
+        String path = "transactItems." + (i + 1) + ".member.get";
+        Get get = items.get(i).get();
+        c.notNull(path, get);
+        if (get != null) {
+          c.notNull(path + ".key", get.key());
+          c.notNull(path + ".tableName", get.tableName()).name(path + ".tableName",
+              get.tableName());
+        }
+      }
+    }
+    c.check();
+
+    List<Read> reads = new ArrayList<>(items.size());
+    Set<ItemId> seen = new HashSet<>();
+    for (TransactGetItem item : items) {
+      Get get = item.get();
+      Requests.expressionParameters(
+          Requests.params("ProjectionExpression", get.projectionExpression()),
+          Map.of(),
+          get.expressionAttributeNames(),
+          null);
+      ExpressionContext context = new ExpressionContext(get.expressionAttributeNames(), null);
+      List<Path> projection = Requests.projection(get.projectionExpression(), null, context);
+      context.checkAllUsed();
+      TableDefinition table = tables.forItems(get.tableName());
+      ItemKeys.checkKey(table, get.key());
+      StorageKey key = ItemKeys.storageKey(table, get.key());
+      if (!seen.add(new ItemId(table.space(), key))) {
+        throw DynamoDbException.validation(
+            "Transaction request cannot include multiple operations on one item");
+      }
+      reads.add(new Read(table, key, projection));
+    }
+    return reads;
+  }
+
+  /**
+   * How DynamoDB shows a list of structures in a constraint message: Java's default {@code
+   * toString} of each element, e.g. {@code [com.amazonaws.dynamodb.v20120810.TransactGetItem@1f]}.
+   */
+  private static String shown(List<?> items, String shape) {
+    StringBuilder sb = new StringBuilder("[");
+    for (int i = 0; i < items.size(); i++) {
+      if (i > 0) {
+        sb.append(", ");
+      }
+      sb.append("com.amazonaws.dynamodb.v20120810.").append(shape).append('@')
+          .append(Integer.toHexString(System.identityHashCode(items.get(i))));
+    }
+    return sb.append(']').toString();
+  }
+}
