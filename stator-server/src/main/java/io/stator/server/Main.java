@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -95,8 +96,23 @@ public final class Main implements Runnable {
         description = "Region shown in table ARNs (default: ${DEFAULT-VALUE}).")
     String region;
 
+    @Option(
+        names = "--gsi-lag",
+        defaultValue = "0ms",
+        description =
+            "Delay before a write reaches the global secondary indexes, e.g. 500ms or 2s, to test"
+                + " code against DynamoDB's eventual consistency (default: ${DEFAULT-VALUE}).")
+    String gsiLag;
+
     @Override
     public Integer call() throws Exception {
+      Duration lag;
+      try {
+        lag = duration(gsiLag);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--gsi-lag must be a duration like 500ms, 2s or 1m, not " + gsiLag);
+      }
       if (inMemory && dataDir != null) {
         throw new CommandLine.ParameterException(
             spec.commandLine(), "--data-dir and --in-memory cannot be used together");
@@ -115,7 +131,8 @@ public final class Main implements Runnable {
         err.flush();
         return 1;
       }
-      Database database = Stator.open(storage, EngineOptions.defaults().withRegion(region));
+      Database database =
+          Stator.open(storage, EngineOptions.defaults().withRegion(region).withGsiLag(lag));
       StatorServer server;
       try {
         server = StatorServer.start(host, port, database, region);
@@ -140,6 +157,31 @@ public final class Main implements Runnable {
 
     private static String hostForUrl(String host) {
       return host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
+    }
+  }
+
+  /** A duration as users write it: 250ms, 2s, 1m, or an ISO-8601 duration such as PT0.5S. */
+  static Duration duration(String text) {
+    String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+    try {
+      if (t.endsWith("ms")) {
+        return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
+      }
+      if (t.endsWith("s") && !t.startsWith("pt")) {
+        return Duration.ofMillis(
+            new java.math.BigDecimal(t.substring(0, t.length() - 1)).movePointRight(3)
+                .longValueExact());
+      }
+      if (t.endsWith("m") && !t.startsWith("pt")) {
+        return Duration.ofMinutes(Long.parseLong(t.substring(0, t.length() - 1)));
+      }
+      Duration d = Duration.parse(text.trim());
+      if (d.isNegative()) {
+        throw new IllegalArgumentException(text);
+      }
+      return d;
+    } catch (NumberFormatException | ArithmeticException | java.time.format.DateTimeParseException e) {
+      throw new IllegalArgumentException(text, e);
     }
   }
 }
