@@ -25,6 +25,7 @@ import io.stator.schema.Constraints;
 import io.stator.schema.KeyAttribute;
 import io.stator.schema.TableDefinition;
 import io.stator.api.ErrorType;
+import io.stator.index.IndexKeys;
 import io.stator.index.IndexWrite;
 import io.stator.index.Indexes;
 import io.stator.schema.Catalog;
@@ -440,6 +441,7 @@ final class Transactions {
       context.checkAllUsed();
       TableDefinition table = tables.forItems(a.tableName());
       ItemKeys.checkItem(table, a.item());
+      IndexKeys.checkItem(table, a.item());
       if (ItemSize.of(a.item()) > ItemSize.MAX_ITEM_SIZE) {
         throw DynamoDbException.validation("Item size has exceeded the maximum allowed size");
       }

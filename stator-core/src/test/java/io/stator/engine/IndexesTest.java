@@ -183,6 +183,45 @@ class IndexesTest {
   }
 
   @Test
+  void batchesAndTransactionsMaintainIndexes() throws Exception {
+    db.createTable(orders("Multi"));
+    db.batchWriteItem(new io.stator.api.BatchWriteItemRequest(Map.of("Multi", List.of(
+        new io.stator.api.WriteRequest(new io.stator.api.PutRequest(
+            order("u", "o1", "prod", "3", "s", "p")), null),
+        new io.stator.api.WriteRequest(new io.stator.api.PutRequest(
+            order("u", "o2", "prod", "1", "s", null)), null))), null, null));
+    await();
+    assertThat(db.query(indexQuery("Multi", "ProductOrderIndex", "productId = :p",
+        values(":p", "prod"))).count()).isEqualTo(2);
+    db.transactWriteItems(new io.stator.api.TransactWriteItemsRequest(List.of(
+        new io.stator.api.TransactWriteItem(null, new io.stator.api.Put(
+            order("u", "o3", "prod", "2", "s", "p"), "Multi", null, null, null, null), null,
+            null),
+        new io.stator.api.TransactWriteItem(null, null, new io.stator.api.Delete(
+            item("userId", "u", "orderId", "o1"), "Multi", null, null, null, null), null)),
+        null, null, null));
+    db.batchWriteItem(new io.stator.api.BatchWriteItemRequest(Map.of("Multi", List.of(
+        new io.stator.api.WriteRequest(null, new io.stator.api.DeleteRequest(
+            item("userId", "u", "orderId", "o2"))))), null, null));
+    await();
+    assertThat(db.query(indexQuery("Multi", "ProductOrderIndex", "productId = :p",
+        values(":p", "prod"))).items()).extracting(i -> text(i.get("orderId")))
+        .containsExactly("o3");
+    assertThat(db.query(indexQuery("Multi", "PendingIndex", "pendingAt = :p",
+        values(":p", "p"))).items()).extracting(i -> text(i.get("orderId")))
+        .containsExactly("o3");
+    assertThat(db.query(indexQuery("Multi", "ByTotal", "userId = :u", values(":u", "u")))
+        .items()).extracting(i -> text(i.get("orderId"))).containsExactly("o3");
+    expect(() -> db.transactWriteItems(new io.stator.api.TransactWriteItemsRequest(List.of(
+            new io.stator.api.TransactWriteItem(null, new io.stator.api.Put(
+                item("userId", "u", "orderId", "o9", "total", "x"), "Multi", null, null, null,
+                null), null, null)), null, null, null)),
+        ErrorType.ValidationException,
+        "One or more parameter values were invalid: Type mismatch for Index Key total Expected:"
+            + " N Actual: S IndexName: ByTotal");
+  }
+
+  @Test
   void readErrors() {
     db.createTable(orders("Errs"));
     expect(() -> db.query(indexQuery("Errs", "Nope", "productId = :p", values(":p", "x"))),
