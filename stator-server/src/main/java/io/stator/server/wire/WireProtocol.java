@@ -83,7 +83,19 @@ public final class WireProtocol {
               "UpdateItem",
               new Operation<>(Requests::updateItem, Database::updateItem, Responses::updateItem)),
           Map.entry("Query", new Operation<>(Requests::query, Database::query, Responses::query)),
-          Map.entry("Scan", new Operation<>(Requests::scan, Database::scan, Responses::scan)));
+          Map.entry("Scan", new Operation<>(Requests::scan, Database::scan, Responses::scan)),
+          Map.entry(
+              "UpdateTimeToLive",
+              new Operation<>(
+                  Requests::updateTimeToLive,
+                  Database::updateTimeToLive,
+                  Responses::updateTimeToLive)),
+          Map.entry(
+              "DescribeTimeToLive",
+              new Operation<>(
+                  Requests::describeTimeToLive,
+                  Database::describeTimeToLive,
+                  Responses::describeTimeToLive)));
 
   /**
    * The operation named by an {@code X-Amz-Target} header, or null when Stator does not serve
