@@ -137,8 +137,11 @@ class TimeToLiveSweeperTest {
         renewed.add("k" + i);
       }
       sweep.join();
-      assertThat(renewed).isNotEmpty();
-      assertThat(Duration.ofNanos(slowest)).isLessThan(Duration.ofMillis(500));
+      System.out.printf("%d writes during the sweep, slowest %d ms%n",
+          renewed.size(), slowest / 1_000_000);
+      // A sweep holding writes back would let exactly one write through, after it ended.
+      assertThat(renewed.size()).isGreaterThan(10);
+      assertThat(Duration.ofNanos(slowest)).isLessThan(Duration.ofSeconds(2));
       for (String id : renewed) {
         assertThat(exists(db, "Sessions", id)).as(id).isTrue();
       }
