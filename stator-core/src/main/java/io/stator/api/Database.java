@@ -37,14 +37,6 @@ public interface Database extends AutoCloseable {
 
   DescribeTimeToLiveResponse describeTimeToLive(DescribeTimeToLiveRequest request);
 
-  /**
-   * Stator's own, not a DynamoDB operation: deletes now every item whose Time to Live has
-   * passed, in every table with TTL enabled, instead of waiting for the background sweeper (as
-   * DynamoDB does, expired items stay readable until swept). Returns the number of items deleted.
-   * Tests call it so they need not wait.
-   */
-  long sweepExpiredItems();
-
   /** Closes the database and the storage under it. */
   @Override
   void close();

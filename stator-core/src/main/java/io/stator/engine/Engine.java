@@ -31,6 +31,7 @@ import io.stator.api.UpdateTimeToLiveResponse;
 import io.stator.schema.Catalog;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Storage;
+import io.stator.ttl.ExpiredItemSweep;
 import io.stator.ttl.TimeToLiveSweeper;
 import io.stator.ttl.TimeToLiveUpdates;
 import java.time.Clock;
@@ -83,7 +84,7 @@ import java.time.Clock;
  * TimeToLiveSweeper} deletes expired items on a background thread through {@link Items}' delete
  * path, marked with {@link UserIdentity#TIME_TO_LIVE}; see its comment.
  */
-public final class Engine implements Database {
+public final class Engine implements Database, ExpiredItemSweep {
   private final Storage storage;
   private final Tables tables;
   private final Items items;

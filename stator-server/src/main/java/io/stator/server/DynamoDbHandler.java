@@ -21,6 +21,7 @@ import io.stator.api.Database;
 import io.stator.api.DynamoDbException;
 import io.stator.api.ErrorType;
 import io.stator.server.wire.WireProtocol;
+import io.stator.ttl.ExpiredItemSweep;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
@@ -103,15 +104,19 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
   /**
    * Stator's own endpoint: {@code POST /stator/ttl/sweep} deletes every expired item now (see
-   * {@link Database#sweepExpiredItems}) and answers {@code {"DeletedItems": n}}. DynamoDB's API is
+   * {@link ExpiredItemSweep}) and answers {@code {"DeletedItems": n}}. DynamoDB's API is
    * only ever posted to {@code /}, so this path cannot be taken for one of its requests; it
    * needs no credentials, like the health check.
    */
   private void sweepExpiredItems(ChannelHandlerContext ctx, boolean keepAlive) {
     ByteBuf body;
     HttpResponseStatus status;
+    if (!(database instanceof ExpiredItemSweep sweep)) {
+      respond(ctx, HttpResponseStatus.NOT_FOUND, "text/plain", bytes(ctx, "Not Found"), keepAlive);
+      return;
+    }
     try {
-      long deleted = database.sweepExpiredItems();
+      long deleted = sweep.sweepExpiredItems();
       body = bytes(ctx, "{\"DeletedItems\":" + deleted + "}");
       status = HttpResponseStatus.OK;
     } catch (RuntimeException e) {

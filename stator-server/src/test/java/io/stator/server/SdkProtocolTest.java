@@ -335,11 +335,6 @@ class SdkProtocolTest {
     }
 
     @Override
-    public long sweepExpiredItems() {
-      throw bug();
-    }
-
-    @Override
     public void close() {}
   }
 }
