@@ -14,6 +14,8 @@ import io.stator.api.DeleteTableRequest;
 import io.stator.api.DeleteTableResponse;
 import io.stator.api.DescribeTableRequest;
 import io.stator.api.DescribeTableResponse;
+import io.stator.api.DescribeTimeToLiveRequest;
+import io.stator.api.DescribeTimeToLiveResponse;
 import io.stator.api.GetItemRequest;
 import io.stator.api.GetItemResponse;
 import io.stator.api.ListTablesRequest;
@@ -32,8 +34,15 @@ import io.stator.api.UpdateItemRequest;
 import io.stator.api.UpdateItemResponse;
 import io.stator.api.UpdateTableRequest;
 import io.stator.api.UpdateTableResponse;
+import io.stator.api.UpdateTimeToLiveRequest;
+import io.stator.api.UpdateTimeToLiveResponse;
 import io.stator.schema.Catalog;
+import io.stator.schema.TableDefinition;
 import io.stator.storage.Storage;
+import io.stator.ttl.ExpiredItemSweep;
+import io.stator.ttl.TimeToLiveSweeper;
+import io.stator.ttl.TimeToLiveUpdates;
+import java.time.Clock;
 
 /**
  * The engine behind {@link Database}: DynamoDB's operations on top of the Storage SPI.
@@ -77,8 +86,14 @@ import io.stator.storage.Storage;
  * storage's versioned commits. Because of the cache, one engine owns the catalog of its storage;
  * several engines may not change tables on one storage. The ClientRequestTokens of recent
  * transactions are also kept in memory (see {@link ClientRequestTokens}).
+ *
+ * <h2>Time to Live</h2>
+ *
+ * The TTL setting is part of the table's definition in the catalog. The {@link
+ * TimeToLiveSweeper} deletes expired items on a background thread through {@link Items}' delete
+ * path, marked with {@link UserIdentity#TIME_TO_LIVE}; see its comment.
  */
-public final class Engine implements Database {
+public final class Engine implements Database, ExpiredItemSweep {
   private final Storage storage;
   private final Tables tables;
   private final Items items;
@@ -86,6 +101,8 @@ public final class Engine implements Database {
   private final ItemUpdates updates;
   private final BatchOperations batches;
   private final Transactions transactions;
+  private final Clock clock;
+  private final TimeToLiveSweeper sweeper;
 
   public Engine(Storage storage, EngineOptions options) {
     this.storage = storage;
@@ -98,6 +115,13 @@ public final class Engine implements Database {
     this.batches = new BatchOperations(storage, tables);
     this.transactions =
         new Transactions(storage, tables, new ClientRequestTokens(options.clock()));
+    this.clock = options.clock();
+    this.sweeper =
+        new TimeToLiveSweeper(
+            storage, catalog, clock, options.timeToLiveSweepInterval(),
+            (table, key, condition) ->
+                items.deleteAs(UserIdentity.TIME_TO_LIVE, table, key, condition));
+    sweeper.startIfNeeded();
   }
 
   @Override
@@ -177,7 +201,39 @@ public final class Engine implements Database {
   }
 
   @Override
+  public UpdateTimeToLiveResponse updateTimeToLive(UpdateTimeToLiveRequest r) {
+    TimeToLiveUpdates.checkRequest(r);
+    TableDefinition changed =
+        tables.change(
+            r.tableName(),
+            t ->
+                t.withTimeToLive(
+                    TimeToLiveUpdates.apply(
+                        t.timeToLive(), r.timeToLiveSpecification(), clock.instant())));
+    if (changed.timeToLive().enabled()) {
+      sweeper.startIfNeeded();
+    }
+    return new UpdateTimeToLiveResponse(r.timeToLiveSpecification());
+  }
+
+  @Override
+  public DescribeTimeToLiveResponse describeTimeToLive(DescribeTimeToLiveRequest r) {
+    TimeToLiveUpdates.checkTableName(r.tableName());
+    return new DescribeTimeToLiveResponse(
+        TimeToLiveUpdates.describe(tables.definition(r.tableName()).timeToLive()));
+  }
+
+  @Override
+  public long sweepExpiredItems() {
+    return sweeper.sweepNow();
+  }
+
+  @Override
   public void close() {
-    storage.close();
+    try {
+      sweeper.close();
+    } finally {
+      storage.close();
+    }
   }
 }

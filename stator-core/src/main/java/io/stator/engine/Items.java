@@ -3,6 +3,7 @@ package io.stator.engine;
 import io.stator.api.DeleteItemRequest;
 import io.stator.api.DeleteItemResponse;
 import io.stator.api.DynamoDbException;
+import io.stator.api.ErrorType;
 import io.stator.api.ExpectedAttributeValue;
 import io.stator.api.GetItemRequest;
 import io.stator.api.GetItemResponse;
@@ -138,8 +139,34 @@ final class Items {
   private Map<String, AttributeValue> write(
       TableDefinition table, StorageKey key, Condition condition, String onFailure,
       byte[] encoded) {
+    return write(table, key, condition, onFailure, encoded, null);
+  }
+
+  /**
+   * DeleteItem's path for a deletion the service makes itself (the Time to Live sweeper): the
+   * item under {@code key} is deleted if {@code condition} holds for its current version, and
+   * the write carries {@code identity} so that what observes writes (streams) can tell it from a
+   * client's. Returns whether an item was deleted; false when the condition does not hold (the
+   * item changed, or is gone).
+   */
+  boolean deleteAs(
+      UserIdentity identity, TableDefinition table, StorageKey key, Condition condition) {
     try {
-      return writeOnce(table, key, condition, onFailure, encoded);
+      return write(table, key, condition, "NONE", null, identity) != null;
+    } catch (DynamoDbException e) {
+      if (e.type() == ErrorType.ConditionalCheckFailedException) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /** As above; {@code identity} is null for a client's write, else who made it. */
+  private Map<String, AttributeValue> write(
+      TableDefinition table, StorageKey key, Condition condition, String onFailure,
+      byte[] encoded, UserIdentity identity) {
+    try {
+      return writeOnce(table, key, condition, onFailure, encoded, identity);
     } catch (StorageException e) {
       throw tables.failure(table, e);
     }
@@ -147,7 +174,7 @@ final class Items {
 
   private Map<String, AttributeValue> writeOnce(
       TableDefinition table, StorageKey key, Condition condition, String onFailure,
-      byte[] encoded) {
+      byte[] encoded, UserIdentity identity) {
     while (true) {
       Optional<StoredRecord> current = storage.get(table.space(), key);
       Map<String, AttributeValue> old =
@@ -159,6 +186,8 @@ final class Items {
       if (encoded == null && old == null) {
         return null; // deleting an absent item changes nothing
       }
+      // The change's record for observers of writes (streams) belongs in this commit, with
+      // identity as its userIdentity.
       Commit commit = new Commit().expect(table.space(), key, version);
       if (encoded == null) {
         commit.delete(table.space(), key);

@@ -16,6 +16,7 @@ import java.util.List;
  * @param lastUpdateToPayPerRequest when the table last became PAY_PER_REQUEST, or null
  * @param lastIncrease when provisioned throughput was last increased, or null
  * @param lastDecrease when provisioned throughput was last decreased, or null
+ * @param timeToLive the Time to Live setting ({@link TimeToLive#DISABLED} when never enabled)
  */
 public record TableDefinition(
     String name,
@@ -31,13 +32,38 @@ public record TableDefinition(
     Instant lastUpdateToPayPerRequest,
     Instant lastIncrease,
     Instant lastDecrease,
-    String status) {
+    String status,
+    TimeToLive timeToLive) {
 
   public static final String PROVISIONED = "PROVISIONED";
   public static final String PAY_PER_REQUEST = "PAY_PER_REQUEST";
 
   public TableDefinition {
     attributeDefinitions = List.copyOf(attributeDefinitions);
+    if (timeToLive == null) {
+      timeToLive = TimeToLive.DISABLED;
+    }
+  }
+
+  /** A definition with Time to Live disabled. */
+  public TableDefinition(
+      String name,
+      String tableId,
+      String space,
+      KeyAttribute hashKey,
+      KeyAttribute rangeKey,
+      List<KeyAttribute> attributeDefinitions,
+      String billingMode,
+      long readCapacityUnits,
+      long writeCapacityUnits,
+      Instant creationDateTime,
+      Instant lastUpdateToPayPerRequest,
+      Instant lastIncrease,
+      Instant lastDecrease,
+      String status) {
+    this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
+        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
+        lastIncrease, lastDecrease, status, TimeToLive.DISABLED);
   }
 
   public boolean hasRangeKey() {
@@ -59,7 +85,7 @@ public record TableDefinition(
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, newStatus);
+        lastIncrease, lastDecrease, newStatus, timeToLive);
   }
 
   public TableDefinition withBilling(
@@ -67,6 +93,13 @@ public record TableDefinition(
       Instant decrease) {
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, mode, read, write,
-        creationDateTime, toPayPerRequest, increase, decrease, status);
+        creationDateTime, toPayPerRequest, increase, decrease, status, timeToLive);
+  }
+
+  public TableDefinition withTimeToLive(TimeToLive setting) {
+    return new TableDefinition(
+        name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
+        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
+        lastIncrease, lastDecrease, status, setting);
   }
 }

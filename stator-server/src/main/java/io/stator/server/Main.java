@@ -11,8 +11,12 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -50,6 +54,42 @@ public final class Main implements Runnable {
       throw new UncheckedIOException(e);
     }
     return properties.getProperty("version", "unknown");
+  }
+
+  /**
+   * A duration as a number and a unit ({@code 250ms}, {@code 1s}, {@code 5m}, {@code 1h}), a
+   * bare {@code 0}, or ISO-8601 ({@code PT1S}).
+   */
+  static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+    private static final Pattern SIMPLE = Pattern.compile("(\\d+)(ms|s|m|h)");
+
+    @Override
+    public Duration convert(String value) {
+      String text = value.trim();
+      if (text.equals("0")) {
+        return Duration.ZERO;
+      }
+      Matcher m = SIMPLE.matcher(text);
+      try {
+        if (m.matches()) {
+          long n = Long.parseLong(m.group(1));
+          return switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(n);
+            case "s" -> Duration.ofSeconds(n);
+            case "m" -> Duration.ofMinutes(n);
+            default -> Duration.ofHours(n);
+          };
+        }
+        Duration d = Duration.parse(text);
+        if (!d.isNegative()) {
+          return d;
+        }
+      } catch (ArithmeticException | DateTimeParseException | NumberFormatException e) {
+        // reported below
+      }
+      throw new CommandLine.TypeConversionException(
+          "'" + value + "' is not a duration (examples: 500ms, 1s, 5m, 1h, 0)");
+    }
   }
 
   static final class Version implements CommandLine.IVersionProvider {
@@ -95,6 +135,17 @@ public final class Main implements Runnable {
         description = "Region shown in table ARNs (default: ${DEFAULT-VALUE}).")
     String region;
 
+    @Option(
+        names = "--ttl-sweep-interval",
+        defaultValue = "1s",
+        converter = DurationConverter.class,
+        paramLabel = "<duration>",
+        description =
+            "Pause between rounds of the Time to Live sweeper, e.g. 500ms, 1s, 5m; 0 turns the"
+                + " background sweeper off (POST /stator/ttl/sweep still sweeps)"
+                + " (default: ${DEFAULT-VALUE}).")
+    Duration ttlSweepInterval;
+
     @Override
     public Integer call() throws Exception {
       if (inMemory && dataDir != null) {
@@ -115,7 +166,12 @@ public final class Main implements Runnable {
         err.flush();
         return 1;
       }
-      Database database = Stator.open(storage, EngineOptions.defaults().withRegion(region));
+      Database database =
+          Stator.open(
+              storage,
+              EngineOptions.defaults()
+                  .withRegion(region)
+                  .withTimeToLiveSweepInterval(ttlSweepInterval));
       StatorServer server;
       try {
         server = StatorServer.start(host, port, database, region);

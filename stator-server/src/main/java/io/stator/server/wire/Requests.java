@@ -9,6 +9,7 @@ import io.stator.api.DeleteGlobalSecondaryIndexAction;
 import io.stator.api.DeleteItemRequest;
 import io.stator.api.DeleteTableRequest;
 import io.stator.api.DescribeTableRequest;
+import io.stator.api.DescribeTimeToLiveRequest;
 import io.stator.api.ExpectedAttributeValue;
 import io.stator.api.GetItemRequest;
 import io.stator.api.GlobalSecondaryIndex;
@@ -23,9 +24,11 @@ import io.stator.api.QueryRequest;
 import io.stator.api.ScanRequest;
 import io.stator.api.StreamSpecification;
 import io.stator.api.Tag;
+import io.stator.api.TimeToLiveSpecification;
 import io.stator.api.UpdateGlobalSecondaryIndexAction;
 import io.stator.api.UpdateItemRequest;
 import io.stator.api.UpdateTableRequest;
+import io.stator.api.UpdateTimeToLiveRequest;
 import io.stator.value.AttributeValue;
 import java.io.IOException;
 import java.util.List;
@@ -149,6 +152,40 @@ final class Requests {
         streamSpecification,
         tableClass,
         deletionProtectionEnabled);
+  }
+
+  // ---- time to live -------------------------------------------------------------------------
+
+  static UpdateTimeToLiveRequest updateTimeToLive(JsonInput in) throws IOException {
+    String tableName = null;
+    TimeToLiveSpecification specification = null;
+    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
+      switch (m) {
+        case "TableName" -> tableName = in.string();
+        case "TimeToLiveSpecification" -> specification = timeToLiveSpecification(in);
+        default -> in.skip();
+      }
+    }
+    return new UpdateTimeToLiveRequest(tableName, specification);
+  }
+
+  static DescribeTimeToLiveRequest describeTimeToLive(JsonInput in) throws IOException {
+    return new DescribeTimeToLiveRequest(tableNameOnly(in));
+  }
+
+  static TimeToLiveSpecification timeToLiveSpecification(JsonInput in) throws IOException {
+    return in.struct("TimeToLiveSpecification", s -> {
+      Boolean enabled = null;
+      String attributeName = null;
+      for (String m = s.nextMember(); m != null; m = s.nextMember()) {
+        switch (m) {
+          case "Enabled" -> enabled = s.bool();
+          case "AttributeName" -> attributeName = s.string();
+          default -> s.skip();
+        }
+      }
+      return new TimeToLiveSpecification(enabled, attributeName);
+    });
   }
 
   // ---- items --------------------------------------------------------------------------------

@@ -110,7 +110,19 @@ public final class WireProtocol {
               new Operation<>(
                   MultiItemRequests::transactGetItems,
                   Database::transactGetItems,
-                  MultiItemResponses::transactGetItems)));
+                  MultiItemResponses::transactGetItems)),
+          Map.entry(
+              "UpdateTimeToLive",
+              new Operation<>(
+                  Requests::updateTimeToLive,
+                  Database::updateTimeToLive,
+                  Responses::updateTimeToLive)),
+          Map.entry(
+              "DescribeTimeToLive",
+              new Operation<>(
+                  Requests::describeTimeToLive,
+                  Database::describeTimeToLive,
+                  Responses::describeTimeToLive)));
 
   /**
    * The operation named by an {@code X-Amz-Target} header, or null when Stator does not serve
