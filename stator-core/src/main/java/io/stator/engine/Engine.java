@@ -24,6 +24,8 @@ import io.stator.api.UpdateItemRequest;
 import io.stator.api.UpdateItemResponse;
 import io.stator.api.UpdateTableRequest;
 import io.stator.api.UpdateTableResponse;
+import io.stator.capacity.CapacityModel;
+import io.stator.capacity.PartitionReport;
 import io.stator.schema.Catalog;
 import io.stator.storage.Storage;
 
@@ -75,15 +77,22 @@ public final class Engine implements Database {
   private final Items items;
   private final Reads reads;
   private final ItemUpdates updates;
+  private final CapacityModel capacity;
 
   public Engine(Storage storage, EngineOptions options) {
     this.storage = storage;
     Catalog catalog = new Catalog(storage);
     catalog.dropOrphanSpaces();
     this.tables = new Tables(storage, catalog, options);
-    this.items = new Items(storage, tables);
-    this.reads = new Reads(storage, tables);
-    this.updates = new ItemUpdates(storage, tables);
+    this.capacity =
+        new CapacityModel(
+            options.capacity(),
+            options.clock(),
+            "arn:aws:dynamodb:" + options.region() + ":" + options.accountId() + ":table/",
+            table -> tables.sizeBytes(table));
+    this.items = new Items(storage, tables, capacity);
+    this.reads = new Reads(storage, tables, capacity);
+    this.updates = new ItemUpdates(storage, tables, capacity);
   }
 
   @Override
@@ -139,6 +148,15 @@ public final class Engine implements Database {
   @Override
   public ScanResponse scan(ScanRequest r) {
     return reads.scan(r);
+  }
+
+  /**
+   * The capacity model's view of a table's partitions: consumption, throttles, hot keys.
+   *
+   * @throws DynamoDbException ResourceNotFoundException when there is no such table
+   */
+  public PartitionReport partitions(String tableName) {
+    return capacity.report(tables.forItems(tableName));
   }
 
   @Override
