@@ -162,7 +162,7 @@ final class TableCapacity {
     p.consumed(second, write, units);
     if (write && sizeDelta != 0) {
       p.bytes = Math.max(0, p.bytes + sizeDelta);
-      if (p.bytes > settings.partitionSizeLimit() && p.widthMinusOne() > 0) {
+      if (p.bytes > settings.partitionSizeLimit() && p.widthMinusOne() != 0) {
         split(p, p.middle(), nowMillis);
         splitsForSize++;
       }
