@@ -20,6 +20,7 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 import io.stator.api.Database;
 import io.stator.api.DynamoDbException;
 import io.stator.api.ErrorType;
+import io.stator.api.ProvisionedThroughputExceededException;
 import io.stator.server.wire.WireProtocol;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -28,6 +29,9 @@ import java.util.zip.CRC32;
 
 /**
  * Answers one aggregated HTTP request the way DynamoDB's front end does.
+ *
+ * <p>Stator's own {@code GET /stator/...} paths (the capacity model's partition report, see
+ * {@link PartitionsEndpoint}) are answered first; DynamoDB's API is only {@code POST /}.
  *
  * <p>The checks run in DynamoDB's order: a {@code GET} is a health check; anything but a
  * {@code POST} with a JSON body is a 404 {@code <UnknownOperationException/>}; then a body that is
@@ -62,6 +66,13 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       return;
     }
     boolean keepAlive = HttpUtil.isKeepAlive(request);
+    if (request.method().equals(HttpMethod.GET) && PartitionsEndpoint.handles(request.uri())) {
+      PartitionsEndpoint.Answer answer = PartitionsEndpoint.answer(database, request.uri());
+      ByteBuf body = ctx.alloc().buffer(answer.body().length).writeBytes(answer.body());
+      respond(ctx, HttpResponseStatus.valueOf(answer.status()), answer.contentType(), body,
+          keepAlive);
+      return;
+    }
     if (request.method().equals(HttpMethod.GET)) {
       ByteBuf body = ctx.alloc().buffer(healthy.length).writeBytes(healthy);
       respond(ctx, HttpResponseStatus.OK, "text/plain", body, keepAlive);
@@ -135,7 +146,10 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       ByteBuf body, ErrorType type, String message, DynamoDbException e) {
     body.clear();
     try (ByteBufOutputStream out = new ByteBufOutputStream(body)) {
-      WireProtocol.writeError(type, message, e == null ? null : e.item(), out);
+      WireProtocol.writeError(
+          type, message, e == null ? null : e.item(),
+          e instanceof ProvisionedThroughputExceededException t ? t.throttlingReasons() : null,
+          out);
     } catch (IOException io) {
       throw new java.io.UncheckedIOException(io);
     }

@@ -3,6 +3,7 @@ package io.stator.server;
 import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.api.Database;
+import io.stator.capacity.CapacityMode;
 import io.stator.storage.Storage;
 import io.stator.storage.memory.MemoryStorage;
 import io.stator.storage.rocksdb.RocksDbStorage;
@@ -25,7 +26,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Stator: a DynamoDB-compatible database.",
-    subcommands = {Main.Serve.class, CommandLine.HelpCommand.class})
+    subcommands = {Main.Serve.class, HotKeys.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
   @Spec CommandSpec spec;
 
@@ -95,8 +96,24 @@ public final class Main implements Runnable {
         description = "Region shown in table ARNs (default: ${DEFAULT-VALUE}).")
     String region;
 
+    @Option(
+        names = "--capacity",
+        defaultValue = "observe",
+        description =
+            "What to do when DynamoDB would throttle a request: observe (serve it, count the"
+                + " throttle) or enforce (refuse it with"
+                + " ProvisionedThroughputExceededException). Default: ${DEFAULT-VALUE}.")
+    String capacity;
+
     @Override
     public Integer call() throws Exception {
+      CapacityMode mode;
+      try {
+        mode = CapacityMode.parse(capacity);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--capacity must be observe or enforce, not " + capacity);
+      }
       if (inMemory && dataDir != null) {
         throw new CommandLine.ParameterException(
             spec.commandLine(), "--data-dir and --in-memory cannot be used together");
@@ -115,7 +132,9 @@ public final class Main implements Runnable {
         err.flush();
         return 1;
       }
-      Database database = Stator.open(storage, EngineOptions.defaults().withRegion(region));
+      Database database =
+          Stator.open(
+              storage, EngineOptions.defaults().withRegion(region).withCapacityMode(mode));
       StatorServer server;
       try {
         server = StatorServer.start(host, port, database, region);
@@ -129,8 +148,9 @@ public final class Main implements Runnable {
       String where = inMemory ? "in memory" : "RocksDB at " + dir;
       PrintWriter out = spec.commandLine().getOut();
       out.printf(
-          "Stator %s listening on http://%s:%d (%s)%n",
-          version(), hostForUrl(host), server.port(), where);
+          "Stator %s listening on http://%s:%d (%s, capacity %s)%n",
+          version(), hostForUrl(host), server.port(), where,
+          mode.name().toLowerCase(java.util.Locale.ROOT));
       out.flush();
       // The server runs on its own threads; this one waits for SIGINT/SIGTERM, whose shutdown
       // hook closes the server and the storage.

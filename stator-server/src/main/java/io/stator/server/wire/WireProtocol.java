@@ -7,10 +7,12 @@ import com.fasterxml.jackson.core.JsonToken;
 import io.stator.api.Database;
 import io.stator.api.DynamoDbException;
 import io.stator.api.ErrorType;
+import io.stator.api.ThrottlingReason;
 import io.stator.value.AttributeValue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
@@ -145,6 +147,17 @@ public final class WireProtocol {
   public static void writeError(
       ErrorType type, String message, Map<String, AttributeValue> item, OutputStream out)
       throws IOException {
+    writeError(type, message, item, null, out);
+  }
+
+  /**
+   * An error body; {@code throttlingReasons} (ProvisionedThroughputExceededException) are written
+   * as the current API's {@code ThrottlingReasons} list of {@code {reason, resource}}.
+   */
+  public static void writeError(
+      ErrorType type, String message, Map<String, AttributeValue> item,
+      List<ThrottlingReason> throttlingReasons, OutputStream out)
+      throws IOException {
     try (JsonGenerator generator = JSON.createGenerator(out)) {
       generator.writeStartObject();
       generator.writeStringField("__type", type.wireType());
@@ -155,6 +168,16 @@ public final class WireProtocol {
       if (item != null) {
         generator.writeFieldName("Item");
         Responses.item(generator, item);
+      }
+      if (throttlingReasons != null) {
+        generator.writeArrayFieldStart("ThrottlingReasons");
+        for (ThrottlingReason r : throttlingReasons) {
+          generator.writeStartObject();
+          generator.writeStringField("reason", r.reason());
+          generator.writeStringField("resource", r.resource());
+          generator.writeEndObject();
+        }
+        generator.writeEndArray();
       }
       generator.writeEndObject();
     }
