@@ -548,6 +548,34 @@ class UpdateItemTest {
     assertThat(product().get("n")).isEqualTo(n(Integer.toString(succeeded.get())));
   }
 
+  /** Racing creators of a missing item: each ADD lands once, none overwrites another. */
+  @Test
+  void concurrentAddsOnAMissingItemCreateItOnce() throws Exception {
+    int threads = 6;
+    int perThread = 100;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        String member = "t" + t;
+        futures.add(pool.submit(() -> {
+          for (int i = 0; i < perThread; i++) {
+            db.updateItem(update("ADD c :one, members :me", null,
+                Map.of(":one", n("1"), ":me", ss(member + "-" + i)), null));
+          }
+        }));
+      }
+      for (Future<?> f : futures) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(product().get("c")).isEqualTo(n(Integer.toString(threads * perThread)));
+    assertThat(((AttributeValue.SS) product().get("members")).value())
+        .hasSize(threads * perThread);
+  }
+
   /** Conditional increments racing: exactly the updates that saw the expected value win. */
   @Test
   void concurrentCompareAndSetLetsOneWriterWinPerValue() throws Exception {
