@@ -1,18 +1,25 @@
 package io.stator;
 
+import io.stator.capacity.CapacityMode;
+import io.stator.capacity.CapacitySettings;
 import java.time.Clock;
 import java.time.Duration;
 
 /**
  * Settings of an engine: the region and account id that appear in ARNs, the clock that
- * timestamps tables and decides which items have expired (tests may pass their own), and how
- * often the Time to Live sweeper looks for expired items.
+ * timestamps tables, decides which items have expired and drives the capacity model (tests may
+ * pass a fixed or hand-moved one), how often the Time to Live sweeper looks for expired items,
+ * and the capacity model's settings (observe or enforce, and its figures).
  *
  * @param timeToLiveSweepInterval the pause between two rounds of the background Time to Live
  *     sweeper; zero turns the background sweeper off (forced sweeps still work)
  */
 public record EngineOptions(
-    String region, String accountId, Clock clock, Duration timeToLiveSweepInterval) {
+    String region,
+    String accountId,
+    Clock clock,
+    Duration timeToLiveSweepInterval,
+    CapacitySettings capacity) {
 
   /** One second: expired items disappear about as soon as a developer looks for them. */
   public static final Duration DEFAULT_TTL_SWEEP_INTERVAL = Duration.ofSeconds(1);
@@ -24,10 +31,13 @@ public record EngineOptions(
     if (timeToLiveSweepInterval.isNegative()) {
       throw new IllegalArgumentException("negative TTL sweep interval " + timeToLiveSweepInterval);
     }
+    if (capacity == null) {
+      capacity = CapacitySettings.defaults();
+    }
   }
 
   public EngineOptions(String region, String accountId, Clock clock) {
-    this(region, accountId, clock, DEFAULT_TTL_SWEEP_INTERVAL);
+    this(region, accountId, clock, DEFAULT_TTL_SWEEP_INTERVAL, CapacitySettings.defaults());
   }
 
   public static EngineOptions defaults() {
@@ -35,14 +45,22 @@ public record EngineOptions(
   }
 
   public EngineOptions withRegion(String region) {
-    return new EngineOptions(region, accountId, clock, timeToLiveSweepInterval);
+    return new EngineOptions(region, accountId, clock, timeToLiveSweepInterval, capacity);
   }
 
   public EngineOptions withClock(Clock clock) {
-    return new EngineOptions(region, accountId, clock, timeToLiveSweepInterval);
+    return new EngineOptions(region, accountId, clock, timeToLiveSweepInterval, capacity);
   }
 
   public EngineOptions withTimeToLiveSweepInterval(Duration interval) {
-    return new EngineOptions(region, accountId, clock, interval);
+    return new EngineOptions(region, accountId, clock, interval, capacity);
+  }
+
+  public EngineOptions withCapacity(CapacitySettings settings) {
+    return new EngineOptions(region, accountId, clock, timeToLiveSweepInterval, settings);
+  }
+
+  public EngineOptions withCapacityMode(CapacityMode mode) {
+    return withCapacity(capacity.withMode(mode));
   }
 }

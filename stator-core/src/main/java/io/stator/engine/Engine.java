@@ -36,6 +36,8 @@ import io.stator.api.UpdateTableRequest;
 import io.stator.api.UpdateTableResponse;
 import io.stator.api.UpdateTimeToLiveRequest;
 import io.stator.api.UpdateTimeToLiveResponse;
+import io.stator.capacity.CapacityModel;
+import io.stator.capacity.PartitionReport;
 import io.stator.schema.Catalog;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Storage;
@@ -103,15 +105,22 @@ public final class Engine implements Database, ExpiredItemSweep {
   private final Transactions transactions;
   private final Clock clock;
   private final TimeToLiveSweeper sweeper;
+  private final CapacityModel capacity;
 
   public Engine(Storage storage, EngineOptions options) {
     this.storage = storage;
     Catalog catalog = new Catalog(storage);
     catalog.dropOrphanSpaces();
     this.tables = new Tables(storage, catalog, options);
-    this.items = new Items(storage, tables);
-    this.reads = new Reads(storage, tables);
-    this.updates = new ItemUpdates(storage, tables);
+    this.capacity =
+        new CapacityModel(
+            options.capacity(),
+            options.clock(),
+            "arn:aws:dynamodb:" + options.region() + ":" + options.accountId() + ":table/",
+            table -> tables.sizeBytes(table));
+    this.items = new Items(storage, tables, capacity);
+    this.reads = new Reads(storage, tables, capacity);
+    this.updates = new ItemUpdates(storage, tables, capacity);
     this.batches = new BatchOperations(storage, tables);
     this.transactions =
         new Transactions(storage, tables, new ClientRequestTokens(options.clock()));
@@ -177,6 +186,15 @@ public final class Engine implements Database, ExpiredItemSweep {
   @Override
   public ScanResponse scan(ScanRequest r) {
     return reads.scan(r);
+  }
+
+  /**
+   * The capacity model's view of a table's partitions: consumption, throttles, hot keys.
+   *
+   * @throws DynamoDbException ResourceNotFoundException when there is no such table
+   */
+  public PartitionReport partitions(String tableName) {
+    return capacity.report(tables.forItems(tableName));
   }
 
   @Override

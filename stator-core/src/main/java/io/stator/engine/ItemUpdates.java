@@ -1,5 +1,8 @@
 package io.stator.engine;
 
+import io.stator.capacity.CapacityCalculator;
+import io.stator.capacity.CapacityModel;
+import io.stator.capacity.Consumption;
 import io.stator.api.AttributeValueUpdate;
 import io.stator.api.DynamoDbException;
 import io.stator.api.UpdateItemRequest;
@@ -47,10 +50,12 @@ final class ItemUpdates {
 
   private final Storage storage;
   private final Tables tables;
+  private final CapacityModel capacity;
 
-  ItemUpdates(Storage storage, Tables tables) {
+  ItemUpdates(Storage storage, Tables tables, CapacityModel capacity) {
     this.storage = storage;
     this.tables = tables;
+    this.capacity = capacity;
   }
 
   UpdateItemResponse update(UpdateItemRequest r) {
@@ -68,6 +73,8 @@ final class ItemUpdates {
         }
       });
     }
+    c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(),
+        Consumption.RETURN_CONSUMED_CAPACITY);
     c.check();
     Requests.expressionParameters(
         Requests.params(
@@ -116,16 +123,27 @@ final class ItemUpdates {
       UpdateItemRequest r, TableDefinition table, Update update, Condition condition) {
     boolean legacy = r.attributeUpdates() != null;
     StorageKey key = ItemKeys.storageKey(table, r.key());
+    boolean charged = false;
     while (true) {
       Optional<StoredRecord> current = storage.get(table.space(), key);
       Map<String, AttributeValue> old =
           current.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
+      long oldSize = old == null ? 0 : ItemSize.of(old);
       if (condition != null && !Expressions.evaluate(condition, old == null ? Map.of() : old)) {
+        // A failed condition still consumes the existing item's size, at least 1 WCU.
+        if (!charged) {
+          capacity.write(table, key.partition(), CapacityCalculator.failedCondition(oldSize), 0);
+        }
         throw DynamoDbException.conditionalCheckFailed(
             "ALL_OLD".equals(r.returnValuesOnConditionCheckFailure()) ? old : null);
       }
       if (old == null && !createsItem(update)) {
-        return new UpdateItemResponse(null, null, null); // nothing to remove from no item
+        double units = CapacityCalculator.write(0, 0, false);
+        if (!charged) {
+          capacity.write(table, key.partition(), units, 0);
+        }
+        return new UpdateItemResponse( // nothing to remove from no item
+            null, consumed(table, r, units), null);
       }
       Map<String, AttributeValue> base = old == null ? keyItem(table, r.key()) : old;
       if (legacy) {
@@ -135,6 +153,14 @@ final class ItemUpdates {
       if (ItemSize.of(updated) > ItemSize.MAX_ITEM_SIZE) {
         throw DynamoDbException.validation(
             "Item size to update has exceeded the maximum allowed size");
+      }
+      long newSize = ItemSize.of(updated);
+      // UpdateItem pays for the larger of the item before and after, charged once (a retry
+      // after a conflict is our cost, not the client's).
+      double units = CapacityCalculator.write(oldSize, newSize, false);
+      if (!charged) {
+        capacity.write(table, key.partition(), units, newSize - oldSize);
+        charged = true;
       }
       long version = current.map(StoredRecord::version).orElse(Commit.Expectation.ABSENT);
       Commit commit =
@@ -146,8 +172,15 @@ final class ItemUpdates {
       } catch (CommitConflictException e) {
         continue; // a concurrent write got in between: read, check and compute again
       }
-      return new UpdateItemResponse(returned(r.returnValues(), update, old, updated), null, null);
+      return new UpdateItemResponse(
+          returned(r.returnValues(), update, old, updated), consumed(table, r, units), null);
     }
+  }
+
+  private static io.stator.api.ConsumedCapacity consumed(
+      TableDefinition table, UpdateItemRequest r, double units) {
+    return new Consumption(table.name()).tableWrite(units)
+        .consumedCapacity(r.returnConsumedCapacity());
   }
 
   /**

@@ -9,6 +9,10 @@ import io.stator.api.GetItemRequest;
 import io.stator.api.GetItemResponse;
 import io.stator.api.PutItemRequest;
 import io.stator.api.PutItemResponse;
+import io.stator.capacity.CapacityCalculator;
+import io.stator.capacity.CapacityModel;
+import io.stator.capacity.Consumption;
+import io.stator.capacity.ReadConsistency;
 import io.stator.expression.Condition;
 import io.stator.expression.ExpressionContext;
 import io.stator.expression.Expressions;
@@ -40,10 +44,12 @@ final class Items {
 
   private final Storage storage;
   private final Tables tables;
+  private final CapacityModel capacity;
 
-  Items(Storage storage, Tables tables) {
+  Items(Storage storage, Tables tables, CapacityModel capacity) {
     this.storage = storage;
     this.tables = tables;
+    this.capacity = capacity;
   }
 
   PutItemResponse put(PutItemRequest r) {
@@ -54,6 +60,8 @@ final class Items {
         "ALL_OLD", "NONE");
     c.oneOf("conditionalOperator", r.conditionalOperator(), LegacyConditions.CONDITIONAL_OPERATORS);
     LegacyConditions.expectedConstraints(c, r.expected());
+    c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(),
+        Consumption.RETURN_CONSUMED_CAPACITY);
     c.check();
     checkReturnValues(r.returnValues());
     Requests.expressionParameters(
@@ -72,15 +80,22 @@ final class Items {
     }
     StorageKey key = ItemKeys.storageKey(table, item);
     byte[] encoded = ItemCodec.encode(item);
-    Map<String, AttributeValue> old =
-        write(table, key, condition, r.returnValuesOnConditionCheckFailure(), encoded);
-    return new PutItemResponse(returnOld(r.returnValues(), old), null, null);
+    Written written =
+        write(table, key, condition, r.returnValuesOnConditionCheckFailure(), encoded,
+            ItemSize.of(item));
+    return new PutItemResponse(
+        returnOld(r.returnValues(), written.old()),
+        new Consumption(table.name()).tableWrite(written.units())
+            .consumedCapacity(r.returnConsumedCapacity()),
+        null);
   }
 
   GetItemResponse get(GetItemRequest r) {
     Constraints c = Requests.tableName(r.tableName());
     c.notNull("key", r.key());
     Requests.attributesToGetLength(c, r.attributesToGet());
+    c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(),
+        Consumption.RETURN_CONSUMED_CAPACITY);
     c.check();
     Requests.expressionParameters(
         Requests.params("ProjectionExpression", r.projectionExpression()),
@@ -93,16 +108,24 @@ final class Items {
     context.checkAllUsed();
     TableDefinition table = tables.forItems(r.tableName());
     ItemKeys.checkKey(table, r.key());
+    StorageKey key = ItemKeys.storageKey(table, r.key());
     Optional<StoredRecord> record;
     try {
-      record = storage.get(table.space(), ItemKeys.storageKey(table, r.key()));
+      record = storage.get(table.space(), key);
     } catch (StorageException e) {
       throw tables.failure(table, e);
     }
     Map<String, AttributeValue> item =
-        record.map(rec -> Requests.project(ItemCodec.decode(rec.value()), projection))
-            .orElse(null);
-    return new GetItemResponse(item, null);
+        record.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
+    // The whole item is read whatever the projection, so its whole size is charged.
+    double units =
+        CapacityCalculator.getItem(
+            item == null ? 0 : ItemSize.of(item), ReadConsistency.of(r.consistentRead()));
+    capacity.read(table, key.partition(), units);
+    return new GetItemResponse(
+        item == null ? null : Requests.project(item, projection),
+        new Consumption(table.name()).tableRead(units)
+            .consumedCapacity(r.returnConsumedCapacity()));
   }
 
   DeleteItemResponse delete(DeleteItemRequest r) {
@@ -113,6 +136,8 @@ final class Items {
         "ALL_OLD", "NONE");
     c.oneOf("conditionalOperator", r.conditionalOperator(), LegacyConditions.CONDITIONAL_OPERATORS);
     LegacyConditions.expectedConstraints(c, r.expected());
+    c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(),
+        Consumption.RETURN_CONSUMED_CAPACITY);
     c.check();
     checkReturnValues(r.returnValues());
     Requests.expressionParameters(
@@ -126,9 +151,13 @@ final class Items {
     TableDefinition table = tables.forItems(r.tableName());
     ItemKeys.checkKey(table, r.key());
     StorageKey key = ItemKeys.storageKey(table, r.key());
-    Map<String, AttributeValue> old =
-        write(table, key, condition, r.returnValuesOnConditionCheckFailure(), null);
-    return new DeleteItemResponse(returnOld(r.returnValues(), old), null, null);
+    Written written =
+        write(table, key, condition, r.returnValuesOnConditionCheckFailure(), null, 0);
+    return new DeleteItemResponse(
+        returnOld(r.returnValues(), written.old()),
+        new Consumption(table.name()).tableWrite(written.units())
+            .consumedCapacity(r.returnConsumedCapacity()),
+        null);
   }
 
   /**
@@ -136,10 +165,10 @@ final class Items {
    * condition} holds for the current item; returns the replaced item or null. Retries when the
    * item changes between the read and the commit.
    */
-  private Map<String, AttributeValue> write(
+  private Written write(
       TableDefinition table, StorageKey key, Condition condition, String onFailure,
-      byte[] encoded) {
-    return write(table, key, condition, onFailure, encoded, null);
+      byte[] encoded, long newSize) {
+    return write(table, key, condition, onFailure, encoded, newSize, null);
   }
 
   /**
@@ -147,12 +176,12 @@ final class Items {
    * item under {@code key} is deleted if {@code condition} holds for its current version, and
    * the write carries {@code identity} so that what observes writes (streams) can tell it from a
    * client's. Returns whether an item was deleted; false when the condition does not hold (the
-   * item changed, or is gone).
+   * item changed, or is gone). Such deletions consume no capacity, as TTL deletes on DynamoDB.
    */
   boolean deleteAs(
       UserIdentity identity, TableDefinition table, StorageKey key, Condition condition) {
     try {
-      return write(table, key, condition, "NONE", null, identity) != null;
+      return write(table, key, condition, "NONE", null, 0, identity).old() != null;
     } catch (DynamoDbException e) {
       if (e.type() == ErrorType.ConditionalCheckFailedException) {
         return false;
@@ -162,29 +191,42 @@ final class Items {
   }
 
   /** As above; {@code identity} is null for a client's write, else who made it. */
-  private Map<String, AttributeValue> write(
+  private Written write(
       TableDefinition table, StorageKey key, Condition condition, String onFailure,
-      byte[] encoded, UserIdentity identity) {
+      byte[] encoded, long newSize, UserIdentity identity) {
     try {
-      return writeOnce(table, key, condition, onFailure, encoded, identity);
+      return writeOnce(table, key, condition, onFailure, encoded, newSize, identity);
     } catch (StorageException e) {
       throw tables.failure(table, e);
     }
   }
 
-  private Map<String, AttributeValue> writeOnce(
+  private Written writeOnce(
       TableDefinition table, StorageKey key, Condition condition, String onFailure,
-      byte[] encoded, UserIdentity identity) {
+      byte[] encoded, long newSize, UserIdentity identity) {
+    double units = identity == null ? -1 : 0;
     while (true) {
       Optional<StoredRecord> current = storage.get(table.space(), key);
       Map<String, AttributeValue> old =
           current.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
-      if (condition != null && !Expressions.evaluate(condition, old == null ? Map.of() : old)) {
+      long oldSize = old == null ? 0 : ItemSize.of(old);
+      boolean holds =
+          condition == null || Expressions.evaluate(condition, old == null ? Map.of() : old);
+      if (units < 0) {
+        // Charged once, on the first attempt: a retry after a conflict is our cost, not the
+        // client's. A failed condition still consumes the existing item's size, at least 1.
+        units =
+            holds
+                ? CapacityCalculator.write(oldSize, newSize, false)
+                : CapacityCalculator.failedCondition(oldSize);
+        capacity.write(table, key.partition(), units, holds ? newSize - oldSize : 0);
+      }
+      if (!holds) {
         throw DynamoDbException.conditionalCheckFailed("ALL_OLD".equals(onFailure) ? old : null);
       }
       long version = current.map(StoredRecord::version).orElse(Commit.Expectation.ABSENT);
       if (encoded == null && old == null) {
-        return null; // deleting an absent item changes nothing
+        return new Written(null, units); // deleting an absent item changes nothing
       }
       // The change's record for observers of writes (streams) belongs in this commit, with
       // identity as its userIdentity.
@@ -196,12 +238,15 @@ final class Items {
       }
       try {
         storage.commit(commit);
-        return old;
+        return new Written(old, units);
       } catch (CommitConflictException e) {
         // a concurrent write got in between: read again, check again
       }
     }
   }
+
+  /** What a write replaced (or null) and the write units it consumed. */
+  private record Written(Map<String, AttributeValue> old, double units) {}
 
   /** The condition of a write: its ConditionExpression, or its legacy Expected, or null. */
   private static Condition condition(

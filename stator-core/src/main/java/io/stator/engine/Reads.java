@@ -5,6 +5,10 @@ import io.stator.api.QueryRequest;
 import io.stator.api.QueryResponse;
 import io.stator.api.ScanRequest;
 import io.stator.api.ScanResponse;
+import io.stator.capacity.CapacityCalculator;
+import io.stator.capacity.CapacityModel;
+import io.stator.capacity.Consumption;
+import io.stator.capacity.ReadConsistency;
 import io.stator.expression.Condition;
 import io.stator.expression.ExpressionContext;
 import io.stator.expression.Expressions;
@@ -43,10 +47,12 @@ final class Reads {
 
   private final Storage storage;
   private final Tables tables;
+  private final CapacityModel capacity;
 
-  Reads(Storage storage, Tables tables) {
+  Reads(Storage storage, Tables tables, CapacityModel capacity) {
     this.storage = storage;
     this.tables = tables;
+    this.capacity = capacity;
   }
 
   QueryResponse query(QueryRequest r) {
@@ -55,6 +61,8 @@ final class Reads {
     c.oneOf("select", r.select(), SELECT);
     c.atLeast("limit", r.limit(), 1);
     Requests.attributesToGetLength(c, r.attributesToGet());
+    c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(),
+        Consumption.RETURN_CONSUMED_CAPACITY);
     c.oneOf("conditionalOperator", r.conditionalOperator(), LegacyConditions.CONDITIONAL_OPERATORS);
     LegacyConditions.conditionConstraints(c, "keyConditions", r.keyConditions());
     LegacyConditions.conditionConstraints(c, "queryFilter", r.queryFilter());
@@ -173,8 +181,13 @@ final class Reads {
         upper = after;
       }
     }
+    // Query rounds the total of the items read once; a filter does not reduce it.
+    double units = CapacityCalculator.read(page.bytes, ReadConsistency.of(r.consistentRead()));
+    capacity.read(table, partition, units);
     return new QueryResponse(
-        page.items(), page.count, page.scanned, page.lastEvaluatedKey(table), null);
+        page.items(), page.count, page.scanned, page.lastEvaluatedKey(table),
+        new Consumption(table.name()).tableRead(units)
+            .consumedCapacity(r.returnConsumedCapacity()));
   }
 
   ScanResponse scan(ScanRequest r) {
@@ -186,6 +199,8 @@ final class Reads {
     c.atLeast("totalSegments", r.totalSegments(), 1)
         .atMost("totalSegments", r.totalSegments(), 1_000_000);
     Requests.attributesToGetLength(c, r.attributesToGet());
+    c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(),
+        Consumption.RETURN_CONSUMED_CAPACITY);
     c.oneOf("conditionalOperator", r.conditionalOperator(), LegacyConditions.CONDITIONAL_OPERATORS);
     LegacyConditions.conditionConstraints(c, "scanFilter", r.scanFilter());
     c.check();
@@ -260,8 +275,16 @@ final class Reads {
       }
       after = batch.get(batch.size() - 1).key();
     }
+    // Like Query: the page's total rounded once, charged to the partition where it starts.
+    double units = CapacityCalculator.read(page.bytes, ReadConsistency.of(r.consistentRead()));
+    StorageKey start = page.first != null ? page.first : after;
+    long hash = start != null ? KeyCodec.hashOf(start.partition())
+        : from != null ? KeyCodec.hashOf(from) : 0;
+    capacity.readAt(table, hash, units);
     return new ScanResponse(
-        page.items(), page.count, page.scanned, page.lastEvaluatedKey(table), null);
+        page.items(), page.count, page.scanned, page.lastEvaluatedKey(table),
+        new Consumption(table.name()).tableRead(units)
+            .consumedCapacity(r.returnConsumedCapacity()));
   }
 
   /** One page of results being gathered. */
@@ -275,6 +298,7 @@ final class Reads {
     private int scanned;
     private long bytes;
     private StorageKey last;
+    private StorageKey first;
 
     Page(Integer limit, Condition filter, List<Path> projection, boolean countOnly) {
       this.limit = limit == null ? Integer.MAX_VALUE : limit;
@@ -290,6 +314,9 @@ final class Reads {
     /** Adds a record read; true when the page is full. */
     boolean add(StoredRecord record) {
       Map<String, AttributeValue> item = ItemCodec.decode(record.value());
+      if (first == null) {
+        first = record.key();
+      }
       scanned++;
       bytes += ItemSize.of(item);
       if (filter == null || Expressions.evaluate(filter, item)) {

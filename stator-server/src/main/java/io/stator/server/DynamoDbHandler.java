@@ -30,6 +30,9 @@ import java.util.zip.CRC32;
 /**
  * Answers one aggregated HTTP request the way DynamoDB's front end does.
  *
+ * <p>Stator's own {@code GET /stator/...} paths (the capacity model's partition report, see
+ * {@link PartitionsEndpoint}) are answered first; DynamoDB's API is only {@code POST /}.
+ *
  * <p>The checks run in DynamoDB's order: a {@code GET} is a health check; anything but a
  * {@code POST} with a JSON body is a 404 {@code <UnknownOperationException/>}; then a body that is
  * no well-formed JSON is a SerializationException, an unknown {@code X-Amz-Target} an
@@ -67,6 +70,13 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       return;
     }
     boolean keepAlive = HttpUtil.isKeepAlive(request);
+    if (request.method().equals(HttpMethod.GET) && PartitionsEndpoint.handles(request.uri())) {
+      PartitionsEndpoint.Answer answer = PartitionsEndpoint.answer(database, request.uri());
+      ByteBuf body = ctx.alloc().buffer(answer.body().length).writeBytes(answer.body());
+      respond(ctx, HttpResponseStatus.valueOf(answer.status()), answer.contentType(), body,
+          keepAlive);
+      return;
+    }
     if (request.method().equals(HttpMethod.GET)) {
       ByteBuf body = ctx.alloc().buffer(healthy.length).writeBytes(healthy);
       respond(ctx, HttpResponseStatus.OK, "text/plain", body, keepAlive);

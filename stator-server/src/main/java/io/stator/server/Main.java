@@ -3,6 +3,7 @@ package io.stator.server;
 import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.api.Database;
+import io.stator.capacity.CapacityMode;
 import io.stator.storage.Storage;
 import io.stator.storage.memory.MemoryStorage;
 import io.stator.storage.rocksdb.RocksDbStorage;
@@ -29,7 +30,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Stator: a DynamoDB-compatible database.",
-    subcommands = {Main.Serve.class, CommandLine.HelpCommand.class})
+    subcommands = {Main.Serve.class, HotKeys.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
   @Spec CommandSpec spec;
 
@@ -146,8 +147,24 @@ public final class Main implements Runnable {
                 + " (default: ${DEFAULT-VALUE}).")
     Duration ttlSweepInterval;
 
+    @Option(
+        names = "--capacity",
+        defaultValue = "observe",
+        description =
+            "What to do when DynamoDB would throttle a request: observe (serve it, count the"
+                + " throttle) or enforce (refuse it with"
+                + " ProvisionedThroughputExceededException). Default: ${DEFAULT-VALUE}.")
+    String capacity;
+
     @Override
     public Integer call() throws Exception {
+      CapacityMode mode;
+      try {
+        mode = CapacityMode.parse(capacity);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--capacity must be observe or enforce, not " + capacity);
+      }
       if (inMemory && dataDir != null) {
         throw new CommandLine.ParameterException(
             spec.commandLine(), "--data-dir and --in-memory cannot be used together");
@@ -171,7 +188,8 @@ public final class Main implements Runnable {
               storage,
               EngineOptions.defaults()
                   .withRegion(region)
-                  .withTimeToLiveSweepInterval(ttlSweepInterval));
+                  .withTimeToLiveSweepInterval(ttlSweepInterval)
+                  .withCapacityMode(mode));
       StatorServer server;
       try {
         server = StatorServer.start(host, port, database, region);
@@ -185,8 +203,9 @@ public final class Main implements Runnable {
       String where = inMemory ? "in memory" : "RocksDB at " + dir;
       PrintWriter out = spec.commandLine().getOut();
       out.printf(
-          "Stator %s listening on http://%s:%d (%s)%n",
-          version(), hostForUrl(host), server.port(), where);
+          "Stator %s listening on http://%s:%d (%s, capacity %s)%n",
+          version(), hostForUrl(host), server.port(), where,
+          mode.name().toLowerCase(java.util.Locale.ROOT));
       out.flush();
       // The server runs on its own threads; this one waits for SIGINT/SIGTERM, whose shutdown
       // hook closes the server and the storage.
