@@ -141,7 +141,9 @@ class ConditionExpressionTest extends EndToEndTest {
     assertThat(holds("Color = :v", ":v", AttributeValue.fromSs(List.of("Black", "Red"))))
         .isTrue();
     assertThat(holds("Color = :v", ":v", AttributeValue.fromSs(List.of("Red")))).isFalse();
-    assertThat(holds("RelatedItems = :v", ":v", l(n("341"), n("472"), n("649")))).isTrue();
+    if (!onPeer()) {
+      assertThat(holds("RelatedItems = :v", ":v", l(n("341"), n("472"), n("649")))).isTrue();
+    }
     assertThat(holds("RelatedItems = :v", ":v", l(n("472"), n("341"), n("649")))).isFalse();
     assertThat(holds("Pictures.FrontView = :v",
         ":v", s("http://example.com/products/456_front.jpg"))).isTrue();
@@ -467,7 +469,7 @@ class ConditionExpressionTest extends EndToEndTest {
       assertThat(failed).isNotNull();
       assertThat(failed.awsErrorDetails().errorMessage())
           .isEqualTo("The conditional request failed");
-      if (endpoint.target() != Target.EXTERNAL) {
+      if (!onPeer()) {
         assertThat(failed.item()).isEqualTo(product());
       }
     }
@@ -487,5 +489,13 @@ class ConditionExpressionTest extends EndToEndTest {
   private Map<String, AttributeValue> getProduct(String table) {
     return dynamo.getItem(r -> r.tableName(table).key(item("Id", n("456")))
         .consistentRead(true)).item();
+  }
+
+  /**
+   * Whether the run is against the peer implementation, which is known to differ from DynamoDB
+   * on the assertions so guarded (see the class comment).
+   */
+  private boolean onPeer() {
+    return endpoint.target() == Target.EXTERNAL;
   }
 }

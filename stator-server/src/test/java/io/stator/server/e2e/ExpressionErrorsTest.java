@@ -21,7 +21,16 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
  *
  * <ul>
  *   <li>Syntax errors: the peer words them with its parser generator; DynamoDB's read
- *       {@code Syntax error; token: "<token>", near: "<text>"}, which is what is asserted.
+ *       {@code Syntax error; token: "<token>", near: "<text>"}, which is what is asserted (only
+ *       the prefix on an external endpoint).
+ *   <li>Limits: the peer enforces none of the 4 KB expression size, the 100 operands of IN and
+ *       the 32 levels of a document path, all of which DynamoDB documents ("The maximum length of
+ *       any expression string is 4 KB", "up to 100 values in the list" of IN, nested attributes
+ *       "up to 32 levels deep"). Skipped on an external endpoint.
+ *   <li>A condition function in an update expression: the peer answers "Invalid function name";
+ *       DynamoDB tells that the function exists but is not allowed there ("The function is not
+ *       allowed in an update expression"), which is asserted. No peer records DynamoDB's text
+ *       for this case, so this wording is the least certain of the class.
  * </ul>
  */
 class ExpressionErrorsTest extends EndToEndTest {
@@ -135,21 +144,30 @@ class ExpressionErrorsTest extends EndToEndTest {
   @Test
   void syntaxErrorsNameTheOffendingToken() {
     itemTable();
-    assertValidation("Invalid ConditionExpression: Syntax error; token: \"=\", near: \"= = :v\"",
+    syntaxError("Invalid ConditionExpression: Syntax error; token: \"=\", near: \"= = :v\"",
         () -> condition("Price = = :v", ":v", n("1")));
-    assertValidation("Invalid ConditionExpression: Syntax error; token: \"<EOF>\", near: \"=\"",
+    syntaxError("Invalid ConditionExpression: Syntax error; token: \"<EOF>\", near: \"=\"",
         () -> condition("Price ="));
-    assertValidation("Invalid ConditionExpression: Syntax error; token: \"1\", near: \"= 1\"",
+    syntaxError("Invalid ConditionExpression: Syntax error; token: \"1\", near: \"= 1\"",
         () -> condition("Price = 1"));
-    assertValidation("Invalid UpdateExpression: Syntax error; token: \"<EOF>\", near: \"SET\"",
+    syntaxError("Invalid UpdateExpression: Syntax error; token: \"<EOF>\", near: \"SET\"",
         () -> update("SET"));
-    assertValidation("Invalid UpdateExpression: Syntax error; token: \"b\", near: \":one b =\"",
+    syntaxError("Invalid UpdateExpression: Syntax error; token: \"b\", near: \":one b =\"",
         () -> update("SET a = :one b = :two", ":one", n("1"), ":two", n("2")));
     assertValidation("Invalid ConditionExpression: The expression can not be empty;",
         () -> condition(""));
     assertValidation("Invalid UpdateExpression: The expression can not be empty;",
         () -> update(""));
     assertUnchanged();
+  }
+
+  /** The peer words syntax errors with its parser generator: only the prefix is compared. */
+  private void syntaxError(String message, org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
+    if (onPeer()) {
+      assertValidationContaining(message.substring(0, message.indexOf("Syntax error;") + 13), call);
+    } else {
+      assertValidation(message, call);
+    }
   }
 
   // ---- functions and operators in conditions -------------------------------------------------
@@ -202,9 +220,11 @@ class ExpressionErrorsTest extends EndToEndTest {
       values[2 * i + 1] = n(Integer.toString(i));
       list.append(i == 0 ? "" : ", ").append(":v").append(i);
     }
-    assertValidation("Invalid ConditionExpression: The IN operator is provided with too many "
-            + "operands; number of operands: 101",
-        () -> condition("Price IN (" + list + ")", values));
+    if (!onPeer()) {
+      assertValidation("Invalid ConditionExpression: The IN operator is provided with too many "
+              + "operands; number of operands: 101",
+          () -> condition("Price IN (" + list + ")", values));
+    }
     assertUnchanged();
   }
 
@@ -236,9 +256,11 @@ class ExpressionErrorsTest extends EndToEndTest {
     assertValidation("Invalid UpdateExpression: The \"SET\" section can only be used once in an "
             + "update expression;",
         () -> update("SET Price = :p SET Title = :t", ":p", n("1"), ":t", s("x")));
-    assertValidation("Invalid UpdateExpression: The function is not allowed in an update "
-            + "expression; function: attribute_exists",
-        () -> update("SET Price = attribute_exists(Title)"));
+    if (!onPeer()) {
+      assertValidation("Invalid UpdateExpression: The function is not allowed in an update "
+              + "expression; function: attribute_exists",
+          () -> update("SET Price = attribute_exists(Title)"));
+    }
     assertValidation("Invalid UpdateExpression: Invalid function name; function: List_Append",
         () -> update("SET Tags = List_Append(Tags, :l)", ":l", l()));
     assertValidation("Invalid UpdateExpression: Incorrect operand type for operator or function; "
@@ -290,9 +312,11 @@ class ExpressionErrorsTest extends EndToEndTest {
     }
     String limit = text.toString();
     assertThat(limit.length()).isEqualTo(4096);
-    assertValidation("Invalid ConditionExpression: Expression size has exceeded the maximum "
-            + "allowed size; expression size: 4097",
-        () -> condition(limit + " ", ":v", n("10")));
+    if (!onPeer()) {
+      assertValidation("Invalid ConditionExpression: Expression size has exceeded the maximum "
+              + "allowed size; expression size: 4097",
+          () -> condition(limit + " ", ":v", n("10")));
+    }
     // At the limit the expression is accepted (and holds: the item is deleted).
     condition(limit, ":v", n("10"));
     assertThat(dynamo.getItem(r -> r.tableName(table).key(KEY)).hasItem()).isFalse();
@@ -305,6 +329,9 @@ class ExpressionErrorsTest extends EndToEndTest {
     String deep32 = "a" + ".a".repeat(32);
     condition("attribute_not_exists(" + deep32 + ")");
     itemTable();
+    if (onPeer()) {
+      return;
+    }
     assertValidation("Invalid ConditionExpression: The document path has too many nesting "
             + "levels; nesting levels: 33",
         () -> condition("attribute_not_exists(" + deep32 + ".a)"));
@@ -322,5 +349,13 @@ class ExpressionErrorsTest extends EndToEndTest {
     assertValidationContaining("ExpressionAttributeValues contains invalid value",
         () -> condition("Price = :v", ":v", n("not a number")));
     assertUnchanged();
+  }
+
+  /**
+   * Whether the run is against the peer implementation, which is known to differ from DynamoDB
+   * on the assertions so guarded (see the class comment).
+   */
+  private boolean onPeer() {
+    return endpoint.target() == Target.EXTERNAL;
   }
 }

@@ -26,7 +26,20 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
  * ADD, DELETE), KeyConditions, QueryFilter, ScanFilter and AttributesToGet; and the error of
  * mixing a legacy parameter with its expression counterpart.
  *
- * <p>The peer implementation used to check these expectations agrees with every assertion here.
+ * <p>Where the peer implementation used to check these expectations differs, DynamoDB's
+ * documented behaviour is kept (the assertions are skipped on an external endpoint):
+ *
+ * <ul>
+ *   <li>ConditionalOperator OR: the peer stops at the first condition that fails, so an OR of a
+ *       false and a true condition fails. The reference: "OR - If at least one of the conditions
+ *       evaluate to true, then the entire map evaluates to true."
+ *   <li>Exists true with a Value: the peer checks only that the attribute exists; the reference
+ *       says DynamoDB "will check to see if that attribute value already exists in the table",
+ *       the value compared for equality.
+ *   <li>A ComparisonOperator given a value of a type it does not take (GT with a string set)
+ *       in Expected: the peer accepts it; DynamoDB rejects it as it does in QueryFilter
+ *       ("ComparisonOperator GT is not valid for SS AttributeValue type").
+ * </ul>
  */
 class LegacyParametersTest extends EndToEndTest {
   private static final ScalarAttributeType S = ScalarAttributeType.S;
@@ -87,8 +100,10 @@ class LegacyParametersTest extends EndToEndTest {
 
     assertThat(holds(table, "Price", ExpectedAttributeValue.builder().value(n("650.0")).build()))
         .isTrue();
-    assertThat(holds(table, "Price",
-        ExpectedAttributeValue.builder().value(n("651")).exists(true).build())).isFalse();
+    if (!onPeer()) {
+      assertThat(holds(table, "Price",
+          ExpectedAttributeValue.builder().value(n("651")).exists(true).build())).isFalse();
+    }
     assertThat(holds(table, "Nothing", ExpectedAttributeValue.builder().exists(false).build()))
         .isTrue();
     assertThat(holds(table, "Price", ExpectedAttributeValue.builder().exists(false).build()))
@@ -131,7 +146,9 @@ class LegacyParametersTest extends EndToEndTest {
     Map<String, ExpectedAttributeValue> oneOfTwo = Map.of(
         "Price", expected(ComparisonOperator.GT, n("1000")),
         "ProductCategory", expected(ComparisonOperator.EQ, s("Sporting Goods")));
-    assertThat(holds(table, ConditionalOperator.OR, oneOfTwo)).isTrue();
+    if (!onPeer()) {
+      assertThat(holds(table, ConditionalOperator.OR, oneOfTwo)).isTrue();
+    }
     assertThat(holds(table, ConditionalOperator.AND, oneOfTwo)).isFalse();
     // AND is the default.
     assertThat(holds(table, null, oneOfTwo)).isFalse();
@@ -147,10 +164,12 @@ class LegacyParametersTest extends EndToEndTest {
     assertValidation("One or more parameter values were invalid: Invalid number of argument(s) "
             + "for the BETWEEN ComparisonOperator",
         () -> holds(table, "Price", expected(ComparisonOperator.BETWEEN, n("1"))));
-    assertValidation("One or more parameter values were invalid: ComparisonOperator GT is not "
-            + "valid for SS AttributeValue type",
-        () -> holds(table, "Color",
-            expected(ComparisonOperator.GT, AttributeValue.fromSs(List.of("a")))));
+    if (!onPeer()) {
+      assertValidation("One or more parameter values were invalid: ComparisonOperator GT is not "
+              + "valid for SS AttributeValue type",
+          () -> holds(table, "Color",
+              expected(ComparisonOperator.GT, AttributeValue.fromSs(List.of("a")))));
+    }
   }
 
   // ---- AttributeUpdates ----------------------------------------------------------------------
@@ -235,8 +254,10 @@ class LegacyParametersTest extends EndToEndTest {
             "status", condition(ComparisonOperator.EQ, s("SHIPPED"))))
         .conditionalOperator(ConditionalOperator.OR)
         .scanIndexForward(false));
-    assertThat(between.items()).extracting(i -> i.get("sk").s())
-        .containsExactly("ORDER#4", "ORDER#3");
+    if (!onPeer()) {
+      assertThat(between.items()).extracting(i -> i.get("sk").s())
+          .containsExactly("ORDER#4", "ORDER#3");
+    }
 
     assertThat(dynamo.getItem(r -> r.tableName(table)
         .key(item("pk", s("CUSTOMER#1"), "sk", s("PROFILE")))
@@ -316,5 +337,13 @@ class LegacyParametersTest extends EndToEndTest {
   private static void mixed(String parameters, ThrowingCallable call) {
     assertValidation("Can not use both expression and non-expression parameters in the same "
         + "request: Non-expression parameters: " + parameters, call);
+  }
+
+  /**
+   * Whether the run is against the peer implementation, which is known to differ from DynamoDB
+   * on the assertions so guarded (see the class comment).
+   */
+  private boolean onPeer() {
+    return endpoint.target() == Target.EXTERNAL;
   }
 }

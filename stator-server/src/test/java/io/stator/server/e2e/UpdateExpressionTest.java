@@ -17,7 +17,18 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  * ADD and DELETE), nested paths and their rules for missing parents and list growth, creating
  * the item, ReturnValues, 38-digit arithmetic and the errors that depend on the item.
  *
- * <p>The peer implementation used to check these expectations agrees with every assertion here.
+ * <p>Where the peer implementation used to check these expectations differs, DynamoDB's
+ * documented behaviour is kept (the assertions are skipped on an external endpoint):
+ *
+ * <ul>
+ *   <li>Several list elements in one REMOVE: the peer removes them one after the other, so the
+ *       indexes shift and {@code REMOVE RelatedItems[1], RelatedItems[2]} removes the original
+ *       elements 1 and 3. DynamoDB evaluates every path of an update expression against the item
+ *       as it was before the update, so the original elements 1 and 2 go.
+ *   <li>Arithmetic beyond the number range: the peer stores the result; DynamoDB's numbers have
+ *       "Positive range: 1E-130 to 9.9999999999999999999999999999999999999E+125" and an update
+ *       beyond it is a ValidationException "Number overflow...".
+ * </ul>
  */
 class UpdateExpressionTest extends EndToEndTest {
   private static final ScalarAttributeType N = ScalarAttributeType.N;
@@ -119,6 +130,9 @@ class UpdateExpressionTest extends EndToEndTest {
     update("REMOVE Brand, InStock, QuantityOnHand");
     assertThat(product()).doesNotContainKeys("Brand", "InStock", "QuantityOnHand");
     update("REMOVE RelatedItems[1], RelatedItems[2]");
+    if (onPeer()) {
+      return;
+    }
     assertThat(product().get("RelatedItems"))
         .isEqualTo(l(s("Chisel"), s("Screwdriver"), s("Hacksaw")));
 
@@ -218,7 +232,9 @@ class UpdateExpressionTest extends EndToEndTest {
     update("REMOVE Doc.a, Tags[0], Tags[2], Tags[9], Nothing, Doc.nothing");
     Map<String, AttributeValue> item = product();
     assertThat(item.get("Doc")).isEqualTo(m(item("b", n("2"))));
-    assertThat(item.get("Tags")).isEqualTo(l(s("t1"), s("t3")));
+    if (!onPeer()) {
+      assertThat(item.get("Tags")).isEqualTo(l(s("t1"), s("t3")));
+    }
     update("REMOVE Doc.b");
     assertThat(product().get("Doc")).isEqualTo(m(Map.of()));
   }
@@ -349,6 +365,9 @@ class UpdateExpressionTest extends EndToEndTest {
     productTable();
     update("SET Huge = :huge", ":huge", n("9.9999999999999999999999999999999999999E+125"));
     AttributeValue huge = product().get("Huge");
+    if (onPeer()) {
+      return;
+    }
     assertValidation("Number overflow. Attempting to store a number with magnitude larger than "
         + "supported range", () -> update("SET Huge = Huge + :more", ":more", n("1E+125")));
     assertValidation("Number overflow. Attempting to store a number with magnitude larger than "
@@ -358,5 +377,13 @@ class UpdateExpressionTest extends EndToEndTest {
         ":neg", n("-1E+125")));
     assertThat(product().get("Huge")).isEqualTo(huge);
     assertThat(product()).doesNotContainKey("Neg");
+  }
+
+  /**
+   * Whether the run is against the peer implementation, which is known to differ from DynamoDB
+   * on the assertions so guarded (see the class comment).
+   */
+  private boolean onPeer() {
+    return endpoint.target() == Target.EXTERNAL;
   }
 }
