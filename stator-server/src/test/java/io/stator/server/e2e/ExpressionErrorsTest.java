@@ -1,10 +1,12 @@
 package io.stator.server.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
@@ -162,7 +164,7 @@ class ExpressionErrorsTest extends EndToEndTest {
   }
 
   /** The peer words syntax errors with its parser generator: only the prefix is compared. */
-  private void syntaxError(String message, org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
+  private void syntaxError(String message, ThrowingCallable call) {
     if (onPeer()) {
       assertValidationContaining(message.substring(0, message.indexOf("Syntax error;") + 13), call);
     } else {
@@ -294,6 +296,50 @@ class ExpressionErrorsTest extends EndToEndTest {
     assertValidation(message, () -> update("ADD Id :v", ":v", n("1")));
     // Setting a key attribute to its own value is still an update of the key.
     assertValidation(message, () -> update("SET Id = :v", ":v", n("1")));
+    assertUnchanged();
+  }
+
+  @Test
+  void placeholdersAreSharedByTheUpdateAndTheCondition() {
+    itemTable();
+    // :p is used by the condition only, :v by the update only: both count as used.
+    update("SET Price = :v", ":v", n("11"));
+    dynamo.updateItem(r -> r.tableName(table).key(KEY)
+        .updateExpression("SET Price = :v").conditionExpression("Price = :p")
+        .expressionAttributeValues(item(":v", n("10"), ":p", n("11"))));
+    assertValidation("Value provided in ExpressionAttributeValues unused in expressions: "
+            + "keys: {:x}",
+        () -> dynamo.updateItem(r -> r.tableName(table).key(KEY)
+            .updateExpression("SET Price = :v").conditionExpression("Price = :p")
+            .expressionAttributeValues(item(":v", n("10"), ":p", n("11"), ":x", n("1")))));
+    assertUnchanged();
+  }
+
+  @Test
+  void redundantParentheses() {
+    itemTable();
+    assertValidation("Invalid ConditionExpression: The expression has redundant parentheses;",
+        () -> condition("((Price = :v))", ":v", n("1")));
+    // One pair around a condition is fine; this one fails its check.
+    assertThat(catchThrowableOfType(
+        software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException.class,
+        () -> condition("(Price = :v)", ":v", n("1")))).isNotNull();
+    assertUnchanged();
+  }
+
+  @Test
+  void tooManyOperatorsInAnUpdate() {
+    itemTable();
+    // 301 additions in under 4 KB.
+    StringBuilder set = new StringBuilder("SET ");
+    for (int i = 0; i < 301; i++) {
+      set.append(i == 0 ? "" : ",").append("A").append(i).append("=:v+:v");
+    }
+    assertThat(set.length()).isLessThan(4096);
+    if (!onPeer()) {
+      assertValidationContaining("Invalid UpdateExpression: The expression contains too many "
+          + "operators; operator count: ", () -> update(set.toString(), ":v", n("1")));
+    }
     assertUnchanged();
   }
 

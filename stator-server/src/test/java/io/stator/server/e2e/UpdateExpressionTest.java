@@ -301,6 +301,35 @@ class UpdateExpressionTest extends EndToEndTest {
         "Id", n("789"), "Title", s("New"), "Visits", n("1"), "Tags", ss("new")));
   }
 
+  @Test
+  void updateWithoutAnExpressionCreatesTheKeyOnly() {
+    table = createTable("update-key-only", "Id", N);
+    UpdateItemResponse response = dynamo.updateItem(r -> r.tableName(table).key(KEY)
+        .returnValues(ReturnValue.ALL_NEW));
+    assertThat(response.attributes()).isEqualTo(item("Id", n("789")));
+    assertThat(product()).isEqualTo(item("Id", n("789")));
+  }
+
+  @Test
+  void returnValuesOfAddAndDelete() {
+    productTable();
+    update("SET Color = :c", ":c", ss("Red", "Blue"));
+    UpdateItemResponse added = update(ReturnValue.UPDATED_NEW, "ADD Color :c, Stock :n",
+        ":c", ss("Green"), ":n", n("2"));
+    assertThat(added.attributes()).containsOnlyKeys("Color", "Stock");
+    assertThat(added.attributes().get("Color").ss())
+        .containsExactlyInAnyOrder("Red", "Blue", "Green");
+    assertThat(added.attributes().get("Stock")).isEqualTo(n("2"));
+    UpdateItemResponse deleted = update(ReturnValue.UPDATED_OLD, "DELETE Color :c",
+        ":c", ss("Red", "Blue", "Green"));
+    assertThat(deleted.attributes().get("Color").ss())
+        .containsExactlyInAnyOrder("Red", "Blue", "Green");
+    // The set is gone, so UPDATED_NEW has nothing to return for it.
+    update("SET Color = :c", ":c", ss("Red"));
+    assertThat(update(ReturnValue.UPDATED_NEW, "DELETE Color :c", ":c", ss("Red"))
+        .attributes()).isEmpty();
+  }
+
   // ---- ReturnValues --------------------------------------------------------------------------
 
   @Test
@@ -342,7 +371,8 @@ class UpdateExpressionTest extends EndToEndTest {
         .isEqualTo(item("Doc", m(item("list", l(s("B")), "dict", m(item("k", s("V")))))));
     UpdateItemResponse updatedOld = update(ReturnValue.UPDATED_OLD,
         "SET Doc.dict.k = :v", ":v", s("again"));
-    assertThat(updatedOld.attributes()).isEqualTo(item("Doc", m(item("dict", m(item("k", s("V")))))));
+    assertThat(updatedOld.attributes())
+        .isEqualTo(item("Doc", m(item("dict", m(item("k", s("V")))))));
   }
 
   // ---- errors that depend on the item --------------------------------------------------------
