@@ -208,7 +208,7 @@ final class Requests {
         case "Item" -> item = in.item();
         case "ConditionExpression" -> conditionExpression = in.string();
         case "ExpressionAttributeNames" -> names = in.stringMap();
-        case "ExpressionAttributeValues" -> values = in.item();
+        case "ExpressionAttributeValues" -> values = in.expressionAttributeValues();
         case "ReturnValues" -> returnValues = in.string();
         case "ReturnConsumedCapacity" -> returnConsumedCapacity = in.string();
         case "ReturnItemCollectionMetrics" -> returnItemCollectionMetrics = in.string();
@@ -281,7 +281,7 @@ final class Requests {
         case "Key" -> key = in.item();
         case "ConditionExpression" -> conditionExpression = in.string();
         case "ExpressionAttributeNames" -> names = in.stringMap();
-        case "ExpressionAttributeValues" -> values = in.item();
+        case "ExpressionAttributeValues" -> values = in.expressionAttributeValues();
         case "ReturnValues" -> returnValues = in.string();
         case "ReturnConsumedCapacity" -> returnConsumedCapacity = in.string();
         case "ReturnItemCollectionMetrics" -> returnItemCollectionMetrics = in.string();
@@ -327,7 +327,7 @@ final class Requests {
         case "UpdateExpression" -> updateExpression = in.string();
         case "ConditionExpression" -> conditionExpression = in.string();
         case "ExpressionAttributeNames" -> names = in.stringMap();
-        case "ExpressionAttributeValues" -> values = in.item();
+        case "ExpressionAttributeValues" -> values = in.expressionAttributeValues();
         case "ReturnValues" -> returnValues = in.string();
         case "ReturnConsumedCapacity" -> returnConsumedCapacity = in.string();
         case "ReturnItemCollectionMetrics" -> returnItemCollectionMetrics = in.string();
@@ -390,7 +390,7 @@ final class Requests {
         case "FilterExpression" -> filterExpression = in.string();
         case "ProjectionExpression" -> projectionExpression = in.string();
         case "ExpressionAttributeNames" -> names = in.stringMap();
-        case "ExpressionAttributeValues" -> values = in.item();
+        case "ExpressionAttributeValues" -> values = in.expressionAttributeValues();
         case "ReturnConsumedCapacity" -> returnConsumedCapacity = in.string();
         case "AttributesToGet" -> attributesToGet = in.strings();
         case "KeyConditions" -> keyConditions = conditions(in);
@@ -449,7 +449,7 @@ final class Requests {
         case "FilterExpression" -> filterExpression = in.string();
         case "ProjectionExpression" -> projectionExpression = in.string();
         case "ExpressionAttributeNames" -> names = in.stringMap();
-        case "ExpressionAttributeValues" -> values = in.item();
+        case "ExpressionAttributeValues" -> values = in.expressionAttributeValues();
         case "ReturnConsumedCapacity" -> returnConsumedCapacity = in.string();
         case "AttributesToGet" -> attributesToGet = in.strings();
         case "ScanFilter" -> scanFilter = conditions(in);
