@@ -61,6 +61,7 @@ public class LinearizabilityTest {
   private static final String TABLE = "Register";
   private static final int THREADS = 4;
   private static final int OPS_PER_THREAD = 24;
+  private static final int MIN_ROUNDS = 10;
   private static final int MAX_ROUNDS = 400;
   private static final long ROUNDS_NANOS = 2_500_000_000L;
 
@@ -140,7 +141,8 @@ public class LinearizabilityTest {
       db.createTable(create(TABLE, "pk", "S", null, null));
       long start = System.nanoTime();
       int round = 0;
-      while (round < MAX_ROUNDS && System.nanoTime() - start < ROUNDS_NANOS) {
+      while (round < MIN_ROUNDS
+          || round < MAX_ROUNDS && System.nanoTime() - start < ROUNDS_NANOS) {
         List<Entry> history = round(db, pool, seed + round, round, transactions, stats);
         long checking = System.nanoTime();
         Verdict verdict = LinearizabilityChecker.check(history, ABSENT);
@@ -152,7 +154,6 @@ public class LinearizabilityTest {
         round++;
       }
       System.out.printf("%s: seed %d, %d rounds, %s%n", label, seed, round, stats);
-      assertThat(round).as("rounds").isGreaterThanOrEqualTo(10);
       // The test is only worth something if operations did run concurrently, and if every kind
       // of outcome occurred.
       assertThat(stats.overlapping).as("operations overlapping another thread's").isPositive();
