@@ -71,6 +71,53 @@ import java.time.Clock;
  * exact semantics, and is the shape UpdateItem, LSI maintenance and transactions extend: they
  * add expectations and writes to the same commit.
  *
+ * <h2>Linearizability of one item</h2>
+ *
+ * Every single-item operation takes effect at one instant between its call and its return, and
+ * returns what a sequential execution at that instant would return: the operations on one item
+ * are linearizable (DynamoDB's strongly consistent reads and its conditional writes promise no
+ * less). The argument rests on two properties of the storage SPI: {@code get} and {@code commit}
+ * are themselves linearizable on a key (every commit happens at one instant, ordered with every
+ * other commit, and a get of a key returns that key as the last commit before its own instant
+ * left it), and a commit applies its writes iff
+ * every expected version is still current at that instant, where a key gets a fresh, larger
+ * version on every write, also after a delete, and "absent" matches only absence.
+ *
+ * <ul>
+ *   <li>GetItem answers from one storage read; that read is its instant. Stator keeps one copy of
+ *       the data, so an eventually consistent read is strongly consistent too (DynamoDB allows
+ *       that: eventual consistency promises less, never more).
+ *   <li>A write that commits (PutItem, DeleteItem, UpdateItem) takes effect at its commit. The
+ *       commit expected the version of its last read and succeeded, so at the commit instant the
+ *       item was exactly what was read: the condition, the ReturnValues ({@code ALL_OLD}, {@code
+ *       UPDATED_NEW}, ...) and the new item, all computed from that read, are what a write
+ *       running alone at that instant computes.
+ *   <li>A write that commits nothing (its condition failed, a DeleteItem of a missing item, an
+ *       update that the item makes invalid such as {@code SET v = v + :1} without {@code v})
+ *       takes effect, as a no-op, at its last read, from which it computed its answer.
+ *   <li>A refused commit wrote nothing, so the attempts before the last one of a retry loop have
+ *       no effect at all; only the last read and commit count. A commit is refused only because
+ *       another commit on the item succeeded, so some writer always progresses (lock-free); one
+ *       writer can lose many races in a storm of writes to one item, never forever in practice.
+ *   <li>TransactWriteItems commits once, with every item's read version expected, so on each of
+ *       its items it is one write at its commit instant; a transaction cancelled with
+ *       TransactionConflict wrote nothing and answered nothing about the items, and one
+ *       cancelled by a failed condition is, on each item, a no-op at its read of that item. A
+ *       TransactGetItems takes effect at its version-checking empty commit (see {@link
+ *       Transactions}).
+ *   <li>BatchWriteItem commits each write on its own without an expectation (blind put or
+ *       delete: its instant is its commit); BatchGetItem reads each item at its own instant.
+ * </ul>
+ *
+ * {@code LinearizabilityTest} checks this: threads run random operations of all these kinds on
+ * one item, recording call and return times and results, and a Wing and Gong search finds a
+ * linearization of each history, on every storage engine; the same search rejects histories
+ * such as a stale read after a completed write. The storages give the two properties this way:
+ * the memory storage checks expectations and applies writes under one lock, each write of a key
+ * replacing one entry of a concurrent map that reads see atomically; RocksDB checks expectations
+ * and writes one {@code WriteBatch} under a commit lock, and a batch becomes visible to reads at
+ * one sequence number.
+ *
  * <h2>Validation</h2>
  *
  * Each operation validates in DynamoDB's order, because clients see which error comes first:

@@ -36,6 +36,12 @@ import java.util.Optional;
  * PutItem, GetItem and DeleteItem. Writes are "read, check, commit with the read version": the
  * commit fails if the item changed in between, and the write starts over, so a
  * ConditionExpression is always evaluated against the version the write replaces.
+ *
+ * <p>This is what makes the operations on one item linearizable: a write that commits takes
+ * effect at its commit, where the item is still exactly what it read; one that commits nothing
+ * (failed condition, delete of a missing item) takes effect at its last read. The argument in
+ * full is in {@link Engine}'s "Linearizability of one item"; {@code LinearizabilityTest} checks
+ * it on concurrent histories.
  */
 final class Items {
   static final String[] RETURN_VALUES = {
