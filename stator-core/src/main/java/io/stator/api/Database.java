@@ -46,6 +46,10 @@ public interface Database extends AutoCloseable {
   /** Reads the items from one serializable snapshot. */
   TransactGetItemsResponse transactGetItems(TransactGetItemsRequest request);
 
+  UpdateTimeToLiveResponse updateTimeToLive(UpdateTimeToLiveRequest request);
+
+  DescribeTimeToLiveResponse describeTimeToLive(DescribeTimeToLiveRequest request);
+
   /** Closes the database and the storage under it. */
   @Override
   void close();

@@ -76,6 +76,8 @@ final class ClientRequestTokens {
         continue;
       }
       if (!Arrays.equals(existing.fingerprint(), fingerprint)) {
+        // Wording not confirmed against DynamoDB (no reference we compare with records it); the
+        // error type is the one the API model documents for TransactWriteItems.
         throw new DynamoDbException(
             ErrorType.IdempotentParameterMismatchException,
             "The request uses the same client token as a previous, but non-identical request.");

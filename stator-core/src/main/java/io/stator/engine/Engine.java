@@ -14,6 +14,8 @@ import io.stator.api.DeleteTableRequest;
 import io.stator.api.DeleteTableResponse;
 import io.stator.api.DescribeTableRequest;
 import io.stator.api.DescribeTableResponse;
+import io.stator.api.DescribeTimeToLiveRequest;
+import io.stator.api.DescribeTimeToLiveResponse;
 import io.stator.api.GetItemRequest;
 import io.stator.api.GetItemResponse;
 import io.stator.api.ListTablesRequest;
@@ -32,9 +34,18 @@ import io.stator.api.UpdateItemRequest;
 import io.stator.api.UpdateItemResponse;
 import io.stator.api.UpdateTableRequest;
 import io.stator.api.UpdateTableResponse;
+import io.stator.api.UpdateTimeToLiveRequest;
+import io.stator.api.UpdateTimeToLiveResponse;
+import io.stator.capacity.CapacityModel;
+import io.stator.capacity.PartitionReport;
 import io.stator.index.Indexes;
 import io.stator.schema.Catalog;
+import io.stator.schema.TableDefinition;
 import io.stator.storage.Storage;
+import io.stator.ttl.ExpiredItemSweep;
+import io.stator.ttl.TimeToLiveSweeper;
+import io.stator.ttl.TimeToLiveUpdates;
+import java.time.Clock;
 import java.time.Duration;
 
 /**
@@ -62,6 +73,53 @@ import java.time.Duration;
  * exact semantics, and is the shape UpdateItem, LSI maintenance and transactions extend: they
  * add expectations and writes to the same commit.
  *
+ * <h2>Linearizability of one item</h2>
+ *
+ * Every single-item operation takes effect at one instant between its call and its return, and
+ * returns what a sequential execution at that instant would return: the operations on one item
+ * are linearizable (DynamoDB's strongly consistent reads and its conditional writes promise no
+ * less). The argument rests on two properties of the storage SPI: {@code get} and {@code commit}
+ * are themselves linearizable on a key (every commit happens at one instant, ordered with every
+ * other commit, and a get of a key returns that key as the last commit before its own instant
+ * left it), and a commit applies its writes iff
+ * every expected version is still current at that instant, where a key gets a fresh, larger
+ * version on every write, also after a delete, and "absent" matches only absence.
+ *
+ * <ul>
+ *   <li>GetItem answers from one storage read; that read is its instant. Stator keeps one copy of
+ *       the data, so an eventually consistent read is strongly consistent too (DynamoDB allows
+ *       that: eventual consistency promises less, never more).
+ *   <li>A write that commits (PutItem, DeleteItem, UpdateItem) takes effect at its commit. The
+ *       commit expected the version of its last read and succeeded, so at the commit instant the
+ *       item was exactly what was read: the condition, the ReturnValues ({@code ALL_OLD}, {@code
+ *       UPDATED_NEW}, ...) and the new item, all computed from that read, are what a write
+ *       running alone at that instant computes.
+ *   <li>A write that commits nothing (its condition failed, a DeleteItem of a missing item, an
+ *       update that the item makes invalid such as {@code SET v = v + :1} without {@code v})
+ *       takes effect, as a no-op, at its last read, from which it computed its answer.
+ *   <li>A refused commit wrote nothing, so the attempts before the last one of a retry loop have
+ *       no effect at all; only the last read and commit count. A commit is refused only because
+ *       another commit on the item succeeded, so some writer always progresses (lock-free); one
+ *       writer can lose many races in a storm of writes to one item, never forever in practice.
+ *   <li>TransactWriteItems commits once, with every item's read version expected, so on each of
+ *       its items it is one write at its commit instant; a transaction cancelled with
+ *       TransactionConflict wrote nothing and answered nothing about the items, and one
+ *       cancelled by a failed condition is, on each item, a no-op at its read of that item. A
+ *       TransactGetItems takes effect at its version-checking empty commit (see {@link
+ *       Transactions}).
+ *   <li>BatchWriteItem commits each write on its own without an expectation (blind put or
+ *       delete: its instant is its commit); BatchGetItem reads each item at its own instant.
+ * </ul>
+ *
+ * {@code LinearizabilityTest} checks this: threads run random operations of all these kinds on
+ * one item, recording call and return times and results, and a Wing and Gong search finds a
+ * linearization of each history, on every storage engine; the same search rejects histories
+ * such as a stale read after a completed write. The storages give the two properties this way:
+ * the memory storage checks expectations and applies writes under one lock, each write of a key
+ * replacing one entry of a concurrent map that reads see atomically; RocksDB checks expectations
+ * and writes one {@code WriteBatch} under a commit lock, and a batch becomes visible to reads at
+ * one sequence number.
+ *
  * <h2>Validation</h2>
  *
  * Each operation validates in DynamoDB's order, because clients see which error comes first:
@@ -79,8 +137,14 @@ import java.time.Duration;
  * storage's versioned commits. Because of the cache, one engine owns the catalog of its storage;
  * several engines may not change tables on one storage. The ClientRequestTokens of recent
  * transactions are also kept in memory (see {@link ClientRequestTokens}).
+ *
+ * <h2>Time to Live</h2>
+ *
+ * The TTL setting is part of the table's definition in the catalog. The {@link
+ * TimeToLiveSweeper} deletes expired items on a background thread through {@link Items}' delete
+ * path, marked with {@link UserIdentity#TIME_TO_LIVE}; see its comment.
  */
-public final class Engine implements Database {
+public final class Engine implements Database, ExpiredItemSweep {
   private final Storage storage;
   private volatile Tables tables;
   private final Items items;
@@ -89,6 +153,9 @@ public final class Engine implements Database {
   private final ItemUpdates updates;
   private final BatchOperations batches;
   private final Transactions transactions;
+  private final Clock clock;
+  private final TimeToLiveSweeper sweeper;
+  private final CapacityModel capacity;
 
   public Engine(Storage storage, EngineOptions options) {
     this.storage = storage;
@@ -97,12 +164,27 @@ public final class Engine implements Database {
     this.indexes =
         new Indexes(storage, catalog, options.gsiLag(), options.clock(), this::forget);
     this.tables = new Tables(storage, catalog, options, indexes);
-    this.items = new Items(storage, tables, indexes);
-    this.reads = new Reads(storage, tables);
-    this.updates = new ItemUpdates(storage, tables, indexes);
+    this.capacity =
+        new CapacityModel(
+            options.capacity(),
+            options.clock(),
+            "arn:aws:dynamodb:" + options.region() + ":" + options.accountId() + ":table/",
+            table -> tables.sizeBytes(table));
+    this.items = new Items(storage, tables, indexes, capacity);
+    this.reads = new Reads(storage, tables, capacity);
+    this.updates = new ItemUpdates(storage, tables, indexes, capacity);
     this.batches = new BatchOperations(storage, tables, indexes);
     this.transactions =
         new Transactions(storage, tables, indexes, new ClientRequestTokens(options.clock()));
+    this.clock = options.clock();
+    // The sweeper deletes through Items' delete path, so expired items leave the secondary
+    // indexes (LSI entries in the same commit, GSIs through the change log) like any delete.
+    this.sweeper =
+        new TimeToLiveSweeper(
+            storage, catalog, clock, options.timeToLiveSweepInterval(),
+            (table, key, condition) ->
+                items.deleteAs(UserIdentity.TIME_TO_LIVE, table, key, condition));
+    sweeper.startIfNeeded();
   }
 
   /** Forgets a cached table definition changed by a backfill. */
@@ -177,6 +259,15 @@ public final class Engine implements Database {
     return reads.scan(r);
   }
 
+  /**
+   * The capacity model's view of a table's partitions: consumption, throttles, hot keys.
+   *
+   * @throws DynamoDbException ResourceNotFoundException when there is no such table
+   */
+  public PartitionReport partitions(String tableName) {
+    return capacity.report(tables.forItems(tableName));
+  }
+
   @Override
   public BatchGetItemResponse batchGetItem(BatchGetItemRequest r) {
     return batches.batchGetItem(r);
@@ -199,8 +290,45 @@ public final class Engine implements Database {
   }
 
   @Override
+  public UpdateTimeToLiveResponse updateTimeToLive(UpdateTimeToLiveRequest r) {
+    TimeToLiveUpdates.checkRequest(r);
+    TableDefinition changed =
+        tables.change(
+            r.tableName(),
+            t ->
+                t.withTimeToLive(
+                    TimeToLiveUpdates.apply(
+                        t.timeToLive(), r.timeToLiveSpecification(), clock.instant())));
+    if (changed.timeToLive().enabled()) {
+      sweeper.startIfNeeded();
+    }
+    return new UpdateTimeToLiveResponse(r.timeToLiveSpecification());
+  }
+
+  @Override
+  public DescribeTimeToLiveResponse describeTimeToLive(DescribeTimeToLiveRequest r) {
+    TimeToLiveUpdates.checkTableName(r.tableName());
+    return new DescribeTimeToLiveResponse(
+        TimeToLiveUpdates.describe(tables.definition(r.tableName()).timeToLive()));
+  }
+
+  @Override
+  public long sweepExpiredItems() {
+    return sweeper.sweepNow();
+  }
+
+  @Override
   public void close() {
-    indexes.close();
-    storage.close();
+    // The sweeper first (its deletes stage index changes), then the propagator and backfills,
+    // then the storage they all write to.
+    try {
+      sweeper.close();
+    } finally {
+      try {
+        indexes.close();
+      } finally {
+        storage.close();
+      }
+    }
   }
 }

@@ -1,5 +1,8 @@
 package io.stator.engine;
 
+import io.stator.capacity.CapacityCalculator;
+import io.stator.capacity.CapacityModel;
+import io.stator.capacity.Consumption;
 import io.stator.api.AttributeValueUpdate;
 import io.stator.api.DynamoDbException;
 import io.stator.api.UpdateItemRequest;
@@ -15,6 +18,7 @@ import io.stator.item.ItemCodec;
 import io.stator.item.ItemSize;
 import io.stator.schema.Constraints;
 import io.stator.schema.TableDefinition;
+import io.stator.index.IndexKeys;
 import io.stator.index.IndexWrite;
 import io.stator.index.Indexes;
 import io.stator.schema.Catalog;
@@ -51,11 +55,13 @@ final class ItemUpdates {
   private final Storage storage;
   private final Tables tables;
   private final Indexes indexes;
+  private final CapacityModel capacity;
 
-  ItemUpdates(Storage storage, Tables tables, Indexes indexes) {
+  ItemUpdates(Storage storage, Tables tables, Indexes indexes, CapacityModel capacity) {
     this.storage = storage;
     this.tables = tables;
     this.indexes = indexes;
+    this.capacity = capacity;
   }
 
   UpdateItemResponse update(UpdateItemRequest r) {
@@ -73,6 +79,8 @@ final class ItemUpdates {
         }
       });
     }
+    c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(),
+        Consumption.RETURN_CONSUMED_CAPACITY);
     c.check();
     Requests.expressionParameters(
         Requests.params(
@@ -122,6 +130,7 @@ final class ItemUpdates {
     boolean legacy = r.attributeUpdates() != null;
     StorageKey key = ItemKeys.storageKey(table, r.key());
     TableDefinition validatedAgainst = table;
+    boolean charged = false;
     while (true) {
       Catalog.Entry entry = tables.entryForItems(validatedAgainst.name());
       table = entry.table();
@@ -131,12 +140,22 @@ final class ItemUpdates {
       Optional<StoredRecord> current = storage.get(table.space(), key);
       Map<String, AttributeValue> old =
           current.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
+      long oldSize = old == null ? 0 : ItemSize.of(old);
       if (condition != null && !Expressions.evaluate(condition, old == null ? Map.of() : old)) {
+        // A failed condition still consumes the existing item's size, at least 1 WCU.
+        if (!charged) {
+          capacity.write(table, key.partition(), CapacityCalculator.failedCondition(oldSize), 0);
+        }
         throw DynamoDbException.conditionalCheckFailed(
             "ALL_OLD".equals(r.returnValuesOnConditionCheckFailure()) ? old : null);
       }
       if (old == null && !createsItem(update)) {
-        return new UpdateItemResponse(null, null, null); // nothing to remove from no item
+        double units = CapacityCalculator.write(0, 0, false);
+        if (!charged) {
+          capacity.write(table, key.partition(), units, 0);
+        }
+        return new UpdateItemResponse( // nothing to remove from no item
+            null, consumed(table, r, units), null);
       }
       Map<String, AttributeValue> base = old == null ? keyItem(table, r.key()) : old;
       if (legacy) {
@@ -146,6 +165,17 @@ final class ItemUpdates {
       if (ItemSize.of(updated) > ItemSize.MAX_ITEM_SIZE) {
         throw DynamoDbException.validation(
             "Item size to update has exceeded the maximum allowed size");
+      }
+      // An index key of the wrong type is a ValidationException, which consumes nothing: check
+      // before charging (Indexes.stage checks again, for the other write paths).
+      IndexKeys.checkItem(table, updated);
+      long newSize = ItemSize.of(updated);
+      // UpdateItem pays for the larger of the item before and after, charged once (a retry
+      // after a conflict is our cost, not the client's).
+      double units = CapacityCalculator.write(oldSize, newSize, false);
+      if (!charged) {
+        capacity.write(table, key.partition(), units, newSize - oldSize);
+        charged = true;
       }
       long version = current.map(StoredRecord::version).orElse(Commit.Expectation.ABSENT);
       Commit commit =
@@ -157,8 +187,15 @@ final class ItemUpdates {
       } catch (CommitConflictException e) {
         continue; // a concurrent write got in between: read, check and compute again
       }
-      return new UpdateItemResponse(returned(r.returnValues(), update, old, updated), null, null);
+      return new UpdateItemResponse(
+          returned(r.returnValues(), update, old, updated), consumed(table, r, units), null);
     }
+  }
+
+  private static io.stator.api.ConsumedCapacity consumed(
+      TableDefinition table, UpdateItemRequest r, double units) {
+    return new Consumption(table.name()).tableWrite(units)
+        .consumedCapacity(r.returnConsumedCapacity());
   }
 
   /**

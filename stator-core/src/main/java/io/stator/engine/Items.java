@@ -3,11 +3,16 @@ package io.stator.engine;
 import io.stator.api.DeleteItemRequest;
 import io.stator.api.DeleteItemResponse;
 import io.stator.api.DynamoDbException;
+import io.stator.api.ErrorType;
 import io.stator.api.ExpectedAttributeValue;
 import io.stator.api.GetItemRequest;
 import io.stator.api.GetItemResponse;
 import io.stator.api.PutItemRequest;
 import io.stator.api.PutItemResponse;
+import io.stator.capacity.CapacityCalculator;
+import io.stator.capacity.CapacityModel;
+import io.stator.capacity.Consumption;
+import io.stator.capacity.ReadConsistency;
 import io.stator.expression.Condition;
 import io.stator.index.IndexKeys;
 import io.stator.index.IndexWrite;
@@ -35,6 +40,12 @@ import java.util.Optional;
  * PutItem, GetItem and DeleteItem. Writes are "read, check, commit with the read version": the
  * commit fails if the item changed in between, and the write starts over, so a
  * ConditionExpression is always evaluated against the version the write replaces.
+ *
+ * <p>This is what makes the operations on one item linearizable: a write that commits takes
+ * effect at its commit, where the item is still exactly what it read; one that commits nothing
+ * (failed condition, delete of a missing item) takes effect at its last read. The argument in
+ * full is in {@link Engine}'s "Linearizability of one item"; {@code LinearizabilityTest} checks
+ * it on concurrent histories.
  */
 final class Items {
   static final String[] RETURN_VALUES = {
@@ -44,11 +55,13 @@ final class Items {
   private final Storage storage;
   private final Tables tables;
   private final Indexes indexes;
+  private final CapacityModel capacity;
 
-  Items(Storage storage, Tables tables, Indexes indexes) {
+  Items(Storage storage, Tables tables, Indexes indexes, CapacityModel capacity) {
     this.storage = storage;
     this.tables = tables;
     this.indexes = indexes;
+    this.capacity = capacity;
   }
 
   PutItemResponse put(PutItemRequest r) {
@@ -59,6 +72,8 @@ final class Items {
         "ALL_OLD", "NONE");
     c.oneOf("conditionalOperator", r.conditionalOperator(), LegacyConditions.CONDITIONAL_OPERATORS);
     LegacyConditions.expectedConstraints(c, r.expected());
+    c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(),
+        Consumption.RETURN_CONSUMED_CAPACITY);
     c.check();
     checkReturnValues(r.returnValues());
     Requests.expressionParameters(
@@ -77,15 +92,21 @@ final class Items {
     }
     IndexKeys.checkItem(table, item);
     StorageKey key = ItemKeys.storageKey(table, item);
-    Map<String, AttributeValue> old =
+    Written written =
         write(table, key, condition, r.returnValuesOnConditionCheckFailure(), item);
-    return new PutItemResponse(returnOld(r.returnValues(), old), null, null);
+    return new PutItemResponse(
+        returnOld(r.returnValues(), written.old()),
+        new Consumption(table.name()).tableWrite(written.units())
+            .consumedCapacity(r.returnConsumedCapacity()),
+        null);
   }
 
   GetItemResponse get(GetItemRequest r) {
     Constraints c = Requests.tableName(r.tableName());
     c.notNull("key", r.key());
     Requests.attributesToGetLength(c, r.attributesToGet());
+    c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(),
+        Consumption.RETURN_CONSUMED_CAPACITY);
     c.check();
     Requests.expressionParameters(
         Requests.params("ProjectionExpression", r.projectionExpression()),
@@ -98,16 +119,24 @@ final class Items {
     context.checkAllUsed();
     TableDefinition table = tables.forItems(r.tableName());
     ItemKeys.checkKey(table, r.key());
+    StorageKey key = ItemKeys.storageKey(table, r.key());
     Optional<StoredRecord> record;
     try {
-      record = storage.get(table.space(), ItemKeys.storageKey(table, r.key()));
+      record = storage.get(table.space(), key);
     } catch (StorageException e) {
       throw tables.failure(table, e);
     }
     Map<String, AttributeValue> item =
-        record.map(rec -> Requests.project(ItemCodec.decode(rec.value()), projection))
-            .orElse(null);
-    return new GetItemResponse(item, null);
+        record.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
+    // The whole item is read whatever the projection, so its whole size is charged.
+    double units =
+        CapacityCalculator.getItem(
+            item == null ? 0 : ItemSize.of(item), ReadConsistency.of(r.consistentRead()));
+    capacity.read(table, key.partition(), units);
+    return new GetItemResponse(
+        item == null ? null : Requests.project(item, projection),
+        new Consumption(table.name()).tableRead(units)
+            .consumedCapacity(r.returnConsumedCapacity()));
   }
 
   DeleteItemResponse delete(DeleteItemRequest r) {
@@ -118,6 +147,8 @@ final class Items {
         "ALL_OLD", "NONE");
     c.oneOf("conditionalOperator", r.conditionalOperator(), LegacyConditions.CONDITIONAL_OPERATORS);
     LegacyConditions.expectedConstraints(c, r.expected());
+    c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(),
+        Consumption.RETURN_CONSUMED_CAPACITY);
     c.check();
     checkReturnValues(r.returnValues());
     Requests.expressionParameters(
@@ -131,31 +162,65 @@ final class Items {
     TableDefinition table = tables.forItems(r.tableName());
     ItemKeys.checkKey(table, r.key());
     StorageKey key = ItemKeys.storageKey(table, r.key());
-    Map<String, AttributeValue> old =
+    Written written =
         write(table, key, condition, r.returnValuesOnConditionCheckFailure(), null);
-    return new DeleteItemResponse(returnOld(r.returnValues(), old), null, null);
+    return new DeleteItemResponse(
+        returnOld(r.returnValues(), written.old()),
+        new Consumption(table.name()).tableWrite(written.units())
+            .consumedCapacity(r.returnConsumedCapacity()),
+        null);
   }
 
   /**
    * Replaces ({@code item} non-null) or deletes the item under {@code key}, if {@code condition}
-   * holds for the current item; returns the replaced item or null. Retries when the item (or the
-   * table's definition) changes between the read and the commit. The indexes' part of the commit
-   * comes from {@link Indexes#stage}, the one hook every write path uses.
+   * holds for the current item; returns the replaced item (or null) and the units consumed.
+   * Retries when the item (or the table's definition) changes between the read and the commit.
+   * The indexes' part of the commit comes from {@link Indexes#stage}, the one hook every write
+   * path uses.
    */
-  private Map<String, AttributeValue> write(
+  private Written write(
       TableDefinition validatedAgainst, StorageKey key, Condition condition, String onFailure,
       Map<String, AttributeValue> item) {
+    return write(validatedAgainst, key, condition, onFailure, item, null);
+  }
+
+  /**
+   * DeleteItem's path for a deletion the service makes itself (the Time to Live sweeper): the
+   * item under {@code key} is deleted if {@code condition} holds for its current version, and
+   * the write carries {@code identity} so that what observes writes (streams) can tell it from a
+   * client's. Returns whether an item was deleted; false when the condition does not hold (the
+   * item changed, or is gone). Such deletions consume no capacity, as TTL deletes on DynamoDB,
+   * and maintain the table's secondary indexes like any other delete.
+   */
+  boolean deleteAs(
+      UserIdentity identity, TableDefinition table, StorageKey key, Condition condition) {
     try {
-      return writeOnce(validatedAgainst, key, condition, onFailure, item);
+      return write(table, key, condition, "NONE", null, identity).old() != null;
+    } catch (DynamoDbException e) {
+      if (e.type() == ErrorType.ConditionalCheckFailedException) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /** As above; {@code identity} is null for a client's write, else who made it. */
+  private Written write(
+      TableDefinition validatedAgainst, StorageKey key, Condition condition, String onFailure,
+      Map<String, AttributeValue> item, UserIdentity identity) {
+    try {
+      return writeOnce(validatedAgainst, key, condition, onFailure, item, identity);
     } catch (StorageException e) {
       throw tables.failure(validatedAgainst, e);
     }
   }
 
-  private Map<String, AttributeValue> writeOnce(
+  private Written writeOnce(
       TableDefinition validatedAgainst, StorageKey key, Condition condition, String onFailure,
-      Map<String, AttributeValue> item) {
+      Map<String, AttributeValue> item, UserIdentity identity) {
     byte[] encoded = item == null ? null : ItemCodec.encode(item);
+    long newSize = item == null ? 0 : ItemSize.of(item);
+    double units = identity == null ? -1 : 0;
     while (true) {
       Catalog.Entry entry = tables.entryForItems(validatedAgainst.name());
       TableDefinition table = entry.table();
@@ -166,13 +231,27 @@ final class Items {
       Optional<StoredRecord> current = storage.get(table.space(), key);
       Map<String, AttributeValue> old =
           current.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
-      if (condition != null && !Expressions.evaluate(condition, old == null ? Map.of() : old)) {
+      long oldSize = old == null ? 0 : ItemSize.of(old);
+      boolean holds =
+          condition == null || Expressions.evaluate(condition, old == null ? Map.of() : old);
+      if (units < 0) {
+        // Charged once, on the first attempt: a retry after a conflict is our cost, not the
+        // client's. A failed condition still consumes the existing item's size, at least 1.
+        units =
+            holds
+                ? CapacityCalculator.write(oldSize, newSize, false)
+                : CapacityCalculator.failedCondition(oldSize);
+        capacity.write(table, key.partition(), units, holds ? newSize - oldSize : 0);
+      }
+      if (!holds) {
         throw DynamoDbException.conditionalCheckFailed("ALL_OLD".equals(onFailure) ? old : null);
       }
       long version = current.map(StoredRecord::version).orElse(Commit.Expectation.ABSENT);
       if (encoded == null && old == null) {
-        return null; // deleting an absent item changes nothing
+        return new Written(null, units); // deleting an absent item changes nothing
       }
+      // The change's record for observers of writes (streams) belongs in this commit, with
+      // identity as its userIdentity.
       Commit commit = new Commit().expect(table.space(), key, version);
       if (encoded == null) {
         commit.delete(table.space(), key);
@@ -181,12 +260,15 @@ final class Items {
       }
       try (IndexWrite indexWrite = indexes.stage(entry, old, item, commit)) {
         storage.commit(commit);
-        return old;
+        return new Written(old, units);
       } catch (CommitConflictException e) {
         // a concurrent write got in between: read again, check again
       }
     }
   }
+
+  /** What a write replaced (or null) and the write units it consumed. */
+  private record Written(Map<String, AttributeValue> old, double units) {}
 
   /** The condition of a write: its ConditionExpression, or its legacy Expected, or null. */
   private static Condition condition(

@@ -5,6 +5,10 @@ import io.stator.api.QueryRequest;
 import io.stator.api.QueryResponse;
 import io.stator.api.ScanRequest;
 import io.stator.api.ScanResponse;
+import io.stator.capacity.CapacityCalculator;
+import io.stator.capacity.CapacityModel;
+import io.stator.capacity.Consumption;
+import io.stator.capacity.ReadConsistency;
 import io.stator.expression.Condition;
 import io.stator.expression.ExpressionContext;
 import io.stator.expression.Expressions;
@@ -46,10 +50,12 @@ final class Reads {
 
   private final Storage storage;
   private final Tables tables;
+  private final CapacityModel capacity;
 
-  Reads(Storage storage, Tables tables) {
+  Reads(Storage storage, Tables tables, CapacityModel capacity) {
     this.storage = storage;
     this.tables = tables;
+    this.capacity = capacity;
   }
 
   QueryResponse query(QueryRequest r) {
@@ -58,6 +64,8 @@ final class Reads {
     c.oneOf("select", r.select(), SELECT);
     c.atLeast("limit", r.limit(), 1);
     Requests.attributesToGetLength(c, r.attributesToGet());
+    c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(),
+        Consumption.RETURN_CONSUMED_CAPACITY);
     c.oneOf("conditionalOperator", r.conditionalOperator(), LegacyConditions.CONDITIONAL_OPERATORS);
     LegacyConditions.conditionConstraints(c, "keyConditions", r.keyConditions());
     LegacyConditions.conditionConstraints(c, "queryFilter", r.queryFilter());
@@ -204,8 +212,12 @@ final class Reads {
         upper = after;
       }
     }
+    // Query rounds the total of the items read once; a filter does not reduce it.
+    double units = page.units(ReadConsistency.of(r.consistentRead()));
+    capacity.read(table, partition, units);
     return new QueryResponse(
-        page.items(), page.count, page.scanned, page.lastEvaluatedKey(), null);
+        page.items(), page.count, page.scanned, page.lastEvaluatedKey(),
+        consumption(table, index, units).consumedCapacity(r.returnConsumedCapacity()));
   }
 
   ScanResponse scan(ScanRequest r) {
@@ -217,6 +229,8 @@ final class Reads {
     c.atLeast("totalSegments", r.totalSegments(), 1)
         .atMost("totalSegments", r.totalSegments(), 1_000_000);
     Requests.attributesToGetLength(c, r.attributesToGet());
+    c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(),
+        Consumption.RETURN_CONSUMED_CAPACITY);
     c.oneOf("conditionalOperator", r.conditionalOperator(), LegacyConditions.CONDITIONAL_OPERATORS);
     LegacyConditions.conditionConstraints(c, "scanFilter", r.scanFilter());
     c.check();
@@ -295,8 +309,15 @@ final class Reads {
       }
       after = batch.get(batch.size() - 1).key();
     }
+    // Like Query: the page's total rounded once, charged to the partition where it starts.
+    double units = page.units(ReadConsistency.of(r.consistentRead()));
+    StorageKey start = page.first != null ? page.first : after;
+    long hash = start != null ? KeyCodec.hashOf(start.partition())
+        : from != null ? KeyCodec.hashOf(from) : 0;
+    capacity.readAt(table, hash, units);
     return new ScanResponse(
-        page.items(), page.count, page.scanned, page.lastEvaluatedKey(), null);
+        page.items(), page.count, page.scanned, page.lastEvaluatedKey(),
+        consumption(table, index, units).consumedCapacity(r.returnConsumedCapacity()));
   }
 
   /** One page of results being gathered. */
@@ -312,6 +333,8 @@ final class Reads {
     private long bytes;
     private StorageKey last;
     private Map<String, AttributeValue> lastEntry;
+    private StorageKey first;
+    private final List<Long> fetched = new ArrayList<>();
 
     Page(Integer limit, Condition filter, List<Path> projection, boolean countOnly,
         Source source) {
@@ -330,6 +353,12 @@ final class Reads {
     boolean add(StoredRecord record) {
       Map<String, AttributeValue> entry = ItemCodec.decode(record.value());
       Map<String, AttributeValue> item = source.item(entry);
+      if (item != entry) {
+        fetched.add(ItemSize.of(item));
+      }
+      if (first == null) {
+        first = record.key();
+      }
       scanned++;
       bytes += ItemSize.of(entry);
       if (filter == null || Expressions.evaluate(filter, item)) {
@@ -348,6 +377,19 @@ final class Reads {
 
     boolean full() {
       return last != null;
+    }
+
+    /**
+     * The read units of the page: its entries' total rounded once, plus, on a local secondary
+     * index, each item fetched from the table for attributes the index does not project,
+     * rounded on its own (DynamoDB charges such fetches as extra reads of whole items).
+     */
+    double units(ReadConsistency consistency) {
+      double units = CapacityCalculator.read(bytes, consistency);
+      for (long size : fetched) {
+        units += CapacityCalculator.read(size, consistency);
+      }
+      return units;
     }
 
     List<Map<String, AttributeValue>> items() {
@@ -452,6 +494,23 @@ final class Reads {
           "Cannot read from backfilling global secondary index: " + indexName);
     }
     return index;
+  }
+
+  /**
+   * The consumption of a read: the table's, or the index's when it read an index. The capacity
+   * model is charged on the base table either way (see {@link CapacityModel}: index capacity is
+   * modelled on the table for now); ReturnConsumedCapacity INDEXES names the index, as DynamoDB
+   * does.
+   */
+  private static Consumption consumption(
+      TableDefinition table, IndexDefinition index, double units) {
+    Consumption consumption = new Consumption(table.name());
+    if (index == null) {
+      return consumption.tableRead(units);
+    }
+    return index.global()
+        ? consumption.globalIndexRead(index.name(), units)
+        : consumption.localIndexRead(index.name(), units);
   }
 
   /**

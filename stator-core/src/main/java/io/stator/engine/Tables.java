@@ -35,6 +35,7 @@ import io.stator.storage.StorageException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /** The table operations: CreateTable, DescribeTable, ListTables, DeleteTable, UpdateTable. */
 final class Tables {
@@ -144,6 +145,15 @@ final class Tables {
     }
   }
 
+  /** The bytes a table holds, as the storage estimates them (0 if it is gone). */
+  long sizeBytes(TableDefinition table) {
+    try {
+      return storage.stats(table.space()).bytes();
+    } catch (StorageException e) {
+      return 0;
+    }
+  }
+
   /**
    * The table for an item operation, from the {@link TableCache}; DynamoDB's short not-found
    * message.
@@ -173,7 +183,35 @@ final class Tables {
     return e;
   }
 
-    /** The table for a table operation; DynamoDB names the table in the not-found message. */
+  /**
+   * The definition of a table for a table-level operation (such as DescribeTimeToLive):
+   * ResourceNotFoundException naming the table when it does not exist.
+   */
+  TableDefinition definition(String tableName) {
+    return lookup(tableName).table();
+  }
+
+  /**
+   * Replaces a table's definition with {@code change} applied to it, as UpdateTable does: read,
+   * change, commit expecting the read version, start over on a conflict. {@code change} may throw
+   * a {@link DynamoDbException} to refuse; returns the new definition.
+   */
+  TableDefinition change(String tableName, UnaryOperator<TableDefinition> change) {
+    while (true) {
+      Catalog.Entry entry = lookup(tableName);
+      TableDefinition changed = change.apply(entry.table());
+      try {
+        catalog.replace(changed, entry.version());
+        return changed;
+      } catch (CommitConflictException e) {
+        // concurrent change: apply the change to the new definition
+      } finally {
+        cache.invalidate(tableName);
+      }
+    }
+  }
+
+  /** The table for a table operation; DynamoDB names the table in the not-found message. */
   private Catalog.Entry lookup(String tableName) {
     return catalog
         .get(tableName)

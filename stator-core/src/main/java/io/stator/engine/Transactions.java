@@ -368,7 +368,7 @@ final class Transactions {
         throw DynamoDbException.validation(
             "Transaction request cannot include multiple operations on one item");
       }
-      bytes += ItemSize.of(action.item() != null ? action.item() : action.keyAttributes());
+      bytes += size(item, action);
       if (bytes > MAX_TRANSACTION_BYTES) {
         // Wording not confirmed against DynamoDB; the limit is its documented 4 MB.
         throw DynamoDbException.validation(
@@ -380,6 +380,26 @@ final class Transactions {
   }
 
   private record ItemId(String space, StorageKey key) {}
+
+  /**
+   * What an action adds to the 4 MB aggregate ("the aggregate size of the items in the
+   * transaction cannot exceed 4 MB"): a Put its item; an Update its key and the values it
+   * brings (its ExpressionAttributeValues), which is what it can add to the item; a Delete or a
+   * ConditionCheck its key. Counted from the request, before anything is read, so an oversized
+   * transaction is refused without touching an item.
+   */
+  private static long size(TransactWriteItem item, Action action) {
+    if (action.item() != null) {
+      return ItemSize.of(action.item());
+    }
+    long size = ItemSize.of(action.keyAttributes());
+    if (item.update() != null && item.update().expressionAttributeValues() != null) {
+      for (AttributeValue value : item.update().expressionAttributeValues().values()) {
+        size += ItemSize.of(value);
+      }
+    }
+    return size;
+  }
 
   private static void memberConstraints(Constraints c, String path, TransactWriteItem item) {
     String[] rvoccf = {"ALL_OLD", "NONE"};

@@ -186,6 +186,9 @@ public final class Catalog {
       }
       m.put("indexes", new AttributeValue.L(indexes));
     }
+    if (!t.timeToLive().equals(TimeToLive.DISABLED)) {
+      m.put("ttl", timeToLive(t.timeToLive()));
+    }
     byte[] fields = ItemCodec.encode(m);
     byte[] out = new byte[fields.length + 1];
     out[0] = FORMAT_VERSION;
@@ -221,7 +224,8 @@ public final class Catalog {
         instant(m.get("increase")),
         instant(m.get("decrease")),
         text(m.get("status")),
-        decodeIndexes(m.get("indexes"), defs));
+        decodeIndexes(m.get("indexes"), defs),
+        timeToLive(m.get("ttl")));
   }
 
   // An index is a map of named fields, like the table, so later releases can add fields.
@@ -284,6 +288,32 @@ public final class Catalog {
       out.add(find(defs, text(a)));
     }
     return out;
+  }
+
+  /**
+   * The Time to Live setting as a map field {@code ttl}: {@code enabled}, {@code attribute} (while
+   * enabled), {@code modified} (epoch milliseconds). Absent in records of tables that never had
+   * TTL, and in records written before the field existed: both read as disabled.
+   */
+  private static AttributeValue timeToLive(TimeToLive ttl) {
+    Map<String, AttributeValue> m = new LinkedHashMap<>();
+    m.put("enabled", new AttributeValue.Bool(ttl.enabled()));
+    if (ttl.attributeName() != null) {
+      m.put("attribute", new AttributeValue.S(ttl.attributeName()));
+    }
+    putInstant(m, "modified", ttl.lastModified());
+    return new AttributeValue.M(m);
+  }
+
+  private static TimeToLive timeToLive(AttributeValue v) {
+    if (v == null) {
+      return TimeToLive.DISABLED;
+    }
+    Map<String, AttributeValue> m = ((AttributeValue.M) v).value();
+    return new TimeToLive(
+        ((AttributeValue.Bool) m.get("enabled")).value(),
+        m.containsKey("attribute") ? text(m.get("attribute")) : null,
+        instant(m.get("modified")));
   }
 
   private static KeyAttribute find(List<KeyAttribute> defs, String name) {

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * What the catalog knows about a table: its name, identity, key schema, attribute definitions,
- * billing and throughput. Immutable; UpdateTable produces a new definition.
+ * billing and throughput, secondary indexes and Time to Live setting. Immutable; UpdateTable
+ * produces a new definition.
  *
  * @param tableId a UUID, new for every incarnation of a table name
  * @param space the storage space holding this incarnation's items (derived from the id, so a
@@ -17,6 +18,7 @@ import java.util.List;
  * @param lastIncrease when provisioned throughput was last increased, or null
  * @param lastDecrease when provisioned throughput was last decreased, or null
  * @param indexes the secondary indexes, local and global, in definition order
+ * @param timeToLive the Time to Live setting ({@link TimeToLive#DISABLED} when never enabled)
  */
 public record TableDefinition(
     String name,
@@ -33,7 +35,8 @@ public record TableDefinition(
     Instant lastIncrease,
     Instant lastDecrease,
     String status,
-    List<IndexDefinition> indexes) {
+    List<IndexDefinition> indexes,
+    TimeToLive timeToLive) {
 
   public static final String PROVISIONED = "PROVISIONED";
   public static final String PAY_PER_REQUEST = "PAY_PER_REQUEST";
@@ -41,6 +44,30 @@ public record TableDefinition(
   public TableDefinition {
     attributeDefinitions = List.copyOf(attributeDefinitions);
     indexes = indexes == null ? List.of() : List.copyOf(indexes);
+    if (timeToLive == null) {
+      timeToLive = TimeToLive.DISABLED;
+    }
+  }
+
+  /** A definition without secondary indexes and with Time to Live disabled. */
+  public TableDefinition(
+      String name,
+      String tableId,
+      String space,
+      KeyAttribute hashKey,
+      KeyAttribute rangeKey,
+      List<KeyAttribute> attributeDefinitions,
+      String billingMode,
+      long readCapacityUnits,
+      long writeCapacityUnits,
+      Instant creationDateTime,
+      Instant lastUpdateToPayPerRequest,
+      Instant lastIncrease,
+      Instant lastDecrease,
+      String status) {
+    this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
+        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
+        lastIncrease, lastDecrease, status, List.of(), TimeToLive.DISABLED);
   }
 
   /** The space of the table's change log, read by the GSI propagator (io.stator.index). */
@@ -82,7 +109,7 @@ public record TableDefinition(
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, defs, billingMode, readCapacityUnits,
         writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest, lastIncrease,
-        lastDecrease, status, newIndexes);
+        lastDecrease, status, newIndexes, timeToLive);
   }
 
   public boolean hasRangeKey() {
@@ -104,7 +131,7 @@ public record TableDefinition(
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, newStatus, indexes);
+        lastIncrease, lastDecrease, newStatus, indexes, timeToLive);
   }
 
   public TableDefinition withBilling(
@@ -112,6 +139,13 @@ public record TableDefinition(
       Instant decrease) {
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, mode, read, write,
-        creationDateTime, toPayPerRequest, increase, decrease, status, indexes);
+        creationDateTime, toPayPerRequest, increase, decrease, status, indexes, timeToLive);
+  }
+
+  public TableDefinition withTimeToLive(TimeToLive setting) {
+    return new TableDefinition(
+        name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
+        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
+        lastIncrease, lastDecrease, status, indexes, setting);
   }
 }

@@ -146,7 +146,8 @@ public final class TableValidation {
         null,
         null,
         "ACTIVE",
-        indexes);
+        indexes,
+        TimeToLive.DISABLED);
   }
 
   /** Validates the request-level constraints of UpdateTable (before the table is looked up). */

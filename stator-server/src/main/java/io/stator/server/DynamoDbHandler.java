@@ -21,6 +21,7 @@ import io.stator.api.Database;
 import io.stator.api.DynamoDbException;
 import io.stator.api.ErrorType;
 import io.stator.server.wire.WireProtocol;
+import io.stator.ttl.ExpiredItemSweep;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
@@ -29,12 +30,18 @@ import java.util.zip.CRC32;
 /**
  * Answers one aggregated HTTP request the way DynamoDB's front end does.
  *
+ * <p>Stator's own {@code GET /stator/...} paths (the capacity model's partition report, see
+ * {@link PartitionsEndpoint}) are answered first; DynamoDB's API is only {@code POST /}.
+ *
  * <p>The checks run in DynamoDB's order: a {@code GET} is a health check; anything but a
  * {@code POST} with a JSON body is a 404 {@code <UnknownOperationException/>}; then a body that is
  * no well-formed JSON is a SerializationException, an unknown {@code X-Amz-Target} an
  * UnknownOperationException, a request without SigV4 credentials (header or query string) a
  * MissingAuthenticationTokenException, an empty body a SerializationException; only then is the
  * body read as the operation's request. Any credentials are accepted for now.
+ *
+ * <p>Before DynamoDB's checks, {@code POST /stator/ttl/sweep} (a path DynamoDB's clients never
+ * use) forces a Time to Live sweep.
  *
  * <p>Every response carries {@code x-amzn-RequestId} and {@code x-amz-crc32} (the CRC32 of the
  * body, which the SDKs verify).
@@ -43,6 +50,7 @@ import java.util.zip.CRC32;
 final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   static final String AMZ_JSON = "application/x-amz-json-1.0";
   private static final String JSON = "application/json";
+  static final String TTL_SWEEP_PATH = "/stator/ttl/sweep";
 
   private final Database database;
   private final byte[] healthy;
@@ -62,9 +70,21 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       return;
     }
     boolean keepAlive = HttpUtil.isKeepAlive(request);
+    if (request.method().equals(HttpMethod.GET) && PartitionsEndpoint.handles(request.uri())) {
+      PartitionsEndpoint.Answer answer = PartitionsEndpoint.answer(database, request.uri());
+      ByteBuf body = ctx.alloc().buffer(answer.body().length).writeBytes(answer.body());
+      respond(ctx, HttpResponseStatus.valueOf(answer.status()), answer.contentType(), body,
+          keepAlive);
+      return;
+    }
     if (request.method().equals(HttpMethod.GET)) {
       ByteBuf body = ctx.alloc().buffer(healthy.length).writeBytes(healthy);
       respond(ctx, HttpResponseStatus.OK, "text/plain", body, keepAlive);
+      return;
+    }
+    if (request.method().equals(HttpMethod.POST)
+        && TTL_SWEEP_PATH.equals(new QueryStringDecoder(request.uri()).path())) {
+      sweepExpiredItems(ctx, keepAlive);
       return;
     }
     String contentType = mediaType(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
@@ -90,6 +110,32 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       status = error(body, ErrorType.InternalServerError, "Internal server error", null);
     }
     respond(ctx, status, responseType, body, keepAlive);
+  }
+
+  /**
+   * Stator's own endpoint: {@code POST /stator/ttl/sweep} deletes every expired item now (see
+   * {@link ExpiredItemSweep}) and answers {@code {"DeletedItems": n}}. DynamoDB's API is
+   * only ever posted to {@code /}, so this path cannot be taken for one of its requests; it
+   * needs no credentials, like the health check.
+   */
+  private void sweepExpiredItems(ChannelHandlerContext ctx, boolean keepAlive) {
+    ByteBuf body;
+    HttpResponseStatus status;
+    if (!(database instanceof ExpiredItemSweep sweep)) {
+      respond(ctx, HttpResponseStatus.NOT_FOUND, "text/plain", bytes(ctx, "Not Found"), keepAlive);
+      return;
+    }
+    try {
+      long deleted = sweep.sweepExpiredItems();
+      body = bytes(ctx, "{\"DeletedItems\":" + deleted + "}");
+      status = HttpResponseStatus.OK;
+    } catch (RuntimeException e) {
+      System.err.println("Internal error sweeping expired items:");
+      e.printStackTrace();
+      body = ctx.alloc().buffer();
+      status = error(body, ErrorType.InternalServerError, "Internal server error", null);
+    }
+    respond(ctx, status, JSON, body, keepAlive);
   }
 
   private void dispatch(FullHttpRequest request, ByteBuf content, ByteBuf out)

@@ -3,6 +3,7 @@ package io.stator.server;
 import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.api.Database;
+import io.stator.capacity.CapacityMode;
 import io.stator.storage.Storage;
 import io.stator.storage.memory.MemoryStorage;
 import io.stator.storage.rocksdb.RocksDbStorage;
@@ -12,8 +13,11 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -26,7 +30,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Stator: a DynamoDB-compatible database.",
-    subcommands = {Main.Serve.class, CommandLine.HelpCommand.class})
+    subcommands = {Main.Serve.class, HotKeys.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
   @Spec CommandSpec spec;
 
@@ -51,6 +55,42 @@ public final class Main implements Runnable {
       throw new UncheckedIOException(e);
     }
     return properties.getProperty("version", "unknown");
+  }
+
+  /**
+   * A duration as a number and a unit ({@code 250ms}, {@code 1s}, {@code 5m}, {@code 1h}), a
+   * bare {@code 0}, or ISO-8601 ({@code PT1S}).
+   */
+  static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+    private static final Pattern SIMPLE = Pattern.compile("(\\d+)(ms|s|m|h)");
+
+    @Override
+    public Duration convert(String value) {
+      String text = value.trim();
+      if (text.equals("0")) {
+        return Duration.ZERO;
+      }
+      Matcher m = SIMPLE.matcher(text);
+      try {
+        if (m.matches()) {
+          long n = Long.parseLong(m.group(1));
+          return switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(n);
+            case "s" -> Duration.ofSeconds(n);
+            case "m" -> Duration.ofMinutes(n);
+            default -> Duration.ofHours(n);
+          };
+        }
+        Duration d = Duration.parse(text);
+        if (!d.isNegative()) {
+          return d;
+        }
+      } catch (ArithmeticException | DateTimeParseException | NumberFormatException e) {
+        // reported below
+      }
+      throw new CommandLine.TypeConversionException(
+          "'" + value + "' is not a duration (examples: 500ms, 1s, 5m, 1h, 0)");
+    }
   }
 
   static final class Version implements CommandLine.IVersionProvider {
@@ -99,19 +139,41 @@ public final class Main implements Runnable {
     @Option(
         names = "--gsi-lag",
         defaultValue = "0ms",
+        converter = DurationConverter.class,
+        paramLabel = "<duration>",
         description =
             "Delay before a write reaches the global secondary indexes, e.g. 500ms or 2s, to test"
                 + " code against DynamoDB's eventual consistency (default: ${DEFAULT-VALUE}).")
-    String gsiLag;
+    Duration gsiLag;
+
+    @Option(
+        names = "--ttl-sweep-interval",
+        defaultValue = "1s",
+        converter = DurationConverter.class,
+        paramLabel = "<duration>",
+        description =
+            "Pause between rounds of the Time to Live sweeper, e.g. 500ms, 1s, 5m; 0 turns the"
+                + " background sweeper off (POST /stator/ttl/sweep still sweeps)"
+                + " (default: ${DEFAULT-VALUE}).")
+    Duration ttlSweepInterval;
+
+    @Option(
+        names = "--capacity",
+        defaultValue = "observe",
+        description =
+            "What to do when DynamoDB would throttle a request: observe (serve it, count the"
+                + " throttle) or enforce (refuse it with"
+                + " ProvisionedThroughputExceededException). Default: ${DEFAULT-VALUE}.")
+    String capacity;
 
     @Override
     public Integer call() throws Exception {
-      Duration lag;
+      CapacityMode mode;
       try {
-        lag = duration(gsiLag);
+        mode = CapacityMode.parse(capacity);
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(
-            spec.commandLine(), "--gsi-lag must be a duration like 500ms, 2s or 1m, not " + gsiLag);
+            spec.commandLine(), "--capacity must be observe or enforce, not " + capacity);
       }
       if (inMemory && dataDir != null) {
         throw new CommandLine.ParameterException(
@@ -132,7 +194,13 @@ public final class Main implements Runnable {
         return 1;
       }
       Database database =
-          Stator.open(storage, EngineOptions.defaults().withRegion(region).withGsiLag(lag));
+          Stator.open(
+              storage,
+              EngineOptions.defaults()
+                  .withRegion(region)
+                  .withTimeToLiveSweepInterval(ttlSweepInterval)
+                  .withCapacityMode(mode)
+                  .withGsiLag(gsiLag));
       StatorServer server;
       try {
         server = StatorServer.start(host, port, database, region);
@@ -146,8 +214,9 @@ public final class Main implements Runnable {
       String where = inMemory ? "in memory" : "RocksDB at " + dir;
       PrintWriter out = spec.commandLine().getOut();
       out.printf(
-          "Stator %s listening on http://%s:%d (%s)%n",
-          version(), hostForUrl(host), server.port(), where);
+          "Stator %s listening on http://%s:%d (%s, capacity %s)%n",
+          version(), hostForUrl(host), server.port(), where,
+          mode.name().toLowerCase(java.util.Locale.ROOT));
       out.flush();
       // The server runs on its own threads; this one waits for SIGINT/SIGTERM, whose shutdown
       // hook closes the server and the storage.
@@ -157,31 +226,6 @@ public final class Main implements Runnable {
 
     private static String hostForUrl(String host) {
       return host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
-    }
-  }
-
-  /** A duration as users write it: 250ms, 2s, 1m, or an ISO-8601 duration such as PT0.5S. */
-  static Duration duration(String text) {
-    String t = text.trim().toLowerCase(java.util.Locale.ROOT);
-    try {
-      if (t.endsWith("ms")) {
-        return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
-      }
-      if (t.endsWith("s") && !t.startsWith("pt")) {
-        return Duration.ofMillis(
-            new java.math.BigDecimal(t.substring(0, t.length() - 1)).movePointRight(3)
-                .longValueExact());
-      }
-      if (t.endsWith("m") && !t.startsWith("pt")) {
-        return Duration.ofMinutes(Long.parseLong(t.substring(0, t.length() - 1)));
-      }
-      Duration d = Duration.parse(text.trim());
-      if (d.isNegative()) {
-        throw new IllegalArgumentException(text);
-      }
-      return d;
-    } catch (NumberFormatException | ArithmeticException | java.time.format.DateTimeParseException e) {
-      throw new IllegalArgumentException(text, e);
     }
   }
 }

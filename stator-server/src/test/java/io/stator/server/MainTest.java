@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -31,7 +32,26 @@ class MainTest {
     assertThat(out.toString()).contains("serve");
     assertThat(run("serve", "--help")).isZero();
     assertThat(out.toString())
-        .contains("--port", "--host", "--data-dir", "--in-memory", "--region");
+        .contains("--port", "--host", "--data-dir", "--in-memory", "--region",
+            "--ttl-sweep-interval");
+  }
+
+  @Test
+  void ttlSweepIntervalTakesShortDurations() {
+    Main.DurationConverter durations = new Main.DurationConverter();
+    assertThat(durations.convert("250ms")).isEqualTo(Duration.ofMillis(250));
+    assertThat(durations.convert("1s")).isEqualTo(Duration.ofSeconds(1));
+    assertThat(durations.convert("5m")).isEqualTo(Duration.ofMinutes(5));
+    assertThat(durations.convert("2h")).isEqualTo(Duration.ofHours(2));
+    assertThat(durations.convert("0")).isEqualTo(Duration.ZERO);
+    assertThat(durations.convert("PT0.5S")).isEqualTo(Duration.ofMillis(500));
+  }
+
+  @Test
+  void aWrongTtlSweepIntervalIsAUsageError() {
+    assertThat(run("serve", "--in-memory", "--ttl-sweep-interval", "soon")).isEqualTo(2);
+    assertThat(err.toString()).contains("'soon' is not a duration");
+    assertThat(run("serve", "--in-memory", "--ttl-sweep-interval", "-1s")).isEqualTo(2);
   }
 
   @Test

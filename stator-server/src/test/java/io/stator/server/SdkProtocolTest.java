@@ -13,6 +13,8 @@ import io.stator.api.DeleteTableRequest;
 import io.stator.api.DeleteTableResponse;
 import io.stator.api.DescribeTableRequest;
 import io.stator.api.DescribeTableResponse;
+import io.stator.api.DescribeTimeToLiveRequest;
+import io.stator.api.DescribeTimeToLiveResponse;
 import io.stator.api.GetItemRequest;
 import io.stator.api.GetItemResponse;
 import io.stator.api.ListTablesRequest;
@@ -27,6 +29,8 @@ import io.stator.api.UpdateItemRequest;
 import io.stator.api.UpdateItemResponse;
 import io.stator.api.UpdateTableRequest;
 import io.stator.api.UpdateTableResponse;
+import io.stator.api.UpdateTimeToLiveRequest;
+import io.stator.api.UpdateTimeToLiveResponse;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
@@ -326,6 +330,11 @@ class SdkProtocolTest {
     }
 
     @Override
+    public UpdateTimeToLiveResponse updateTimeToLive(UpdateTimeToLiveRequest r) {
+      throw bug();
+    }
+
+    @Override
     public io.stator.api.BatchWriteItemResponse batchWriteItem(
         io.stator.api.BatchWriteItemRequest r) {
       throw bug();
@@ -340,6 +349,11 @@ class SdkProtocolTest {
     @Override
     public io.stator.api.TransactGetItemsResponse transactGetItems(
         io.stator.api.TransactGetItemsRequest r) {
+      throw bug();
+    }
+
+    @Override
+    public DescribeTimeToLiveResponse describeTimeToLive(DescribeTimeToLiveRequest r) {
       throw bug();
     }
 

@@ -274,6 +274,26 @@ final class JsonInput {
     return attributeMap(0);
   }
 
+  /**
+   * An ExpressionAttributeValues map. DynamoDB names the placeholder whose value is invalid:
+   * "ExpressionAttributeValues contains invalid value: &lt;problem&gt; for key :v".
+   */
+  Map<String, AttributeValue> expressionAttributeValues() throws IOException {
+    if (parser.currentToken() != JsonToken.START_OBJECT) {
+      return attributeMap(0);
+    }
+    Map<String, AttributeValue> map = new LinkedHashMap<>();
+    for (String name = nextMember(); name != null; name = nextMember()) {
+      boolean valid = deferred == null;
+      map.put(name, requiredValue(0));
+      if (valid && deferred != null) {
+        deferred = DynamoDbException.validation("ExpressionAttributeValues contains invalid "
+            + "value: " + deferred.getMessage() + " for key " + name);
+      }
+    }
+    return map;
+  }
+
   /** A top-level attribute value (e.g. the Value of an ExpectedAttributeValue). */
   AttributeValue attributeValue() throws IOException {
     return attributeValue(0);

@@ -9,6 +9,7 @@ import io.stator.api.DeleteGlobalSecondaryIndexAction;
 import io.stator.api.DeleteItemRequest;
 import io.stator.api.DeleteTableRequest;
 import io.stator.api.DescribeTableRequest;
+import io.stator.api.DescribeTimeToLiveRequest;
 import io.stator.api.ExpectedAttributeValue;
 import io.stator.api.GetItemRequest;
 import io.stator.api.GlobalSecondaryIndex;
@@ -23,9 +24,11 @@ import io.stator.api.QueryRequest;
 import io.stator.api.ScanRequest;
 import io.stator.api.StreamSpecification;
 import io.stator.api.Tag;
+import io.stator.api.TimeToLiveSpecification;
 import io.stator.api.UpdateGlobalSecondaryIndexAction;
 import io.stator.api.UpdateItemRequest;
 import io.stator.api.UpdateTableRequest;
+import io.stator.api.UpdateTimeToLiveRequest;
 import io.stator.value.AttributeValue;
 import java.io.IOException;
 import java.util.List;
@@ -151,6 +154,40 @@ final class Requests {
         deletionProtectionEnabled);
   }
 
+  // ---- time to live -------------------------------------------------------------------------
+
+  static UpdateTimeToLiveRequest updateTimeToLive(JsonInput in) throws IOException {
+    String tableName = null;
+    TimeToLiveSpecification specification = null;
+    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
+      switch (m) {
+        case "TableName" -> tableName = in.string();
+        case "TimeToLiveSpecification" -> specification = timeToLiveSpecification(in);
+        default -> in.skip();
+      }
+    }
+    return new UpdateTimeToLiveRequest(tableName, specification);
+  }
+
+  static DescribeTimeToLiveRequest describeTimeToLive(JsonInput in) throws IOException {
+    return new DescribeTimeToLiveRequest(tableNameOnly(in));
+  }
+
+  static TimeToLiveSpecification timeToLiveSpecification(JsonInput in) throws IOException {
+    return in.struct("TimeToLiveSpecification", s -> {
+      Boolean enabled = null;
+      String attributeName = null;
+      for (String m = s.nextMember(); m != null; m = s.nextMember()) {
+        switch (m) {
+          case "Enabled" -> enabled = s.bool();
+          case "AttributeName" -> attributeName = s.string();
+          default -> s.skip();
+        }
+      }
+      return new TimeToLiveSpecification(enabled, attributeName);
+    });
+  }
+
   // ---- items --------------------------------------------------------------------------------
 
   static PutItemRequest putItem(JsonInput in) throws IOException {
@@ -171,7 +208,7 @@ final class Requests {
         case "Item" -> item = in.item();
         case "ConditionExpression" -> conditionExpression = in.string();
         case "ExpressionAttributeNames" -> names = in.stringMap();
-        case "ExpressionAttributeValues" -> values = in.item();
+        case "ExpressionAttributeValues" -> values = in.expressionAttributeValues();
         case "ReturnValues" -> returnValues = in.string();
         case "ReturnConsumedCapacity" -> returnConsumedCapacity = in.string();
         case "ReturnItemCollectionMetrics" -> returnItemCollectionMetrics = in.string();
@@ -244,7 +281,7 @@ final class Requests {
         case "Key" -> key = in.item();
         case "ConditionExpression" -> conditionExpression = in.string();
         case "ExpressionAttributeNames" -> names = in.stringMap();
-        case "ExpressionAttributeValues" -> values = in.item();
+        case "ExpressionAttributeValues" -> values = in.expressionAttributeValues();
         case "ReturnValues" -> returnValues = in.string();
         case "ReturnConsumedCapacity" -> returnConsumedCapacity = in.string();
         case "ReturnItemCollectionMetrics" -> returnItemCollectionMetrics = in.string();
@@ -290,7 +327,7 @@ final class Requests {
         case "UpdateExpression" -> updateExpression = in.string();
         case "ConditionExpression" -> conditionExpression = in.string();
         case "ExpressionAttributeNames" -> names = in.stringMap();
-        case "ExpressionAttributeValues" -> values = in.item();
+        case "ExpressionAttributeValues" -> values = in.expressionAttributeValues();
         case "ReturnValues" -> returnValues = in.string();
         case "ReturnConsumedCapacity" -> returnConsumedCapacity = in.string();
         case "ReturnItemCollectionMetrics" -> returnItemCollectionMetrics = in.string();
@@ -353,7 +390,7 @@ final class Requests {
         case "FilterExpression" -> filterExpression = in.string();
         case "ProjectionExpression" -> projectionExpression = in.string();
         case "ExpressionAttributeNames" -> names = in.stringMap();
-        case "ExpressionAttributeValues" -> values = in.item();
+        case "ExpressionAttributeValues" -> values = in.expressionAttributeValues();
         case "ReturnConsumedCapacity" -> returnConsumedCapacity = in.string();
         case "AttributesToGet" -> attributesToGet = in.strings();
         case "KeyConditions" -> keyConditions = conditions(in);
@@ -412,7 +449,7 @@ final class Requests {
         case "FilterExpression" -> filterExpression = in.string();
         case "ProjectionExpression" -> projectionExpression = in.string();
         case "ExpressionAttributeNames" -> names = in.stringMap();
-        case "ExpressionAttributeValues" -> values = in.item();
+        case "ExpressionAttributeValues" -> values = in.expressionAttributeValues();
         case "ReturnConsumedCapacity" -> returnConsumedCapacity = in.string();
         case "AttributesToGet" -> attributesToGet = in.strings();
         case "ScanFilter" -> scanFilter = conditions(in);

@@ -9,6 +9,7 @@ import io.stator.api.CreateTableResponse;
 import io.stator.api.DeleteItemResponse;
 import io.stator.api.DeleteTableResponse;
 import io.stator.api.DescribeTableResponse;
+import io.stator.api.DescribeTimeToLiveResponse;
 import io.stator.api.GetItemResponse;
 import io.stator.api.GlobalSecondaryIndexDescription;
 import io.stator.api.ItemCollectionMetrics;
@@ -24,6 +25,7 @@ import io.stator.api.StreamSpecification;
 import io.stator.api.TableDescription;
 import io.stator.api.UpdateItemResponse;
 import io.stator.api.UpdateTableResponse;
+import io.stator.api.UpdateTimeToLiveResponse;
 import io.stator.value.AttributeValue;
 import io.stator.value.Bytes;
 import java.io.IOException;
@@ -68,6 +70,30 @@ final class Responses {
   static void updateTable(JsonGenerator out, UpdateTableResponse r) throws IOException {
     out.writeStartObject();
     field(out, "TableDescription", r.tableDescription(), Responses::tableDescription);
+    out.writeEndObject();
+  }
+
+  static void updateTimeToLive(JsonGenerator out, UpdateTimeToLiveResponse r)
+      throws IOException {
+    out.writeStartObject();
+    field(out, "TimeToLiveSpecification", r.timeToLiveSpecification(), (o, spec) -> {
+      o.writeStartObject();
+      bool(o, "Enabled", spec.enabled());
+      string(o, "AttributeName", spec.attributeName());
+      o.writeEndObject();
+    });
+    out.writeEndObject();
+  }
+
+  static void describeTimeToLive(JsonGenerator out, DescribeTimeToLiveResponse r)
+      throws IOException {
+    out.writeStartObject();
+    field(out, "TimeToLiveDescription", r.timeToLiveDescription(), (o, d) -> {
+      o.writeStartObject();
+      string(o, "TimeToLiveStatus", d.timeToLiveStatus());
+      string(o, "AttributeName", d.attributeName());
+      o.writeEndObject();
+    });
     out.writeEndObject();
   }
 

@@ -8,6 +8,8 @@ import io.stator.api.CancellationReason;
 import io.stator.api.Database;
 import io.stator.api.DynamoDbException;
 import io.stator.api.ErrorType;
+import io.stator.api.ProvisionedThroughputExceededException;
+import io.stator.api.ThrottlingReason;
 import io.stator.api.TransactionCanceledException;
 import io.stator.value.AttributeValue;
 import java.io.IOException;
@@ -110,7 +112,19 @@ public final class WireProtocol {
               new Operation<>(
                   MultiItemRequests::transactGetItems,
                   Database::transactGetItems,
-                  MultiItemResponses::transactGetItems)));
+                  MultiItemResponses::transactGetItems)),
+          Map.entry(
+              "UpdateTimeToLive",
+              new Operation<>(
+                  Requests::updateTimeToLive,
+                  Database::updateTimeToLive,
+                  Responses::updateTimeToLive)),
+          Map.entry(
+              "DescribeTimeToLive",
+              new Operation<>(
+                  Requests::describeTimeToLive,
+                  Database::describeTimeToLive,
+                  Responses::describeTimeToLive)));
 
   /**
    * The operation named by an {@code X-Amz-Target} header, or null when Stator does not serve
@@ -163,23 +177,18 @@ public final class WireProtocol {
     }
   }
 
-  /**
-   * Writes an error body: {@code __type} and the message. DynamoDB's own errors carry
-   * {@code message}; the ones its front end raises while reading a request (serialization)
-   * carry {@code Message}. The SDKs read both. A ConditionalCheckFailedException with
-   * ReturnValuesOnConditionCheckFailure=ALL_OLD also carries the item.
-   */
+  /** An error body with a message and, for ConditionalCheckFailedException, the item. */
   public static void writeError(
       ErrorType type, String message, Map<String, AttributeValue> item, OutputStream out)
       throws IOException {
-    writeError(type, message, item, null, out);
+    writeError(type, message, item, null, null, out);
   }
 
   /**
    * Writes the error body of an exception the engine raised, with what it carries: the item of
-   * a ConditionalCheckFailedException, the CancellationReasons of a
-   * TransactionCanceledException (which DynamoDB words with {@code Message}, as its shape
-   * declares).
+   * a ConditionalCheckFailedException, the CancellationReasons of a TransactionCanceledException
+   * (which DynamoDB words with {@code Message}, as its shape declares), the ThrottlingReasons of
+   * a ProvisionedThroughputExceededException.
    */
   public static void writeEngineError(
       ErrorType type, String message, DynamoDbException e, OutputStream out) throws IOException {
@@ -188,14 +197,20 @@ public final class WireProtocol {
         message,
         e == null ? null : e.item(),
         e instanceof TransactionCanceledException t ? t.cancellationReasons() : null,
+        e instanceof ProvisionedThroughputExceededException p ? p.throttlingReasons() : null,
         out);
   }
 
+  /**
+   * An error body; {@code throttlingReasons} are written as the current API's {@code
+   * ThrottlingReasons} list of {@code {reason, resource}}.
+   */
   private static void writeError(
       ErrorType type,
       String message,
       Map<String, AttributeValue> item,
       List<CancellationReason> reasons,
+      List<ThrottlingReason> throttlingReasons,
       OutputStream out)
       throws IOException {
     try (JsonGenerator generator = JSON.createGenerator(out)) {
@@ -212,6 +227,16 @@ public final class WireProtocol {
       if (item != null) {
         generator.writeFieldName("Item");
         Responses.item(generator, item);
+      }
+      if (throttlingReasons != null) {
+        generator.writeArrayFieldStart("ThrottlingReasons");
+        for (ThrottlingReason r : throttlingReasons) {
+          generator.writeStartObject();
+          generator.writeStringField("reason", r.reason());
+          generator.writeStringField("resource", r.resource());
+          generator.writeEndObject();
+        }
+        generator.writeEndArray();
       }
       generator.writeEndObject();
     }

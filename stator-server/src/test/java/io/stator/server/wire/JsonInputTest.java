@@ -260,6 +260,28 @@ class JsonInputTest {
     }
   }
 
+  @Test
+  void anInvalidExpressionAttributeValueNamesItsPlaceholder() {
+    assertError(
+        () -> putItem("{\"Item\":{\"v\":{\"S\":\"x\"}},\"ConditionExpression\":\"v = :a\","
+            + "\"ExpressionAttributeValues\":{\":a\":{\"S\":\"x\"},\":b\":{\"SS\":[]}}}"),
+        ErrorType.ValidationException,
+        "ExpressionAttributeValues contains invalid value: One or more parameter values were "
+            + "invalid: An string set  may not be empty for key :b");
+    assertError(
+        () -> putItem("{\"ConditionExpression\":\"v = :a\","
+            + "\"ExpressionAttributeValues\":{\":a\":{}}}"),
+        ErrorType.ValidationException,
+        "ExpressionAttributeValues contains invalid value: Supplied AttributeValue is empty, must "
+            + "contain exactly one of the supported datatypes for key :a");
+    // The item's own invalid values keep their plain message.
+    assertError(
+        () -> putItem("{\"Item\":{\"v\":{\"NS\":[]}},\"ConditionExpression\":\"v = :a\","
+            + "\"ExpressionAttributeValues\":{\":a\":{\"SS\":[]}}}"),
+        ErrorType.ValidationException,
+        "One or more parameter values were invalid: An number set  may not be empty");
+  }
+
   // ---- helpers ------------------------------------------------------------------------------
 
   private static void assertValidation(String valueJson, String message) {

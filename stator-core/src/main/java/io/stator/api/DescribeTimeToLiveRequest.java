@@ -1,0 +1,5 @@
+package io.stator.api;
+
+/** DescribeTimeToLive. Null members are absent, as on the wire. */
+public record DescribeTimeToLiveRequest(
+    String tableName) {}

@@ -1,0 +1,5 @@
+package io.stator.api;
+
+/** DescribeTimeToLive result. */
+public record DescribeTimeToLiveResponse(
+    TimeToLiveDescription timeToLiveDescription) {}

@@ -1,0 +1,6 @@
+package io.stator.api;
+
+/** UpdateTimeToLive. Null members are absent, as on the wire. */
+public record UpdateTimeToLiveRequest(
+    String tableName,
+    TimeToLiveSpecification timeToLiveSpecification) {}

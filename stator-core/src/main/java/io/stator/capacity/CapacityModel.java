@@ -1,0 +1,177 @@
+package io.stator.capacity;
+
+import io.stator.api.ProvisionedThroughputExceededException;
+import io.stator.api.ThrottlingReason;
+import io.stator.key.KeyCodec;
+import io.stator.schema.TableDefinition;
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToLongFunction;
+
+/**
+ * DynamoDB's throughput limits, modelled per logical partition, so that a workload run against
+ * Stator throttles where DynamoDB would throttle it.
+ *
+ * <h2>What it models</h2>
+ *
+ * Each table incarnation (by TableId) has logical partitions: contiguous ranges of the 64-bit
+ * partition-key hash that prefixes every storage key, so a key's partition follows from its
+ * bytes. A provisioned table starts with DynamoDB's rule of thumb, max(ceil(RCU/3000 +
+ * WCU/1000), ceil(size/10 GB)), at least one; an on-demand table with four (its documented
+ * initial 4,000 WCU at 1,000 WCU a partition). Per request, the operation charges the units it
+ * computed with {@link CapacityCalculator} to the partition of its key, and the model decides:
+ *
+ * <ol>
+ *   <li><b>Partition ceiling.</b> No partition serves more than 3,000 RCU or 1,000 WCU in a
+ *       second, whatever the table's throughput: a token bucket per partition and kind, holding
+ *       one second of ceiling. Past it: {@code Table<Read|Write>KeyRangeThroughputExceeded}.
+ *   <li><b>Provisioned throughput with burst.</b> The table's bucket fills at the provisioned
+ *       rate and keeps up to 300 seconds of unused capacity (DynamoDB's burst capacity); a new
+ *       table starts with its reserve full. Past it: {@code
+ *       Table<Read|Write>ProvisionedThroughputExceeded}.
+ *   <li><b>Adaptive capacity.</b> Each partition has an equal share of the provisioned rate.
+ *       A partition past its share may use the table's unused capacity (the table bucket), up
+ *       to its ceiling; the units lent are reported. With adaptive capacity off, a partition is
+ *       limited to its share, which shows why a hot key used to throttle a table far below its
+ *       total.
+ *   <li><b>On-demand.</b> An on-demand table serves up to twice its previous peak second at
+ *       once. The previous peak starts at 6,000 RCU / 2,000 WCU (so a new table serves 12,000 /
+ *       4,000 per second, as documented) and grows with the busiest second seen; the partitions
+ *       grow to carry twice the peak. Simplifications: the peak never decays (DynamoDB's does
+ *       not decrease either, it only takes its time to grow past it), the growth is immediate
+ *       rather than over DynamoDB's ~30 minutes, and no account-level quotas apply.
+ *   <li><b>Splits.</b> For size: a partition past 10 GB (tracked from each write's size
+ *       change) splits in the middle. For throughput: UpdateTable raising the provisioned rate
+ *       past what the partitions carry, or on-demand peaks growing, split the widest partitions
+ *       in the middle. For heat: a partition whose demand stays above 80% of a ceiling for a
+ *       minute of consecutive seconds splits at the weighted median of its hot keys' hashes,
+ *       so the hot traffic divides; one hot key alone is not split for, as DynamoDB cannot
+ *       divide one key's traffic. Partitions never merge.
+ * </ol>
+ *
+ * <p>A throttled request consumes nothing (DynamoDB refused it), but its units still count as
+ * the key's demand in the hot-key sketch and the heat detector: that is the load the key design
+ * attracts. In {@link CapacityMode#OBSERVE} the request is then served anyway and the throttle
+ * only counted; in {@link CapacityMode#ENFORCE} it fails with {@link
+ * ProvisionedThroughputExceededException}, carrying ThrottlingReasons as the current API does.
+ *
+ * <h2>Time</h2>
+ *
+ * Everything runs on the {@link Clock} given (milliseconds): tests pass a clock they move by
+ * hand, so burst exhaustion, refill and heat are deterministic and need no sleeping. Buckets
+ * refill lazily when a request arrives; there is no background thread.
+ *
+ * <h2>Why charge after computing the units</h2>
+ *
+ * DynamoDB admits a request before it knows what a Query will read; we compute the units first
+ * (the read, or the old item's size for a write) and admit or refuse with the exact figure. A
+ * refused read has done harmless work; a refused write has written nothing, because the charge
+ * comes before the commit. The figures are the same either way, and the model stays simple.
+ *
+ * <p>Scans: one Scan page is charged to the partition where it starts, as DynamoDB serves a
+ * page from one partition at a time. Index capacity (GSIs have their own partitions in
+ * DynamoDB) is charged to the base table's model for now, under the index's own key later.
+ */
+public final class CapacityModel {
+  private final CapacitySettings settings;
+  private final Clock clock;
+  private final String arnPrefix;
+  private final ToLongFunction<TableDefinition> tableSize;
+  private final ConcurrentHashMap<String, TableCapacity> tables = new ConcurrentHashMap<>();
+
+  /**
+   * @param arnPrefix {@code arn:aws:dynamodb:<region>:<account>:table/}, for ThrottlingReasons
+   * @param tableSize the bytes a table holds when the model first sees it (for its partition
+   *     count)
+   */
+  public CapacityModel(CapacitySettings settings, Clock clock, String arnPrefix,
+      ToLongFunction<TableDefinition> tableSize) {
+    this.settings = settings;
+    this.clock = clock;
+    this.arnPrefix = arnPrefix;
+    this.tableSize = tableSize;
+  }
+
+  public CapacitySettings settings() {
+    return settings;
+  }
+
+  /**
+   * Charges a read of {@code units} RCU on the partition of {@code partition} (encoded
+   * partition key bytes from {@code io.stator.key}).
+   *
+   * @throws ProvisionedThroughputExceededException in enforce mode, when DynamoDB would throttle
+   */
+  public void read(TableDefinition table, byte[] partition, double units) {
+    charge(table, false, KeyCodec.hashOf(partition), ByteBuffer.wrap(partition), units, 0);
+  }
+
+  /** A read attributed to a hash only (an empty Scan page): no hot key to name. */
+  public void readAt(TableDefinition table, long hash, double units) {
+    charge(table, false, hash, null, units, 0);
+  }
+
+  /**
+   * Charges a write of {@code units} WCU that changed the table's size by {@code sizeDelta}
+   * bytes, on the partition of {@code partition}.
+   *
+   * @throws ProvisionedThroughputExceededException in enforce mode, when DynamoDB would throttle
+   */
+  public void write(TableDefinition table, byte[] partition, double units, long sizeDelta) {
+    charge(table, true, KeyCodec.hashOf(partition), ByteBuffer.wrap(partition), units, sizeDelta);
+  }
+
+  private void charge(TableDefinition table, boolean write, long hash, ByteBuffer key,
+      double units, long sizeDelta) {
+    long now = clock.millis();
+    TableCapacity t = table(table, now);
+    String reason = t.charge(write, hash, key, units, sizeDelta, now);
+    if (reason != null && settings.mode() == CapacityMode.ENFORCE) {
+      throw new ProvisionedThroughputExceededException(
+          message(table), List.of(new ThrottlingReason(reason, t.arn)));
+    }
+  }
+
+  /**
+   * DynamoDB's messages: a provisioned table names UpdateTable; an on-demand one says it is
+   * scaling and points at hot keys.
+   */
+  private static String message(TableDefinition table) {
+    if (TableDefinition.PAY_PER_REQUEST.equals(table.billingMode())) {
+      return "Throughput exceeds the current capacity of your table or index. DynamoDB is"
+          + " automatically scaling your table or index so please try again shortly. If"
+          + " exceptions persist, check if you have a hot key:"
+          + " https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/"
+          + "bp-partition-key-design.html";
+    }
+    return "The level of configured provisioned throughput for the table was exceeded. Consider"
+        + " increasing your provisioning level with the UpdateTable API.";
+  }
+
+  private TableCapacity table(TableDefinition table, long now) {
+    TableCapacity t = tables.computeIfAbsent(
+        table.tableId(),
+        id -> new TableCapacity(table, arnPrefix + table.name(), settings,
+            tableSize.applyAsLong(table), now));
+    t.follow(table, now);
+    return t;
+  }
+
+  /** The partitions of {@code table} as they stand now. */
+  public PartitionReport report(TableDefinition table) {
+    long now = clock.millis();
+    return table(table, now).report(table.name(), now);
+  }
+
+  /** Forgets a deleted table incarnation. */
+  public void forget(TableDefinition table) {
+    tables.remove(table.tableId());
+  }
+
+  /** The number of partitions of {@code table} now. */
+  public int partitionCount(TableDefinition table) {
+    return table(table, clock.millis()).partitionCount();
+  }
+}

@@ -1,0 +1,131 @@
+package io.stator.capacity;
+
+import io.stator.api.Capacity;
+import io.stator.api.ConsumedCapacity;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The capacity one operation consumed on one table and its indexes, and its answer to
+ * ReturnConsumedCapacity. An operation adds what it consumed ({@link #tableRead}, {@link
+ * #tableWrite}, {@link #globalIndexWrite}, ...) and asks for {@link #consumedCapacity}; a
+ * multi-table operation (BatchGetItem, TransactWriteItems) keeps one per table.
+ *
+ * <p>The shape DynamoDB answers with: NONE (or no parameter) returns nothing. TOTAL returns
+ * the table name, the total CapacityUnits and the read/write split (ReadCapacityUnits for a
+ * read, WriteCapacityUnits for a write; both only when the operation did both). INDEXES adds
+ * {@code Table} with the base table's share and, for each index touched, an entry in
+ * {@code LocalSecondaryIndexes} or {@code GlobalSecondaryIndexes}, each in the same
+ * {@link Capacity} shape. Members that are zero are absent, as DynamoDB omits them.
+ */
+public final class Consumption {
+  /** The values ReturnConsumedCapacity accepts, in DynamoDB's order. */
+  public static final String[] RETURN_CONSUMED_CAPACITY = {"INDEXES", "TOTAL", "NONE"};
+
+  private final String tableName;
+  private final Units table = new Units();
+  private final Map<String, Units> localIndexes = new LinkedHashMap<>();
+  private final Map<String, Units> globalIndexes = new LinkedHashMap<>();
+
+  public Consumption(String tableName) {
+    this.tableName = tableName;
+  }
+
+  public Consumption tableRead(double units) {
+    table.read += units;
+    return this;
+  }
+
+  public Consumption tableWrite(double units) {
+    table.write += units;
+    return this;
+  }
+
+  public Consumption localIndexRead(String index, double units) {
+    localIndexes.computeIfAbsent(index, k -> new Units()).read += units;
+    return this;
+  }
+
+  public Consumption localIndexWrite(String index, double units) {
+    localIndexes.computeIfAbsent(index, k -> new Units()).write += units;
+    return this;
+  }
+
+  public Consumption globalIndexRead(String index, double units) {
+    globalIndexes.computeIfAbsent(index, k -> new Units()).read += units;
+    return this;
+  }
+
+  public Consumption globalIndexWrite(String index, double units) {
+    globalIndexes.computeIfAbsent(index, k -> new Units()).write += units;
+    return this;
+  }
+
+  public double readUnits() {
+    double units = table.read;
+    for (Units u : localIndexes.values()) {
+      units += u.read;
+    }
+    for (Units u : globalIndexes.values()) {
+      units += u.read;
+    }
+    return units;
+  }
+
+  public double writeUnits() {
+    double units = table.write;
+    for (Units u : localIndexes.values()) {
+      units += u.write;
+    }
+    for (Units u : globalIndexes.values()) {
+      units += u.write;
+    }
+    return units;
+  }
+
+  /**
+   * The ConsumedCapacity for {@code returnConsumedCapacity} (NONE, TOTAL or INDEXES; null is
+   * NONE): null for NONE.
+   */
+  public ConsumedCapacity consumedCapacity(String returnConsumedCapacity) {
+    if (returnConsumedCapacity == null || returnConsumedCapacity.equals("NONE")) {
+      return null;
+    }
+    double read = readUnits();
+    double write = writeUnits();
+    if (!returnConsumedCapacity.equals("INDEXES")) {
+      return new ConsumedCapacity(
+          tableName, read + write, positive(read), positive(write), null, null, null);
+    }
+    return new ConsumedCapacity(
+        tableName,
+        read + write,
+        positive(read),
+        positive(write),
+        table.capacity(),
+        capacities(localIndexes),
+        capacities(globalIndexes));
+  }
+
+  private static Map<String, Capacity> capacities(Map<String, Units> units) {
+    if (units.isEmpty()) {
+      return null;
+    }
+    Map<String, Capacity> out = new LinkedHashMap<>();
+    units.forEach((name, u) -> out.put(name, u.capacity()));
+    return out;
+  }
+
+  private static Double positive(double units) {
+    return units > 0 ? units : null;
+  }
+
+  private static final class Units {
+    double read;
+    double write;
+
+    Capacity capacity() {
+      return new Capacity(positive(read), positive(write), read + write);
+    }
+  }
+}

@@ -1,0 +1,80 @@
+package io.stator.server;
+
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code stator hot-keys --table T}: asks a running server for its capacity model's view of a
+ * table and prints, per partition, the consumed RCU/WCU per second, the throttles and the
+ * hottest partition keys.
+ */
+@Command(
+    name = "hot-keys",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    description = "Show a table's partitions, throttles and hottest partition keys.")
+final class HotKeys implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(names = "--table", required = true, description = "The table to report on.")
+  String table;
+
+  @Option(
+      names = "--endpoint",
+      defaultValue = "http://127.0.0.1:8000",
+      description = "The Stator server (default: ${DEFAULT-VALUE}).")
+  String endpoint;
+
+  @Option(
+      names = "--keys",
+      defaultValue = "5",
+      description = "Hot keys shown per partition (default: ${DEFAULT-VALUE}).")
+  int keys;
+
+  @Option(names = "--json", description = "Print the report as JSON.")
+  boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    String base = endpoint.endsWith("/") ? endpoint.substring(0, endpoint.length() - 1) : endpoint;
+    String path = base + "/stator/tables/"
+        + URLEncoder.encode(table, StandardCharsets.UTF_8) + "/partitions"
+        + (json ? "" : "?format=text&keys=" + keys);
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    HttpResponse<String> response;
+    try {
+      HttpClient client =
+          HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+      response = client.send(
+          HttpRequest.newBuilder(URI.create(path)).timeout(Duration.ofSeconds(30)).GET().build(),
+          HttpResponse.BodyHandlers.ofString());
+    } catch (java.io.IOException | IllegalArgumentException e) {
+      err.println("stator: cannot reach " + base + ": " + e.getMessage());
+      err.flush();
+      return 1;
+    }
+    if (response.statusCode() != 200) {
+      err.println("stator: " + response.body());
+      err.flush();
+      return 1;
+    }
+    out.print(response.body());
+    if (json) {
+      out.println();
+    }
+    out.flush();
+    return 0;
+  }
+}

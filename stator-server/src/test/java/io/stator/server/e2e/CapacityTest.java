@@ -1,0 +1,200 @@
+package io.stator.server.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.stator.EngineOptions;
+import io.stator.Stator;
+import io.stator.capacity.CapacityMode;
+import io.stator.capacity.ManualClock;
+import io.stator.server.Main;
+import io.stator.server.StatorServer;
+import io.stator.storage.memory.MemoryStorage;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.retry.RetryPolicy;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+
+/**
+ * Capacity through the AWS SDK: ReturnConsumedCapacity shapes, and enforce mode throttling on a
+ * server whose engine runs on a clock the test moves.
+ */
+class CapacityTest {
+  private final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T00:00:00Z"));
+  private StatorServer server;
+  private DynamoDbClient client;
+
+  private void start(CapacityMode mode) {
+    server = StatorServer.start("127.0.0.1", 0, Stator.open(new MemoryStorage(),
+        EngineOptions.defaults().withClock(clock).withCapacityMode(mode)));
+    client = DynamoDbClient.builder()
+        .endpointOverride(URI.create(endpoint()))
+        .region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(
+            AwsBasicCredentials.create("AKIDEXAMPLE", "secret")))
+        .httpClient(UrlConnectionHttpClient.create())
+        .overrideConfiguration(c -> c.retryPolicy(RetryPolicy.none()))
+        .build();
+  }
+
+  private String endpoint() {
+    return "http://127.0.0.1:" + server.port();
+  }
+
+  @AfterEach
+  void stop() {
+    if (client != null) {
+      client.close();
+    }
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private void createTable(String name, Long read, Long write) {
+    client.createTable(b -> {
+      b.tableName(name)
+          .attributeDefinitions(AttributeDefinition.builder().attributeName("pk")
+              .attributeType(ScalarAttributeType.S).build())
+          .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build());
+      if (read == null) {
+        b.billingMode(BillingMode.PAY_PER_REQUEST);
+      } else {
+        b.provisionedThroughput(p -> p.readCapacityUnits(read).writeCapacityUnits(write));
+      }
+    });
+  }
+
+  /** An item of {@code size} bytes: "pk" + its value, "d" + filler. */
+  private static Map<String, AttributeValue> item(String pk, int size) {
+    int filler = size - 2 - pk.length() - 1;
+    return Map.of(
+        "pk", AttributeValue.fromS(pk),
+        "d", AttributeValue.fromS("x".repeat(filler)));
+  }
+
+  @Test
+  void returnConsumedCapacityTotalAndIndexes() {
+    start(CapacityMode.OBSERVE);
+    createTable("Music", null, null);
+    ConsumedCapacity total = client.putItem(b -> b.tableName("Music").item(item("a", 1536))
+        .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)).consumedCapacity();
+    assertThat(total.tableName()).isEqualTo("Music");
+    assertThat(total.capacityUnits()).isEqualTo(2.0);
+    assertThat(total.writeCapacityUnits()).isEqualTo(2.0);
+    assertThat(total.readCapacityUnits()).isNull();
+    assertThat(total.table()).isNull();
+
+    ConsumedCapacity indexes = client.getItem(b -> b.tableName("Music")
+        .key(Map.of("pk", AttributeValue.fromS("a"))).consistentRead(true)
+        .returnConsumedCapacity(ReturnConsumedCapacity.INDEXES)).consumedCapacity();
+    assertThat(indexes.capacityUnits()).isEqualTo(1.0);
+    assertThat(indexes.readCapacityUnits()).isEqualTo(1.0);
+    assertThat(indexes.table().capacityUnits()).isEqualTo(1.0);
+    assertThat(indexes.table().readCapacityUnits()).isEqualTo(1.0);
+    assertThat(indexes.hasGlobalSecondaryIndexes()).isFalse();
+
+    ConsumedCapacity missing = client.getItem(b -> b.tableName("Music")
+        .key(Map.of("pk", AttributeValue.fromS("nothing")))
+        .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)).consumedCapacity();
+    assertThat(missing.capacityUnits()).isEqualTo(0.5);
+
+    ConsumedCapacity query = client.query(b -> b.tableName("Music")
+        .keyConditionExpression("pk = :a")
+        .expressionAttributeValues(Map.of(":a", AttributeValue.fromS("a")))
+        .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)).consumedCapacity();
+    assertThat(query.capacityUnits()).isEqualTo(0.5);
+
+    assertThat(client.putItem(b -> b.tableName("Music").item(item("b", 10)))
+        .consumedCapacity()).isNull();
+  }
+
+  @Test
+  void enforceModeThrottlesWhenTheBurstIsSpent() throws Exception {
+    start(CapacityMode.ENFORCE);
+    createTable("Sensors", 1L, 1L);
+    // 1 WCU provisioned keeps 300 WCU of burst: three 100 KB writes spend it.
+    for (int i = 0; i < 3; i++) {
+      String pk = "2026-03-0" + (i + 1);
+      client.putItem(b -> b.tableName("Sensors").item(item(pk, 100 * 1024)));
+    }
+    ProvisionedThroughputExceededException e = catchThrowableOfType(
+        () -> client.putItem(b -> b.tableName("Sensors").item(item("2026-03-04", 100 * 1024))),
+        ProvisionedThroughputExceededException.class);
+    assertThat(e).isNotNull();
+    assertThat(e.statusCode()).isEqualTo(400);
+    assertThat(e.awsErrorDetails().errorCode())
+        .isEqualTo("ProvisionedThroughputExceededException");
+    assertThat(e.awsErrorDetails().errorMessage()).isEqualTo(
+        "The level of configured provisioned throughput for the table was exceeded. Consider"
+            + " increasing your provisioning level with the UpdateTable API.");
+    assertThat(e.throttlingReasons()).hasSize(1);
+    assertThat(e.throttlingReasons().get(0).reason())
+        .isEqualTo("TableWriteProvisionedThroughputExceeded");
+    assertThat(e.throttlingReasons().get(0).resource())
+        .isEqualTo("arn:aws:dynamodb:us-east-1:000000000000:table/Sensors");
+    // Nothing was written.
+    assertThat(client.getItem(b -> b.tableName("Sensors")
+        .key(Map.of("pk", AttributeValue.fromS("2026-03-04")))).hasItem()).isFalse();
+
+    // 100 seconds at 1 WCU/s refill enough for one more.
+    clock.advanceSeconds(100);
+    client.putItem(b -> b.tableName("Sensors").item(item("2026-03-04", 100 * 1024)));
+
+    // The partition report over HTTP names the throttled key.
+    HttpResponse<String> report = HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(URI.create(endpoint() + "/stator/tables/Sensors/partitions"))
+            .GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(report.statusCode()).isEqualTo(200);
+    assertThat(report.body())
+        .contains("\"TableName\":\"Sensors\"")
+        .contains("\"WriteThrottles\":1")
+        .contains("\"PartitionKey\":\"2026-03-04\"");
+
+    // And so does the CLI.
+    StringWriter out = new StringWriter();
+    CommandLine cli = new CommandLine(new Main());
+    cli.setOut(new PrintWriter(out, true));
+    int status = cli.execute("hot-keys", "--table", "Sensors", "--endpoint", endpoint());
+    assertThat(status).isZero();
+    assertThat(out.toString())
+        .contains("Table Sensors (PROVISIONED, 1 RCU / 1 WCU provisioned")
+        .contains("0 read / 1 write throttles")
+        .contains("2026-03-04 (200.5, 1)");
+  }
+
+  @Test
+  void unknownTableOrPathAnswers404() throws Exception {
+    start(CapacityMode.OBSERVE);
+    HttpClient http = HttpClient.newHttpClient();
+    for (String path : new String[] {"/stator/tables/Nope/partitions", "/stator/whatever"}) {
+      HttpResponse<String> r = http.send(
+          HttpRequest.newBuilder(URI.create(endpoint() + path)).GET().build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).as(path).isEqualTo(404);
+    }
+  }
+}
