@@ -5,6 +5,7 @@ import io.stator.api.BatchGetItemResponse;
 import io.stator.api.BatchWriteItemRequest;
 import io.stator.api.BatchWriteItemResponse;
 import io.stator.api.DynamoDbException;
+import io.stator.api.ItemCollectionMetrics;
 import io.stator.api.KeysAndAttributes;
 import io.stator.api.WriteRequest;
 import io.stator.expression.ExpressionContext;
@@ -257,18 +258,29 @@ final class BatchOperations {
 
     // Each write is its own atomic commit. It reads the old item only for the indexes: the
     // entries to remove and the change-log record need it.
+    Map<String, List<ItemCollectionMetrics>> metrics = new LinkedHashMap<>();
     for (Write w : planned) {
+      IndexWrite written;
       try {
-        commit(w);
+        written = commit(w);
       } catch (StorageException e) {
         throw tables.failure(w.table(), e);
       }
+      ItemCollectionMetrics m =
+          written == null ? null : written.itemCollectionMetrics(r.returnItemCollectionMetrics());
+      if (m != null) {
+        metrics.computeIfAbsent(w.table().name(), k -> new ArrayList<>()).add(m);
+      }
     }
-    return new BatchWriteItemResponse(new LinkedHashMap<>(), null, null);
+    return new BatchWriteItemResponse(
+        new LinkedHashMap<>(), metrics.isEmpty() ? null : metrics, null);
   }
 
-  /** One write: read, commit with the read version and the index hook, again on conflict. */
-  private void commit(Write w) {
+  /**
+   * One write: read, commit with the read version and the index hook, again on conflict; returns
+   * the index side of the write (null when it changed nothing).
+   */
+  private IndexWrite commit(Write w) {
     while (true) {
       Catalog.Entry entry = tables.entryForItems(w.table().name());
       TableDefinition table = entry.table();
@@ -279,7 +291,7 @@ final class BatchOperations {
       Map<String, AttributeValue> old =
           current.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
       if (w.encoded() == null && old == null) {
-        return;
+        return null;
       }
       Commit commit =
           new Commit()
@@ -292,7 +304,7 @@ final class BatchOperations {
       }
       try (IndexWrite indexWrite = indexes.stage(entry, old, w.item(), commit)) {
         storage.commit(commit);
-        return;
+        return indexWrite;
       } catch (CommitConflictException e) {
         // a concurrent write got in between: read again
       }

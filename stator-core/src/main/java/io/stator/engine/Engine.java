@@ -162,7 +162,9 @@ public final class Engine implements Database, ExpiredItemSweep {
     Catalog catalog = new Catalog(storage);
     catalog.dropOrphanSpaces();
     this.indexes =
-        new Indexes(storage, catalog, options.gsiLag(), options.clock(), this::forget);
+        new Indexes(
+            storage, catalog, options.gsiLag(), options.clock(), this::forget,
+            options.itemCollectionSizeLimit());
     this.tables = new Tables(storage, catalog, options, indexes);
     this.capacity =
         new CapacityModel(

@@ -25,6 +25,7 @@ import io.stator.schema.Constraints;
 import io.stator.schema.KeyAttribute;
 import io.stator.schema.TableDefinition;
 import io.stator.api.ErrorType;
+import io.stator.api.ItemCollectionMetrics;
 import io.stator.index.IndexKeys;
 import io.stator.index.IndexWrite;
 import io.stator.index.Indexes;
@@ -131,6 +132,9 @@ final class Transactions {
 
   private static final String CONFLICT_MESSAGE = "Transaction is ongoing for the item";
 
+  /** The prefix of item collection spaces (see io.stator.index.ItemCollections). */
+  private static final String ITEM_COLLECTIONS = "collections.";
+
   private static final String[] RETURN_CONSUMED_CAPACITY = {"INDEXES", "TOTAL", "NONE"};
 
   private final Storage storage;
@@ -172,8 +176,9 @@ final class Transactions {
       return new TransactWriteItemsResponse(null, null); // applied before: do not apply again
     }
     boolean committed = false;
+    List<IndexWrite> written;
     try {
-      commit(actions);
+      written = commit(actions);
       committed = true;
     } catch (StorageException e) {
       throw failure(actions.stream().map(Action::table).toList(), e);
@@ -186,7 +191,21 @@ final class Transactions {
         }
       }
     }
-    return new TransactWriteItemsResponse(null, null);
+    return new TransactWriteItemsResponse(
+        null, itemCollectionMetrics(written, r.returnItemCollectionMetrics()));
+  }
+
+  /** ItemCollectionMetrics per table, for ReturnItemCollectionMetrics SIZE (else null). */
+  private static Map<String, List<ItemCollectionMetrics>> itemCollectionMetrics(
+      List<IndexWrite> written, String mode) {
+    Map<String, List<ItemCollectionMetrics>> out = new LinkedHashMap<>();
+    for (IndexWrite w : written) {
+      ItemCollectionMetrics m = w.itemCollectionMetrics(mode);
+      if (m != null) {
+        out.computeIfAbsent(w.tableName(), k -> new ArrayList<>()).add(m);
+      }
+    }
+    return out.isEmpty() ? null : out;
   }
 
   /**
@@ -194,14 +213,17 @@ final class Transactions {
    * table's definition in between (an index added or removed) makes it start over, since the
    * index writes were computed for the old one.
    */
-  private void commit(List<Action> actions) {
+  private List<IndexWrite> commit(List<Action> actions) {
     while (true) {
       List<IndexWrite> indexWrites = new ArrayList<>();
       try {
         commitOnce(actions, indexWrites);
-        return;
+        return indexWrites;
       } catch (CommitConflictException e) {
-        if (!e.failed().space().equals(Catalog.SPACE)) {
+        // A changed definition, or an item collection another write grew meanwhile (a write to
+        // another item, which DynamoDB would not see as a conflict): start over.
+        String space = e.failed().space();
+        if (!space.equals(Catalog.SPACE) && !space.startsWith(ITEM_COLLECTIONS)) {
           throw conflict(actions, e.failed());
         }
       } finally {
@@ -241,9 +263,14 @@ final class Transactions {
           if (e.type() == ErrorType.ResourceNotFoundException) {
             throw e;
           }
-          // The item made the action invalid (e.g. an update of a string with "+"): DynamoDB
-          // reports it as this action's ValidationError, not as a failed request.
-          reason = new CancellationReason(null, "ValidationError", e.getMessage());
+          if (e.type() == ErrorType.ItemCollectionSizeLimitExceededException) {
+            reason = new CancellationReason(null, "ItemCollectionSizeLimitExceeded",
+                e.getMessage());
+          } else {
+            // The item made the action invalid (e.g. an update of a string with "+"): DynamoDB
+            // reports it as this action's ValidationError, not as a failed request.
+            reason = new CancellationReason(null, "ValidationError", e.getMessage());
+          }
         }
       }
       cancelled |= !reason.isNone();

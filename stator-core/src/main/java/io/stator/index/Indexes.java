@@ -1,6 +1,8 @@
 package io.stator.index;
 
+import io.stator.api.ItemCollectionMetrics;
 import io.stator.item.ItemCodec;
+import io.stator.item.ItemSize;
 import io.stator.schema.Catalog;
 import io.stator.schema.IndexDefinition;
 import io.stator.schema.TableDefinition;
@@ -13,6 +15,8 @@ import io.stator.storage.StoredRecord;
 import io.stator.value.AttributeValue;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -33,9 +37,14 @@ import java.util.function.Consumer;
  *       writer retries with the new definition. This is what lets a backfill know that every
  *       write committed after its index appeared in the catalog is in the change log;
  *   <li>the LSI entries to delete and put (LSIs are strongly consistent: same commit);
+ *   <li>for a table with an LSI, the new size of the item's collection ({@link
+ *       ItemCollections}), which refuses a write past the collection size limit;
  *   <li>when the table has a GSI, one change-log record with the old and new item, under a
  *       sequence number taken now, after the read (see {@link Propagator}).
  * </ul>
+ *
+ * <p>The returned {@link IndexWrite} also carries what the write costs in each index, by
+ * DynamoDB's rules, for ReturnConsumedCapacity.
  */
 public final class Indexes implements AutoCloseable {
   private final Storage storage;
@@ -53,6 +62,18 @@ public final class Indexes implements AutoCloseable {
   public Indexes(
       Storage storage, Catalog catalog, Duration gsiLag, Clock clock,
       Consumer<String> onCatalogChange) {
+    this(storage, catalog, gsiLag, clock, onCatalogChange, 0);
+  }
+
+  /**
+   * @param itemCollectionSizeLimit the most bytes one item collection of a table with an LSI may
+   *     hold (0: DynamoDB's 10 GB; tests pass less to reach it with little data)
+   */
+  public Indexes(
+      Storage storage, Catalog catalog, Duration gsiLag, Clock clock,
+      Consumer<String> onCatalogChange, long itemCollectionSizeLimit) {
+    this.itemCollectionSizeLimit =
+        itemCollectionSizeLimit > 0 ? itemCollectionSizeLimit : ItemCollections.DEFAULT_LIMIT;
     this.storage = storage;
     this.catalog = catalog;
     this.clock = clock;
@@ -69,6 +90,9 @@ public final class Indexes implements AutoCloseable {
     propagator.start();
     // Recovery: logs left by a previous run are applied, interrupted backfills start over.
     for (Catalog.Entry e : catalog.all()) {
+      if (e.table().hasLocalIndexes()) {
+        storage.createSpace(e.table().itemCollections()); // tables from before item collections
+      }
       if (e.table().hasGlobalIndexes()) {
         propagator.changed(e.table().name());
       }
@@ -81,6 +105,7 @@ public final class Indexes implements AutoCloseable {
   }
 
   private final Consumer<String> onCatalogChange;
+  private final long itemCollectionSizeLimit;
 
   /**
    * Adds the index side of one write attempt to {@code commit}: call after reading {@code
@@ -97,18 +122,43 @@ public final class Indexes implements AutoCloseable {
       IndexKeys.checkItem(t, newItem);
     }
     commit.expect(Catalog.SPACE, Catalog.key(t.name()), table.version());
+    List<IndexWrite.IndexUnits> units = new ArrayList<>();
     for (IndexDefinition index : t.indexes()) {
       if (!index.global()) {
         entryWrites(t, index, oldItem, newItem, commit);
       }
+      double u = units(t, index, oldItem, newItem);
+      if (u > 0) {
+        units.add(new IndexWrite.IndexUnits(index.name(), index.global(), u));
+      }
     }
+    ItemCollectionMetrics metrics =
+        t.hasLocalIndexes() && (oldItem != null || newItem != null)
+            ? ItemCollections.stage(storage, t, oldItem, newItem, commit, itemCollectionSizeLimit)
+            : null;
     if (!t.hasGlobalIndexes()) {
-      return new IndexWrite(this, t.name(), -1);
+      return new IndexWrite(this, t.name(), -1, units, metrics);
     }
     long sequence = sequencer.take();
     ChangeRecord record = new ChangeRecord(sequence, clock.millis(), oldItem, newItem);
     commit.put(t.changeLog(), ChangeRecord.key(sequence), record.encode());
-    return new IndexWrite(this, t.name(), sequence);
+    return new IndexWrite(this, t.name(), sequence, units, metrics);
+  }
+
+  /** The write units {@code index} is charged for moving an item from old to new. */
+  private static double units(
+      TableDefinition table, IndexDefinition index, Map<String, AttributeValue> oldItem,
+      Map<String, AttributeValue> newItem) {
+    StorageKey oldKey = IndexKeys.entryKey(table, index, oldItem);
+    StorageKey newKey = IndexKeys.entryKey(table, index, newItem);
+    Map<String, AttributeValue> oldEntry =
+        oldKey == null ? null : IndexKeys.project(table, index, oldItem);
+    Map<String, AttributeValue> newEntry =
+        newKey == null ? null : IndexKeys.project(table, index, newItem);
+    return IndexWrite.units(
+        oldKey, oldEntry == null ? 0 : ItemSize.of(oldEntry),
+        newKey, newEntry == null ? 0 : ItemSize.of(newEntry),
+        oldEntry == null || !oldEntry.equals(newEntry));
   }
 
   /** The deletes and puts that move an item's entry in one index from old to new. */

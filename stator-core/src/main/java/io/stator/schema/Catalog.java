@@ -36,7 +36,7 @@ import java.util.Set;
 public final class Catalog {
   public static final String SPACE = "catalog";
   static final int FORMAT_VERSION = 1;
-  private static final List<String> SPACE_PREFIXES = List.of("table.", "index.", "changes.");
+  private static final List<String> SPACE_PREFIXES = List.of("table.", "index.", "changes.", "collections.");
 
   private final Storage storage;
 
@@ -60,7 +60,10 @@ public final class Catalog {
    */
   public void create(TableDefinition table) {
     for (String space : spaces(table)) {
-      if (!space.equals(table.changeLog()) || table.hasGlobalIndexes()) {
+      boolean unused =
+          (space.equals(table.changeLog()) && !table.hasGlobalIndexes())
+              || (space.equals(table.itemCollections()) && !table.hasLocalIndexes());
+      if (!unused) {
         storage.createSpace(space);
       }
     }
@@ -78,8 +81,9 @@ public final class Catalog {
   }
 
   /**
-   * Every space of a table: its items, each index, and its change log (which exists once the
-   * table has had a global secondary index; dropping an absent space does nothing).
+   * Every space of a table: its items, each index, its change log (which exists once the table
+   * has had a global secondary index) and its item collection sizes (which exist for a table with
+   * a local secondary index); dropping an absent space does nothing.
    */
   public static List<String> spaces(TableDefinition table) {
     List<String> out = new ArrayList<>();
@@ -88,6 +92,7 @@ public final class Catalog {
       out.add(index.space());
     }
     out.add(table.changeLog());
+    out.add(table.itemCollections());
     return out;
   }
 

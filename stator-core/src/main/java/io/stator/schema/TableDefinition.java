@@ -75,6 +75,24 @@ public record TableDefinition(
     return "changes." + tableId;
   }
 
+  /**
+   * The space of the table's item collection sizes (tables with a local secondary index; see
+   * {@code io.stator.index.ItemCollections}).
+   */
+  public String itemCollections() {
+    return "collections." + tableId;
+  }
+
+  /** True when the table has a local secondary index (and so item collections). */
+  public boolean hasLocalIndexes() {
+    for (IndexDefinition i : indexes) {
+      if (!i.global()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The index named {@code indexName}, or null. */
   public IndexDefinition index(String indexName) {
     for (IndexDefinition i : indexes) {
