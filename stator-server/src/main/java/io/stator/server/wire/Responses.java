@@ -290,7 +290,7 @@ final class Responses {
     out.writeEndObject();
   }
 
-  private static void itemCollectionMetrics(JsonGenerator out, ItemCollectionMetrics m)
+  static void itemCollectionMetrics(JsonGenerator out, ItemCollectionMetrics m)
       throws IOException {
     out.writeStartObject();
     field(out, "ItemCollectionKey", m.itemCollectionKey(), Responses::item);
