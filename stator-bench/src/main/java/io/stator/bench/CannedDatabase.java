@@ -102,4 +102,33 @@ final class CannedDatabase implements Database {
 
   @Override
   public void close() {}
+  @Override
+  public io.stator.api.BatchGetItemResponse batchGetItem(io.stator.api.BatchGetItemRequest request) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public io.stator.api.BatchWriteItemResponse batchWriteItem(io.stator.api.BatchWriteItemRequest request) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public io.stator.api.TransactWriteItemsResponse transactWriteItems(io.stator.api.TransactWriteItemsRequest request) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public io.stator.api.TransactGetItemsResponse transactGetItems(io.stator.api.TransactGetItemsRequest request) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public io.stator.api.UpdateTimeToLiveResponse updateTimeToLive(io.stator.api.UpdateTimeToLiveRequest request) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public io.stator.api.DescribeTimeToLiveResponse describeTimeToLive(io.stator.api.DescribeTimeToLiveRequest request) {
+    throw new UnsupportedOperationException();
+  }
 }
