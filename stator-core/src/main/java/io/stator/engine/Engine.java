@@ -105,8 +105,9 @@ import java.time.Clock;
  *       cancelled by a failed condition is, on each item, a no-op at its read of that item. A
  *       TransactGetItems takes effect at its version-checking empty commit (see {@link
  *       Transactions}).
- *   <li>BatchWriteItem commits each write on its own without an expectation (blind put or
- *       delete: its instant is its commit); BatchGetItem reads each item at its own instant.
+ *   <li>BatchWriteItem commits each write on its own, expecting the version it read to price
+ *       the write (a put or delete with no condition: its instant is its commit); BatchGetItem
+ *       reads each item at its own instant.
  * </ul>
  *
  * {@code LinearizabilityTest} checks this: threads run random operations of all these kinds on
@@ -168,9 +169,9 @@ public final class Engine implements Database, ExpiredItemSweep {
     this.items = new Items(storage, tables, capacity);
     this.reads = new Reads(storage, tables, capacity);
     this.updates = new ItemUpdates(storage, tables, capacity);
-    this.batches = new BatchOperations(storage, tables);
+    this.batches = new BatchOperations(storage, tables, capacity);
     this.transactions =
-        new Transactions(storage, tables, new ClientRequestTokens(options.clock()));
+        new Transactions(storage, tables, new ClientRequestTokens(options.clock()), capacity);
     this.clock = options.clock();
     this.sweeper =
         new TimeToLiveSweeper(
@@ -197,7 +198,7 @@ public final class Engine implements Database, ExpiredItemSweep {
 
   @Override
   public DeleteTableResponse deleteTable(DeleteTableRequest r) {
-    return tables.delete(r);
+    return tables.delete(r, capacity::forget);
   }
 
   @Override
@@ -242,6 +243,11 @@ public final class Engine implements Database, ExpiredItemSweep {
    */
   public PartitionReport partitions(String tableName) {
     return capacity.report(tables.forItems(tableName));
+  }
+
+  /** The capacity model (for tests in this package). */
+  CapacityModel capacityModel() {
+    return capacity;
   }
 
   @Override

@@ -29,6 +29,7 @@ import io.stator.storage.StorageException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /** The table operations: CreateTable, DescribeTable, ListTables, DeleteTable, UpdateTable. */
@@ -75,7 +76,11 @@ final class Tables {
     return new ListTablesResponse(List.copyOf(names), last);
   }
 
-  DeleteTableResponse delete(DeleteTableRequest r) {
+  /**
+   * DeleteTable; {@code deleted} is told the definition of the incarnation it removed (so the
+   * capacity model forgets its partitions).
+   */
+  DeleteTableResponse delete(DeleteTableRequest r, Consumer<TableDefinition> deleted) {
     checkName(r.tableName());
     while (true) {
       Catalog.Entry entry = lookup(r.tableName());
@@ -86,6 +91,7 @@ final class Tables {
         } finally {
           cache.invalidate(entry.table().name());
         }
+        deleted.accept(entry.table());
         return new DeleteTableResponse(withStatus(before, "DELETING"));
       } catch (CommitConflictException e) {
         // the definition changed under us (UpdateTable, or delete and re-create): look again

@@ -9,6 +9,7 @@ import io.stator.api.Database;
 import io.stator.api.DynamoDbException;
 import io.stator.api.ErrorType;
 import io.stator.api.ProvisionedThroughputExceededException;
+import io.stator.api.ThrottlingException;
 import io.stator.api.ThrottlingReason;
 import io.stator.api.TransactionCanceledException;
 import io.stator.value.AttributeValue;
@@ -188,7 +189,7 @@ public final class WireProtocol {
    * Writes the error body of an exception the engine raised, with what it carries: the item of
    * a ConditionalCheckFailedException, the CancellationReasons of a TransactionCanceledException
    * (which DynamoDB words with {@code Message}, as its shape declares), the ThrottlingReasons of
-   * a ProvisionedThroughputExceededException.
+   * a ProvisionedThroughputExceededException or a ThrottlingException.
    */
   public static void writeEngineError(
       ErrorType type, String message, DynamoDbException e, OutputStream out) throws IOException {
@@ -197,8 +198,15 @@ public final class WireProtocol {
         message,
         e == null ? null : e.item(),
         e instanceof TransactionCanceledException t ? t.cancellationReasons() : null,
-        e instanceof ProvisionedThroughputExceededException p ? p.throttlingReasons() : null,
+        throttlingReasons(e),
         out);
+  }
+
+  private static List<ThrottlingReason> throttlingReasons(DynamoDbException e) {
+    if (e instanceof ProvisionedThroughputExceededException p) {
+      return p.throttlingReasons();
+    }
+    return e instanceof ThrottlingException t ? t.throttlingReasons() : null;
   }
 
   /**
