@@ -180,6 +180,15 @@ final class Tables {
     }
   }
 
+  /** Every table's definition, in name order. */
+  List<TableDefinition> all() {
+    List<TableDefinition> out = new ArrayList<>();
+    for (String name : catalog.names(null, Integer.MAX_VALUE)) {
+      catalog.get(name).ifPresent(e -> out.add(e.table()));
+    }
+    return out;
+  }
+
   /** The table for a table operation; DynamoDB names the table in the not-found message. */
   private Catalog.Entry lookup(String tableName) {
     return catalog

@@ -2,6 +2,7 @@ package io.stator.schema;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What the catalog knows about a table: its name, identity, key schema, attribute definitions,
@@ -17,6 +18,8 @@ import java.util.List;
  * @param lastIncrease when provisioned throughput was last increased, or null
  * @param lastDecrease when provisioned throughput was last decreased, or null
  * @param timeToLive the Time to Live setting ({@link TimeToLive#DISABLED} when never enabled)
+ * @param contributorInsights the Contributor Insights settings of the table and its indexes that
+ *     were ever changed, at most one per index name (null for the table)
  */
 public record TableDefinition(
     String name,
@@ -33,7 +36,8 @@ public record TableDefinition(
     Instant lastIncrease,
     Instant lastDecrease,
     String status,
-    TimeToLive timeToLive) {
+    TimeToLive timeToLive,
+    List<ContributorInsights> contributorInsights) {
 
   public static final String PROVISIONED = "PROVISIONED";
   public static final String PAY_PER_REQUEST = "PAY_PER_REQUEST";
@@ -43,6 +47,30 @@ public record TableDefinition(
     if (timeToLive == null) {
       timeToLive = TimeToLive.DISABLED;
     }
+    contributorInsights =
+        contributorInsights == null ? List.of() : List.copyOf(contributorInsights);
+  }
+
+  /** A definition with Contributor Insights never changed. */
+  public TableDefinition(
+      String name,
+      String tableId,
+      String space,
+      KeyAttribute hashKey,
+      KeyAttribute rangeKey,
+      List<KeyAttribute> attributeDefinitions,
+      String billingMode,
+      long readCapacityUnits,
+      long writeCapacityUnits,
+      Instant creationDateTime,
+      Instant lastUpdateToPayPerRequest,
+      Instant lastIncrease,
+      Instant lastDecrease,
+      String status,
+      TimeToLive timeToLive) {
+    this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
+        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
+        lastIncrease, lastDecrease, status, timeToLive, List.of());
   }
 
   /** A definition with Time to Live disabled. */
@@ -85,7 +113,7 @@ public record TableDefinition(
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, newStatus, timeToLive);
+        lastIncrease, lastDecrease, newStatus, timeToLive, contributorInsights);
   }
 
   public TableDefinition withBilling(
@@ -93,13 +121,31 @@ public record TableDefinition(
       Instant decrease) {
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, mode, read, write,
-        creationDateTime, toPayPerRequest, increase, decrease, status, timeToLive);
+        creationDateTime, toPayPerRequest, increase, decrease, status, timeToLive,
+        contributorInsights);
   }
 
   public TableDefinition withTimeToLive(TimeToLive setting) {
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, setting);
+        lastIncrease, lastDecrease, status, setting, contributorInsights);
+  }
+
+  public TableDefinition withContributorInsights(List<ContributorInsights> settings) {
+    return new TableDefinition(
+        name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
+        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
+        lastIncrease, lastDecrease, status, timeToLive, settings);
+  }
+
+  /** The Contributor Insights setting of the table ({@code indexName} null) or index, or null. */
+  public ContributorInsights contributorInsights(String indexName) {
+    for (ContributorInsights c : contributorInsights) {
+      if (Objects.equals(c.indexName(), indexName)) {
+        return c;
+      }
+    }
+    return null;
   }
 }

@@ -125,7 +125,25 @@ public final class WireProtocol {
               new Operation<>(
                   Requests::describeTimeToLive,
                   Database::describeTimeToLive,
-                  Responses::describeTimeToLive)));
+                  Responses::describeTimeToLive)),
+          Map.entry(
+              "UpdateContributorInsights",
+              new Operation<>(
+                  Requests::updateContributorInsights,
+                  Database::updateContributorInsights,
+                  Responses::updateContributorInsights)),
+          Map.entry(
+              "DescribeContributorInsights",
+              new Operation<>(
+                  Requests::describeContributorInsights,
+                  Database::describeContributorInsights,
+                  Responses::describeContributorInsights)),
+          Map.entry(
+              "ListContributorInsights",
+              new Operation<>(
+                  Requests::listContributorInsights,
+                  Database::listContributorInsights,
+                  Responses::listContributorInsights)));
 
   /**
    * The operation named by an {@code X-Amz-Target} header, or null when Stator does not serve
