@@ -229,7 +229,8 @@ public final class WireProtocol {
 
   /**
    * An error body; {@code throttlingReasons} are written as the current API's {@code
-   * ThrottlingReasons} list of {@code {reason, resource}}.
+   * ThrottlingReasons} list of {@code {reason, resource}} ({@code throttlingReasons} in a
+   * ThrottlingException, as its shape names it).
    */
   private static void writeError(
       ErrorType type,
@@ -255,7 +256,9 @@ public final class WireProtocol {
         Responses.item(generator, item);
       }
       if (throttlingReasons != null) {
-        generator.writeArrayFieldStart("ThrottlingReasons");
+        // The spec spells the member differently in the two shapes that carry it.
+        generator.writeArrayFieldStart(
+            type == ErrorType.ThrottlingException ? "throttlingReasons" : "ThrottlingReasons");
         for (ThrottlingReason r : throttlingReasons) {
           generator.writeStartObject();
           generator.writeStringField("reason", r.reason());
