@@ -9,17 +9,22 @@ import java.time.Duration;
  * Settings of an engine: the region and account id that appear in ARNs, the clock that
  * timestamps tables, decides which items have expired and drives the capacity model (tests may
  * pass a fixed or hand-moved one), how often the Time to Live sweeper looks for expired items,
- * and the capacity model's settings (observe or enforce, and its figures).
+ * the capacity model's settings (observe or enforce, and its figures), and the lag with which
+ * global secondary indexes follow their tables (zero: as fast as possible; more lets
+ * applications test against DynamoDB's eventual consistency on purpose).
  *
  * @param timeToLiveSweepInterval the pause between two rounds of the background Time to Live
  *     sweeper; zero turns the background sweeper off (forced sweeps still work)
+ * @param gsiLag how long a change waits before the propagator applies it to global secondary
+ *     indexes
  */
 public record EngineOptions(
     String region,
     String accountId,
     Clock clock,
     Duration timeToLiveSweepInterval,
-    CapacitySettings capacity) {
+    CapacitySettings capacity,
+    Duration gsiLag) {
 
   /** One second: expired items disappear about as soon as a developer looks for them. */
   public static final Duration DEFAULT_TTL_SWEEP_INTERVAL = Duration.ofSeconds(1);
@@ -34,10 +39,22 @@ public record EngineOptions(
     if (capacity == null) {
       capacity = CapacitySettings.defaults();
     }
+    if (gsiLag == null) {
+      gsiLag = Duration.ZERO;
+    }
+    if (gsiLag.isNegative()) {
+      throw new IllegalArgumentException("negative GSI lag " + gsiLag);
+    }
   }
 
   public EngineOptions(String region, String accountId, Clock clock) {
-    this(region, accountId, clock, DEFAULT_TTL_SWEEP_INTERVAL, CapacitySettings.defaults());
+    this(
+        region,
+        accountId,
+        clock,
+        DEFAULT_TTL_SWEEP_INTERVAL,
+        CapacitySettings.defaults(),
+        Duration.ZERO);
   }
 
   public static EngineOptions defaults() {
@@ -45,22 +62,30 @@ public record EngineOptions(
   }
 
   public EngineOptions withRegion(String region) {
-    return new EngineOptions(region, accountId, clock, timeToLiveSweepInterval, capacity);
+    return new EngineOptions(
+        region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag);
   }
 
   public EngineOptions withClock(Clock clock) {
-    return new EngineOptions(region, accountId, clock, timeToLiveSweepInterval, capacity);
+    return new EngineOptions(
+        region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag);
   }
 
   public EngineOptions withTimeToLiveSweepInterval(Duration interval) {
-    return new EngineOptions(region, accountId, clock, interval, capacity);
+    return new EngineOptions(region, accountId, clock, interval, capacity, gsiLag);
   }
 
   public EngineOptions withCapacity(CapacitySettings settings) {
-    return new EngineOptions(region, accountId, clock, timeToLiveSweepInterval, settings);
+    return new EngineOptions(
+        region, accountId, clock, timeToLiveSweepInterval, settings, gsiLag);
   }
 
   public EngineOptions withCapacityMode(CapacityMode mode) {
     return withCapacity(capacity.withMode(mode));
+  }
+
+  public EngineOptions withGsiLag(Duration lag) {
+    return new EngineOptions(
+        region, accountId, clock, timeToLiveSweepInterval, capacity, lag);
   }
 }

@@ -9,6 +9,7 @@ import io.stator.api.UpdateContributorInsightsRequest;
 import io.stator.api.UpdateContributorInsightsResponse;
 import io.stator.schema.Constraints;
 import io.stator.schema.ContributorInsights;
+import io.stator.schema.IndexDefinition;
 import io.stator.schema.TableDefinition;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,8 +34,12 @@ import java.util.List;
  * <epoch millis of their creation>}, where kind is PKC and PKT (most accessed and most
  * throttled partition keys) and, when the key schema has a sort key, SKC and SKT (the same for
  * partition and sort key together), listed PKC, SKC, PKT, SKT. THROTTLED_KEYS mode keeps only
- * the throttled-key rules. For an index, the index name follows the table name (our reading:
- * DynamoDB's own documentation shows table rules only).
+ * the throttled-key rules. For a global secondary index, the index name follows the table name
+ * and the sort-key rules follow the index's own key schema (our reading: DynamoDB's own
+ * documentation shows table rules only).
+ *
+ * <p>A global secondary index's setting lives with the table's in the catalog and goes with the
+ * index: deleting the index forgets it (see {@link TableDefinition#withIndexes}).
  */
 public final class ContributorInsightsUpdates {
   /** ContributorInsightsMode values; the first is the default. */
@@ -102,12 +107,17 @@ public final class ContributorInsightsUpdates {
   }
 
   /**
-   * Refuses an index the table does not have. Contributor Insights applies to global secondary
-   * indexes; none exist on a table yet, so every index name is unknown for now (wording not
-   * confirmed against DynamoDB).
+   * Refuses an index the table does not have as a global secondary index. Contributor Insights
+   * applies to a table and its global secondary indexes only (IndexName is "the global secondary
+   * index name"), so the name of a local secondary index is refused like an unknown one (wording
+   * not confirmed against DynamoDB).
    */
   public static void checkIndex(TableDefinition table, String indexName) {
-    if (indexName != null) {
+    if (indexName == null) {
+      return;
+    }
+    IndexDefinition index = table.index(indexName);
+    if (index == null || !index.global()) {
       throw DynamoDbException.resourceNotFound(
           "Requested resource not found: Index: " + indexName + " not found for table: "
               + table.name());
@@ -165,19 +175,31 @@ public final class ContributorInsightsUpdates {
   }
 
   /**
-   * The summaries of a table and its global indexes: all of them when {@code table} was named
-   * in the request, else only those where Contributor Insights is enabled.
+   * The summaries of a table and its global secondary indexes, the table first and then its
+   * indexes in definition order: all of them when {@code table} was named in the request, else
+   * only those where Contributor Insights is enabled.
    */
   public static List<ContributorInsightsSummary> summaries(
       TableDefinition table, boolean named) {
     List<ContributorInsightsSummary> out = new ArrayList<>();
-    ContributorInsights own = table.contributorInsights(null);
-    boolean enabled = own != null && own.enabled();
-    if (named || enabled) {
-      out.add(new ContributorInsightsSummary(
-          table.name(), null, enabled ? "ENABLED" : "DISABLED", enabled ? own.mode() : null));
+    summary(table, null, named, out);
+    for (IndexDefinition index : table.indexes()) {
+      if (index.global()) {
+        summary(table, index.name(), named, out);
+      }
     }
     return out;
+  }
+
+  private static void summary(
+      TableDefinition table, String indexName, boolean named,
+      List<ContributorInsightsSummary> out) {
+    ContributorInsights c = table.contributorInsights(indexName);
+    boolean enabled = c != null && c.enabled();
+    if (named || enabled) {
+      out.add(new ContributorInsightsSummary(
+          table.name(), indexName, enabled ? "ENABLED" : "DISABLED", enabled ? c.mode() : null));
+    }
   }
 
   /** Parses a NextToken of ListContributorInsights: the number of summaries already listed. */
@@ -201,11 +223,16 @@ public final class ContributorInsightsUpdates {
     return maxResults == null || maxResults < 1 ? MAX_RESULTS : maxResults;
   }
 
-  /** The names of the rules DynamoDB creates for an enabled setting, in its order. */
+  /**
+   * The names of the rules DynamoDB creates for an enabled setting, in its order; the sort-key
+   * rules follow the key schema of the table or of the index.
+   */
   static List<String> rules(TableDefinition table, ContributorInsights c) {
     String subject = table.name() + (c.indexName() == null ? "" : "-" + c.indexName());
     String suffix = subject + "-" + c.lastUpdateDateTime().toEpochMilli();
-    boolean sortKey = c.indexName() == null && table.hasRangeKey();
+    boolean sortKey = c.indexName() == null
+        ? table.hasRangeKey()
+        : table.index(c.indexName()).hasRangeKey();
     List<String> rules = new ArrayList<>();
     if (!c.mode().equals(THROTTLED_KEYS)) {
       rules.add(RULE_PREFIX + "PKC-" + suffix);

@@ -18,6 +18,10 @@ import io.stator.expression.ExpressionContext;
 import io.stator.expression.Path;
 import io.stator.item.ItemCodec;
 import io.stator.item.ItemSize;
+import io.stator.index.IndexKeys;
+import io.stator.index.IndexWrite;
+import io.stator.index.Indexes;
+import io.stator.schema.Catalog;
 import io.stator.schema.Constraints;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Commit;
@@ -75,11 +79,13 @@ final class BatchOperations {
 
   private final Storage storage;
   private final Tables tables;
+  private final Indexes indexes;
   private final CapacityModel capacity;
 
-  BatchOperations(Storage storage, Tables tables, CapacityModel capacity) {
+  BatchOperations(Storage storage, Tables tables, Indexes indexes, CapacityModel capacity) {
     this.storage = storage;
     this.tables = tables;
+    this.indexes = indexes;
     this.capacity = capacity;
   }
 
@@ -228,12 +234,12 @@ final class BatchOperations {
   // ---- BatchWriteItem -----------------------------------------------------------------------
 
   /**
-   * One validated write: a put ({@code encoded} non-null, of {@code size} bytes) or a delete;
-   * {@code request} is what comes back in UnprocessedItems.
+   * One validated write: a put ({@code item} and its {@code encoded} form non-null, of {@code
+   * size} bytes) or a delete; {@code request} is what comes back in UnprocessedItems.
    */
   private record Write(
-      String tableName, TableDefinition table, StorageKey key, byte[] encoded, long size,
-      WriteRequest request) {}
+      String tableName, TableDefinition table, StorageKey key, byte[] encoded,
+      Map<String, AttributeValue> item, long size, WriteRequest request) {}
 
   BatchWriteItemResponse batchWriteItem(BatchWriteItemRequest r) {
     Map<String, List<WriteRequest>> requestItems = r.requestItems();
@@ -301,7 +307,8 @@ final class BatchOperations {
       }
     }
 
-    // Each write is its own atomic commit, charged to its partition first.
+    // Each write is its own atomic commit, charged to its partition first. It reads the old
+    // item for its price and for the indexes: the entries to remove and the change-log record.
     Map<String, List<WriteRequest>> unprocessed = new LinkedHashMap<>();
     Map<String, Consumption> consumed = new LinkedHashMap<>();
     List<ProvisionedThroughputExceededException> throttles = new ArrayList<>();
@@ -327,35 +334,48 @@ final class BatchOperations {
 
   /**
    * Applies one write: reads the item it replaces (its size prices the write, as PutItem's and
-   * DeleteItem's), charges the capacity model once, then commits expecting the read version,
-   * reading again if another write got in between. Returns the write units consumed.
+   * DeleteItem's), charges the capacity model once, then commits expecting the read version and
+   * (through the index hook) the definition it was computed against, reading again if another
+   * write or a change of the table's indexes got in between. Returns the write units consumed.
    *
    * @throws ProvisionedThroughputExceededException when the model throttles it; nothing written
    */
   private double commit(Write w) {
     double units = -1;
     while (true) {
-      Optional<StoredRecord> current = storage.get(w.table().space(), w.key());
-      long oldSize = current.map(rec -> ItemSize.of(ItemCodec.decode(rec.value()))).orElse(0L);
-      if (units < 0) {
-        units = CapacityCalculator.write(oldSize, w.size(), false);
-        capacity.write(w.table(), w.key().partition(), units, w.size() - oldSize);
+      Catalog.Entry entry = tables.entryForItems(w.table().name());
+      TableDefinition table = entry.table();
+      if (!table.tableId().equals(w.table().tableId())) {
+        // deleted and re-created since the batch was validated
+        throw DynamoDbException.resourceNotFound("Requested resource not found");
       }
-      if (w.encoded() == null && current.isEmpty()) {
+      Optional<StoredRecord> current = storage.get(table.space(), w.key());
+      Map<String, AttributeValue> old =
+          current.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
+      if (units < 0) {
+        // Charged once, on the first attempt: a retry after a conflict is our cost, not the
+        // client's.
+        long oldSize = old == null ? 0 : ItemSize.of(old);
+        units = CapacityCalculator.write(oldSize, w.size(), false);
+        capacity.write(table, w.key().partition(), units, w.size() - oldSize);
+      }
+      if (w.encoded() == null && old == null) {
         return units; // deleting an absent item changes nothing, and still costs one unit
       }
-      Commit commit = new Commit().expect(w.table().space(), w.key(),
-          current.map(StoredRecord::version).orElse(Commit.Expectation.ABSENT));
+      Commit commit =
+          new Commit()
+              .expect(table.space(), w.key(),
+                  current.map(StoredRecord::version).orElse(Commit.Expectation.ABSENT));
       if (w.encoded() == null) {
-        commit.delete(w.table().space(), w.key());
+        commit.delete(table.space(), w.key());
       } else {
-        commit.put(w.table().space(), w.key(), w.encoded());
+        commit.put(table.space(), w.key(), w.encoded());
       }
-      try {
+      try (IndexWrite indexWrite = indexes.stage(entry, old, w.item(), commit)) {
         storage.commit(commit);
         return units;
       } catch (CommitConflictException e) {
-        // a concurrent write got in between: read again (the charge stands)
+        // a concurrent write or definition change got in between: read again (the charge stands)
       }
     }
   }
@@ -401,12 +421,13 @@ final class BatchOperations {
         }
         throw e;
       }
+      IndexKeys.checkItem(table, item);
       return new Write(tableName, table, ItemKeys.storageKey(table, item), ItemCodec.encode(item),
-          ItemSize.of(item), w);
+          item, ItemSize.of(item), w);
     }
     Map<String, AttributeValue> key = w.deleteRequest().key();
     ItemKeys.checkKey(table, key);
-    return new Write(tableName, table, ItemKeys.storageKey(table, key), null, 0, w);
+    return new Write(tableName, table, ItemKeys.storageKey(table, key), null, null, 0, w);
   }
 
   /** Table names are the keys of RequestItems: DynamoDB checks them as map keys. */

@@ -46,6 +46,7 @@ import io.stator.api.UpdateTimeToLiveResponse;
 import io.stator.capacity.CapacityModel;
 import io.stator.capacity.ContributorInsightsUpdates;
 import io.stator.capacity.PartitionReport;
+import io.stator.index.Indexes;
 import io.stator.schema.Catalog;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Storage;
@@ -53,6 +54,7 @@ import io.stator.ttl.ExpiredItemSweep;
 import io.stator.ttl.TimeToLiveSweeper;
 import io.stator.ttl.TimeToLiveUpdates;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -164,9 +166,10 @@ import java.util.List;
  */
 public final class Engine implements Database, ExpiredItemSweep {
   private final Storage storage;
-  private final Tables tables;
+  private volatile Tables tables;
   private final Items items;
   private final Reads reads;
+  private final Indexes indexes;
   private final ItemUpdates updates;
   private final BatchOperations batches;
   private final Transactions transactions;
@@ -178,26 +181,48 @@ public final class Engine implements Database, ExpiredItemSweep {
     this.storage = storage;
     Catalog catalog = new Catalog(storage);
     catalog.dropOrphanSpaces();
-    this.tables = new Tables(storage, catalog, options);
+    this.indexes =
+        new Indexes(storage, catalog, options.gsiLag(), options.clock(), this::forget);
+    this.tables = new Tables(storage, catalog, options, indexes);
     this.capacity =
         new CapacityModel(
             options.capacity(),
             options.clock(),
             "arn:aws:dynamodb:" + options.region() + ":" + options.accountId() + ":table/",
             table -> tables.sizeBytes(table));
-    this.items = new Items(storage, tables, capacity);
+    this.items = new Items(storage, tables, indexes, capacity);
     this.reads = new Reads(storage, tables, capacity);
-    this.updates = new ItemUpdates(storage, tables, capacity);
-    this.batches = new BatchOperations(storage, tables, capacity);
+    this.updates = new ItemUpdates(storage, tables, indexes, capacity);
+    this.batches = new BatchOperations(storage, tables, indexes, capacity);
     this.transactions =
-        new Transactions(storage, tables, new ClientRequestTokens(options.clock()), capacity);
+        new Transactions(
+            storage, tables, indexes, new ClientRequestTokens(options.clock()), capacity);
     this.clock = options.clock();
+    // The sweeper deletes through Items' delete path, so expired items leave the secondary
+    // indexes (LSI entries in the same commit, GSIs through the change log) like any delete.
     this.sweeper =
         new TimeToLiveSweeper(
             storage, catalog, clock, options.timeToLiveSweepInterval(),
             (table, key, condition) ->
                 items.deleteAs(UserIdentity.TIME_TO_LIVE, table, key, condition));
     sweeper.startIfNeeded();
+  }
+
+  /** Forgets a cached table definition changed by a backfill. */
+  private void forget(String tableName) {
+    Tables t = tables;
+    if (t != null) { // null only while starting, when nothing is cached yet
+      t.invalidate(tableName);
+    }
+  }
+
+  /**
+   * Waits until every global secondary index has caught up with every committed write and every
+   * backfill has finished; false if that took longer than {@code timeout}. GSIs are eventually
+   * consistent, so tests that read them after writing call this instead of sleeping.
+   */
+  public boolean awaitIndexes(Duration timeout) throws InterruptedException {
+    return indexes.awaitIndexes(timeout);
   }
 
   @Override
@@ -362,10 +387,16 @@ public final class Engine implements Database, ExpiredItemSweep {
 
   @Override
   public void close() {
+    // The sweeper first (its deletes stage index changes), then the propagator and backfills,
+    // then the storage they all write to.
     try {
       sweeper.close();
     } finally {
-      storage.close();
+      try {
+        indexes.close();
+      } finally {
+        storage.close();
+      }
     }
   }
 }

@@ -18,6 +18,10 @@ import io.stator.item.ItemCodec;
 import io.stator.item.ItemSize;
 import io.stator.schema.Constraints;
 import io.stator.schema.TableDefinition;
+import io.stator.index.IndexKeys;
+import io.stator.index.IndexWrite;
+import io.stator.index.Indexes;
+import io.stator.schema.Catalog;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitConflictException;
 import io.stator.storage.Storage;
@@ -50,11 +54,13 @@ final class ItemUpdates {
 
   private final Storage storage;
   private final Tables tables;
+  private final Indexes indexes;
   private final CapacityModel capacity;
 
-  ItemUpdates(Storage storage, Tables tables, CapacityModel capacity) {
+  ItemUpdates(Storage storage, Tables tables, Indexes indexes, CapacityModel capacity) {
     this.storage = storage;
     this.tables = tables;
+    this.indexes = indexes;
     this.capacity = capacity;
   }
 
@@ -123,8 +129,14 @@ final class ItemUpdates {
       UpdateItemRequest r, TableDefinition table, Update update, Condition condition) {
     boolean legacy = r.attributeUpdates() != null;
     StorageKey key = ItemKeys.storageKey(table, r.key());
+    TableDefinition validatedAgainst = table;
     boolean charged = false;
     while (true) {
+      Catalog.Entry entry = tables.entryForItems(validatedAgainst.name());
+      table = entry.table();
+      if (!table.tableId().equals(validatedAgainst.tableId())) {
+        throw DynamoDbException.resourceNotFound("Requested resource not found");
+      }
       Optional<StoredRecord> current = storage.get(table.space(), key);
       Map<String, AttributeValue> old =
           current.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
@@ -154,6 +166,9 @@ final class ItemUpdates {
         throw DynamoDbException.validation(
             "Item size to update has exceeded the maximum allowed size");
       }
+      // An index key of the wrong type is a ValidationException, which consumes nothing: check
+      // before charging (Indexes.stage checks again, for the other write paths).
+      IndexKeys.checkItem(table, updated);
       long newSize = ItemSize.of(updated);
       // UpdateItem pays for the larger of the item before and after, charged once (a retry
       // after a conflict is our cost, not the client's).
@@ -167,7 +182,7 @@ final class ItemUpdates {
           new Commit()
               .expect(table.space(), key, version)
               .put(table.space(), key, ItemCodec.encode(updated));
-      try {
+      try (IndexWrite indexWrite = indexes.stage(entry, old, updated, commit)) {
         storage.commit(commit);
       } catch (CommitConflictException e) {
         continue; // a concurrent write got in between: read, check and compute again

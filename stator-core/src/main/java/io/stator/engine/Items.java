@@ -14,6 +14,10 @@ import io.stator.capacity.CapacityModel;
 import io.stator.capacity.Consumption;
 import io.stator.capacity.ReadConsistency;
 import io.stator.expression.Condition;
+import io.stator.index.IndexKeys;
+import io.stator.index.IndexWrite;
+import io.stator.index.Indexes;
+import io.stator.schema.Catalog;
 import io.stator.expression.ExpressionContext;
 import io.stator.expression.Expressions;
 import io.stator.expression.Path;
@@ -50,11 +54,13 @@ final class Items {
 
   private final Storage storage;
   private final Tables tables;
+  private final Indexes indexes;
   private final CapacityModel capacity;
 
-  Items(Storage storage, Tables tables, CapacityModel capacity) {
+  Items(Storage storage, Tables tables, Indexes indexes, CapacityModel capacity) {
     this.storage = storage;
     this.tables = tables;
+    this.indexes = indexes;
     this.capacity = capacity;
   }
 
@@ -84,11 +90,10 @@ final class Items {
     if (ItemSize.of(item) > ItemSize.MAX_ITEM_SIZE) {
       throw DynamoDbException.validation("Item size has exceeded the maximum allowed size");
     }
+    IndexKeys.checkItem(table, item);
     StorageKey key = ItemKeys.storageKey(table, item);
-    byte[] encoded = ItemCodec.encode(item);
     Written written =
-        write(table, key, condition, r.returnValuesOnConditionCheckFailure(), encoded,
-            ItemSize.of(item));
+        write(table, key, condition, r.returnValuesOnConditionCheckFailure(), item);
     return new PutItemResponse(
         returnOld(r.returnValues(), written.old()),
         new Consumption(table.name()).tableWrite(written.units())
@@ -158,7 +163,7 @@ final class Items {
     ItemKeys.checkKey(table, r.key());
     StorageKey key = ItemKeys.storageKey(table, r.key());
     Written written =
-        write(table, key, condition, r.returnValuesOnConditionCheckFailure(), null, 0);
+        write(table, key, condition, r.returnValuesOnConditionCheckFailure(), null);
     return new DeleteItemResponse(
         returnOld(r.returnValues(), written.old()),
         new Consumption(table.name()).tableWrite(written.units())
@@ -167,14 +172,16 @@ final class Items {
   }
 
   /**
-   * Replaces ({@code encoded} non-null) or deletes the item under {@code key}, if {@code
-   * condition} holds for the current item; returns the replaced item or null. Retries when the
-   * item changes between the read and the commit.
+   * Replaces ({@code item} non-null) or deletes the item under {@code key}, if {@code condition}
+   * holds for the current item; returns the replaced item (or null) and the units consumed.
+   * Retries when the item (or the table's definition) changes between the read and the commit.
+   * The indexes' part of the commit comes from {@link Indexes#stage}, the one hook every write
+   * path uses.
    */
   private Written write(
-      TableDefinition table, StorageKey key, Condition condition, String onFailure,
-      byte[] encoded, long newSize) {
-    return write(table, key, condition, onFailure, encoded, newSize, null);
+      TableDefinition validatedAgainst, StorageKey key, Condition condition, String onFailure,
+      Map<String, AttributeValue> item) {
+    return write(validatedAgainst, key, condition, onFailure, item, null);
   }
 
   /**
@@ -182,12 +189,13 @@ final class Items {
    * item under {@code key} is deleted if {@code condition} holds for its current version, and
    * the write carries {@code identity} so that what observes writes (streams) can tell it from a
    * client's. Returns whether an item was deleted; false when the condition does not hold (the
-   * item changed, or is gone). Such deletions consume no capacity, as TTL deletes on DynamoDB.
+   * item changed, or is gone). Such deletions consume no capacity, as TTL deletes on DynamoDB,
+   * and maintain the table's secondary indexes like any other delete.
    */
   boolean deleteAs(
       UserIdentity identity, TableDefinition table, StorageKey key, Condition condition) {
     try {
-      return write(table, key, condition, "NONE", null, 0, identity).old() != null;
+      return write(table, key, condition, "NONE", null, identity).old() != null;
     } catch (DynamoDbException e) {
       if (e.type() == ErrorType.ConditionalCheckFailedException) {
         return false;
@@ -198,20 +206,28 @@ final class Items {
 
   /** As above; {@code identity} is null for a client's write, else who made it. */
   private Written write(
-      TableDefinition table, StorageKey key, Condition condition, String onFailure,
-      byte[] encoded, long newSize, UserIdentity identity) {
+      TableDefinition validatedAgainst, StorageKey key, Condition condition, String onFailure,
+      Map<String, AttributeValue> item, UserIdentity identity) {
     try {
-      return writeOnce(table, key, condition, onFailure, encoded, newSize, identity);
+      return writeOnce(validatedAgainst, key, condition, onFailure, item, identity);
     } catch (StorageException e) {
-      throw tables.failure(table, e);
+      throw tables.failure(validatedAgainst, e);
     }
   }
 
   private Written writeOnce(
-      TableDefinition table, StorageKey key, Condition condition, String onFailure,
-      byte[] encoded, long newSize, UserIdentity identity) {
+      TableDefinition validatedAgainst, StorageKey key, Condition condition, String onFailure,
+      Map<String, AttributeValue> item, UserIdentity identity) {
+    byte[] encoded = item == null ? null : ItemCodec.encode(item);
+    long newSize = item == null ? 0 : ItemSize.of(item);
     double units = identity == null ? -1 : 0;
     while (true) {
+      Catalog.Entry entry = tables.entryForItems(validatedAgainst.name());
+      TableDefinition table = entry.table();
+      if (!table.tableId().equals(validatedAgainst.tableId())) {
+        // deleted and re-created since the request was validated against it
+        throw DynamoDbException.resourceNotFound("Requested resource not found");
+      }
       Optional<StoredRecord> current = storage.get(table.space(), key);
       Map<String, AttributeValue> old =
           current.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
@@ -242,7 +258,7 @@ final class Items {
       } else {
         commit.put(table.space(), key, encoded);
       }
-      try {
+      try (IndexWrite indexWrite = indexes.stage(entry, old, item, commit)) {
         storage.commit(commit);
         return new Written(old, units);
       } catch (CommitConflictException e) {

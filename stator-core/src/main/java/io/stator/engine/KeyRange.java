@@ -28,14 +28,26 @@ record KeyRange(
 
   /** Analyses a parsed KeyConditionExpression. */
   static KeyRange fromExpression(Condition condition, TableDefinition table) {
+    return fromExpression(condition, table.hashKey(), table.rangeKey());
+  }
+
+  /** Analyses a parsed KeyConditionExpression against a key schema (a table's or an index's). */
+  static KeyRange fromExpression(Condition condition, KeyAttribute hash, KeyAttribute range) {
     Map<String, Term> terms = new LinkedHashMap<>();
     collect(condition, terms);
-    return fromTerms(terms, table);
+    return fromTerms(terms, hash, range);
   }
 
   /** Analyses the legacy KeyConditions parameter. */
   static KeyRange fromKeyConditions(
       Map<String, io.stator.api.Condition> conditions, TableDefinition table) {
+    return fromKeyConditions(conditions, table.hashKey(), table.rangeKey());
+  }
+
+  /** Analyses the legacy KeyConditions parameter against a key schema. */
+  static KeyRange fromKeyConditions(
+      Map<String, io.stator.api.Condition> conditions, KeyAttribute hashKey,
+      KeyAttribute rangeKey) {
     if (conditions.size() != 1 && conditions.size() != 2) {
       throw DynamoDbException.validation("Conditions can be of length 1 or 2 only");
     }
@@ -56,7 +68,7 @@ record KeyRange(
       }
       terms.put(e.getKey(), new Term(op, values));
     }
-    return fromTerms(terms, table);
+    return fromTerms(terms, hashKey, rangeKey);
   }
 
   /** The lower sort bound of the range, or null. */
@@ -132,9 +144,8 @@ record KeyRange(
   /** One condition on one key attribute, in the legacy operator names. */
   private record Term(String operator, List<AttributeValue> values) {}
 
-  private static KeyRange fromTerms(Map<String, Term> terms, TableDefinition table) {
-    KeyAttribute hash = table.hashKey();
-    KeyAttribute range = table.rangeKey();
+  private static KeyRange fromTerms(
+      Map<String, Term> terms, KeyAttribute hash, KeyAttribute range) {
     if (range == null && terms.size() > 1) {
       throw DynamoDbException.validation("Query key condition not supported");
     }

@@ -17,7 +17,10 @@ import io.stator.expression.Path;
 import io.stator.item.ItemCodec;
 import io.stator.item.ItemSize;
 import io.stator.key.KeyCodec;
+import io.stator.index.IndexKeys;
 import io.stator.schema.Constraints;
+import io.stator.schema.IndexDefinition;
+import io.stator.schema.KeyAttribute;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Bound;
 import io.stator.storage.Storage;
@@ -108,15 +111,19 @@ final class Reads {
     }
 
     TableDefinition table = tables.forItems(r.tableName());
-    checkIndex(r.indexName());
+    IndexDefinition index = index(table, r.indexName(), r.consistentRead());
+    KeyAttribute hashKey = index == null ? table.hashKey() : index.hashKeys().get(0);
+    KeyAttribute rangeKey =
+        index == null ? table.rangeKey() : index.hasRangeKey() ? index.rangeKeys().get(0) : null;
     KeyRange range =
         keyCondition != null
-            ? KeyRange.fromExpression(keyCondition, table)
-            : KeyRange.fromKeyConditions(r.keyConditions(), table);
+            ? KeyRange.fromExpression(keyCondition, hashKey, rangeKey)
+            : KeyRange.fromKeyConditions(r.keyConditions(), hashKey, rangeKey);
     if (filter != null) {
       String parameter = r.filterExpression() != null ? "Filter Expression" : "QueryFilter";
       for (Path path : paths(filter)) {
-        if (table.isKey(path.attribute())) {
+        boolean isKey = index == null ? table.isKey(path.attribute()) : index.isKey(path.attribute());
+        if (isKey) {
           throw DynamoDbException.validation(
               parameter + " can only contain non-primary key attributes: Primary key"
                   + " attribute: " + path.attribute());
@@ -124,12 +131,36 @@ final class Reads {
       }
     }
 
+    Source source = source(table, index, r.select(), projection, filter);
     boolean forward = r.scanIndexForward() == null || r.scanIndexForward();
-    Bound lower = range.lower();
-    Bound upper = range.upper();
+    Bound lower = index == null ? range.lower() : IndexKeys.lower(range.sortOperator(),
+        range.sortValues());
+    Bound upper = index == null ? range.upper() : IndexKeys.upper(range.sortOperator(),
+        range.sortValues());
     byte[] partition = KeyCodec.partition(range.partition());
     boolean exhausted = false;
-    if (r.exclusiveStartKey() != null) {
+    if (r.exclusiveStartKey() != null && index != null) {
+      StorageKey start = IndexKeys.startKey(table, index, r.exclusiveStartKey());
+      AttributeValue startHash = r.exclusiveStartKey().get(hashKey.name());
+      if (rangeKey != null && range.sortOperator() != null) {
+        if (!range.matchesSort(r.exclusiveStartKey().get(rangeKey.name()))) {
+          throw DynamoDbException.validation(
+              "The provided starting key does not match the range key predicate");
+        }
+        if (!startHash.equals(range.partition())) {
+          throw DynamoDbException.validation(
+              "The query can return at most one row and cannot be restarted");
+        }
+      } else if (!startHash.equals(range.partition())) {
+        throw DynamoDbException.validation(
+            "The provided starting key is outside query boundaries based on provided conditions");
+      }
+      if (forward) {
+        lower = Bound.exclusive(start.sort());
+      } else {
+        upper = Bound.exclusive(start.sort());
+      }
+    } else if (r.exclusiveStartKey() != null) {
       Map<String, AttributeValue> start = startKey(table, r.exclusiveStartKey());
       AttributeValue startHash = start.get(table.hashKey().name());
       if (table.hasRangeKey() && range.sortOperator() != null) {
@@ -157,12 +188,12 @@ final class Reads {
       }
     }
 
-    Page page = new Page(r.limit(), filter, projection, "COUNT".equals(r.select()));
+    Page page = new Page(r.limit(), filter, projection, "COUNT".equals(r.select()), source);
     while (!exhausted) {
       int want = page.batchSize();
       List<StoredRecord> batch;
       try {
-        batch = storage.query(table.space(), partition, lower, upper, forward, want);
+        batch = storage.query(source.space(), partition, lower, upper, forward, want);
       } catch (StorageException e) {
         throw tables.failure(table, e);
       }
@@ -182,12 +213,11 @@ final class Reads {
       }
     }
     // Query rounds the total of the items read once; a filter does not reduce it.
-    double units = CapacityCalculator.read(page.bytes, ReadConsistency.of(r.consistentRead()));
+    double units = page.units(ReadConsistency.of(r.consistentRead()));
     capacity.read(table, partition, units);
     return new QueryResponse(
-        page.items(), page.count, page.scanned, page.lastEvaluatedKey(table),
-        new Consumption(table.name()).tableRead(units)
-            .consumedCapacity(r.returnConsumedCapacity()));
+        page.items(), page.count, page.scanned, page.lastEvaluatedKey(),
+        consumption(table, index, units).consumedCapacity(r.returnConsumedCapacity()));
   }
 
   ScanResponse scan(ScanRequest r) {
@@ -245,7 +275,8 @@ final class Reads {
     context.checkAllUsed();
 
     TableDefinition table = tables.forItems(r.tableName());
-    checkIndex(r.indexName());
+    IndexDefinition index = index(table, r.indexName(), r.consistentRead());
+    Source source = source(table, index, r.select(), projection, filter);
     byte[] from = null;
     byte[] to = null;
     if (r.totalSegments() != null) {
@@ -254,14 +285,17 @@ final class Reads {
     }
     StorageKey after = null;
     if (r.exclusiveStartKey() != null) {
-      after = ItemKeys.storageKey(table, startKey(table, r.exclusiveStartKey()));
+      after =
+          index == null
+              ? ItemKeys.storageKey(table, startKey(table, r.exclusiveStartKey()))
+              : IndexKeys.startKey(table, index, r.exclusiveStartKey());
     }
-    Page page = new Page(r.limit(), filter, projection, "COUNT".equals(r.select()));
+    Page page = new Page(r.limit(), filter, projection, "COUNT".equals(r.select()), source);
     while (true) {
       int want = page.batchSize();
       List<StoredRecord> batch;
       try {
-        batch = storage.scan(table.space(), from, to, after, want);
+        batch = storage.scan(source.space(), from, to, after, want);
       } catch (StorageException e) {
         throw tables.failure(table, e);
       }
@@ -276,15 +310,14 @@ final class Reads {
       after = batch.get(batch.size() - 1).key();
     }
     // Like Query: the page's total rounded once, charged to the partition where it starts.
-    double units = CapacityCalculator.read(page.bytes, ReadConsistency.of(r.consistentRead()));
+    double units = page.units(ReadConsistency.of(r.consistentRead()));
     StorageKey start = page.first != null ? page.first : after;
     long hash = start != null ? KeyCodec.hashOf(start.partition())
         : from != null ? KeyCodec.hashOf(from) : 0;
     capacity.readAt(table, hash, units);
     return new ScanResponse(
-        page.items(), page.count, page.scanned, page.lastEvaluatedKey(table),
-        new Consumption(table.name()).tableRead(units)
-            .consumedCapacity(r.returnConsumedCapacity()));
+        page.items(), page.count, page.scanned, page.lastEvaluatedKey(),
+        consumption(table, index, units).consumedCapacity(r.returnConsumedCapacity()));
   }
 
   /** One page of results being gathered. */
@@ -293,18 +326,23 @@ final class Reads {
     private final Condition filter;
     private final List<Path> projection;
     private final boolean countOnly;
+    private final Source source;
     private final List<Map<String, AttributeValue>> items = new ArrayList<>();
     private int count;
     private int scanned;
     private long bytes;
     private StorageKey last;
+    private Map<String, AttributeValue> lastEntry;
     private StorageKey first;
+    private final List<Long> fetched = new ArrayList<>();
 
-    Page(Integer limit, Condition filter, List<Path> projection, boolean countOnly) {
+    Page(Integer limit, Condition filter, List<Path> projection, boolean countOnly,
+        Source source) {
       this.limit = limit == null ? Integer.MAX_VALUE : limit;
       this.filter = filter;
       this.projection = projection;
       this.countOnly = countOnly;
+      this.source = source;
     }
 
     int batchSize() {
@@ -313,12 +351,16 @@ final class Reads {
 
     /** Adds a record read; true when the page is full. */
     boolean add(StoredRecord record) {
-      Map<String, AttributeValue> item = ItemCodec.decode(record.value());
+      Map<String, AttributeValue> entry = ItemCodec.decode(record.value());
+      Map<String, AttributeValue> item = source.item(entry);
+      if (item != entry) {
+        fetched.add(ItemSize.of(item));
+      }
       if (first == null) {
         first = record.key();
       }
       scanned++;
-      bytes += ItemSize.of(item);
+      bytes += ItemSize.of(entry);
       if (filter == null || Expressions.evaluate(filter, item)) {
         count++;
         if (!countOnly) {
@@ -327,6 +369,7 @@ final class Reads {
       }
       if (scanned >= limit || bytes >= PAGE_BYTES) {
         last = record.key();
+        lastEntry = entry;
         return true;
       }
       return false;
@@ -336,13 +379,138 @@ final class Reads {
       return last != null;
     }
 
+    /**
+     * The read units of the page: its entries' total rounded once, plus, on a local secondary
+     * index, each item fetched from the table for attributes the index does not project,
+     * rounded on its own (DynamoDB charges such fetches as extra reads of whole items).
+     */
+    double units(ReadConsistency consistency) {
+      double units = CapacityCalculator.read(bytes, consistency);
+      for (long size : fetched) {
+        units += CapacityCalculator.read(size, consistency);
+      }
+      return units;
+    }
+
     List<Map<String, AttributeValue>> items() {
       return countOnly ? null : List.copyOf(items);
     }
 
-    Map<String, AttributeValue> lastEvaluatedKey(TableDefinition table) {
-      return last == null ? null : ItemKeys.keyOf(table, last);
+    Map<String, AttributeValue> lastEvaluatedKey() {
+      return last == null ? null : source.lastEvaluatedKey(last, lastEntry);
     }
+  }
+
+  /**
+   * What a Query or Scan reads: the table's items, or an index's entries. On an LSI, attributes
+   * the index does not project are fetched from the item, as DynamoDB does (at extra cost); a GSI
+   * returns only what it projects.
+   */
+  private final class Source {
+    private final TableDefinition table;
+    private final IndexDefinition index;
+    private final boolean fetch;
+
+    Source(TableDefinition table, IndexDefinition index, boolean fetch) {
+      this.table = table;
+      this.index = index;
+      this.fetch = fetch;
+    }
+
+    String space() {
+      return index == null ? table.space() : index.space();
+    }
+
+    Map<String, AttributeValue> item(Map<String, AttributeValue> entry) {
+      if (!fetch) {
+        return entry;
+      }
+      return storage
+          .get(table.space(), ItemKeys.storageKey(table, entry))
+          .map(rec -> ItemCodec.decode(rec.value()))
+          .orElse(entry);
+    }
+
+    Map<String, AttributeValue> lastEvaluatedKey(
+        StorageKey key, Map<String, AttributeValue> entry) {
+      return index == null
+          ? ItemKeys.keyOf(table, key)
+          : IndexKeys.lastEvaluatedKey(table, index, entry);
+    }
+  }
+
+  /**
+   * The source of a read, with DynamoDB's rules for Select on an index: ALL_ATTRIBUTES needs the
+   * whole item, which a GSI has only with projection ALL (an LSI fetches it).
+   */
+  private Source source(
+      TableDefinition table, IndexDefinition index, String select, List<Path> projection,
+      Condition filter) {
+    if (index == null || IndexDefinition.ALL.equals(index.projectionType())) {
+      return new Source(table, index, false);
+    }
+    boolean wantsMore = "ALL_ATTRIBUTES".equals(select);
+    if (wantsMore && index.global()) {
+      throw DynamoDbException.validation(
+          "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not"
+              + " supported for global secondary index " + index.name()
+              + " because its projection type is not ALL");
+    }
+    if (!index.global()) {
+      List<Path> wanted = new ArrayList<>();
+      if (projection != null) {
+        wanted.addAll(projection);
+      }
+      if (filter != null) {
+        wanted.addAll(paths(filter));
+      }
+      for (Path p : wanted) {
+        wantsMore |= !IndexKeys.projects(table, index, p.attribute());
+      }
+    }
+    return new Source(table, index, wantsMore);
+  }
+
+  /**
+   * The index a Query or Scan names, or null for the table: DynamoDB refuses unknown indexes,
+   * strongly consistent reads of a GSI, and reads of a GSI that is still being backfilled.
+   */
+  private static IndexDefinition index(
+      TableDefinition table, String indexName, Boolean consistentRead) {
+    if (indexName == null) {
+      return null;
+    }
+    IndexDefinition index = table.index(indexName);
+    if (index == null) {
+      throw DynamoDbException.validation(
+          "The table does not have the specified index: " + indexName);
+    }
+    if (index.global() && Boolean.TRUE.equals(consistentRead)) {
+      throw DynamoDbException.validation(
+          "Consistent reads are not supported on global secondary indexes");
+    }
+    if (!index.isActive()) {
+      throw DynamoDbException.validation(
+          "Cannot read from backfilling global secondary index: " + indexName);
+    }
+    return index;
+  }
+
+  /**
+   * The consumption of a read: the table's, or the index's when it read an index. The capacity
+   * model is charged on the base table either way (see {@link CapacityModel}: index capacity is
+   * modelled on the table for now); ReturnConsumedCapacity INDEXES names the index, as DynamoDB
+   * does.
+   */
+  private static Consumption consumption(
+      TableDefinition table, IndexDefinition index, double units) {
+    Consumption consumption = new Consumption(table.name());
+    if (index == null) {
+      return consumption.tableRead(units);
+    }
+    return index.global()
+        ? consumption.globalIndexRead(index.name(), units)
+        : consumption.localIndexRead(index.name(), units);
   }
 
   /**
@@ -357,14 +525,6 @@ final class Reads {
       throw DynamoDbException.validation("The provided starting key is invalid: " + e.getMessage());
     }
     return key;
-  }
-
-  private static void checkIndex(String indexName) {
-    if (indexName != null) {
-      // No table has secondary indexes yet (CreateTable refuses them).
-      throw DynamoDbException.validation(
-          "The table does not have the specified index: " + indexName);
-    }
   }
 
   private static void checkSelect(

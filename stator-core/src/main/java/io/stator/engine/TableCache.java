@@ -28,20 +28,26 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class TableCache {
   private final Catalog catalog;
-  private final ConcurrentHashMap<String, TableDefinition> tables = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Catalog.Entry> tables = new ConcurrentHashMap<>();
 
   TableCache(Catalog catalog) {
     this.catalog = catalog;
   }
 
   Optional<TableDefinition> get(String tableName) {
-    TableDefinition table = tables.get(tableName);
-    if (table == null) {
-      table =
-          tables.computeIfAbsent(
-              tableName, name -> catalog.get(name).map(Catalog.Entry::table).orElse(null));
+    return entry(tableName).map(Catalog.Entry::table);
+  }
+
+  /**
+   * The definition with its catalog record version: writes expect that version in their commit,
+   * so one computed against a definition that changed meanwhile retries (see io.stator.index).
+   */
+  Optional<Catalog.Entry> entry(String tableName) {
+    Catalog.Entry entry = tables.get(tableName);
+    if (entry == null) {
+      entry = tables.computeIfAbsent(tableName, name -> catalog.get(name).orElse(null));
     }
-    return Optional.ofNullable(table);
+    return Optional.ofNullable(entry);
   }
 
   /** Forgets a table; call after every catalog change to it (also after a failed one). */

@@ -10,6 +10,9 @@ import io.stator.api.DeleteTableResponse;
 import io.stator.api.DescribeTableRequest;
 import io.stator.api.DescribeTableResponse;
 import io.stator.api.DynamoDbException;
+import io.stator.api.GlobalSecondaryIndexDescription;
+import io.stator.api.LocalSecondaryIndexDescription;
+import io.stator.api.Projection;
 import io.stator.api.KeySchemaElement;
 import io.stator.api.ListTablesRequest;
 import io.stator.api.ListTablesResponse;
@@ -19,6 +22,9 @@ import io.stator.api.UpdateTableRequest;
 import io.stator.api.UpdateTableResponse;
 import io.stator.schema.Catalog;
 import io.stator.schema.Constraints;
+import io.stator.schema.GlobalIndexUpdates;
+import io.stator.schema.IndexDefinition;
+import io.stator.index.Indexes;
 import io.stator.schema.KeyAttribute;
 import io.stator.schema.TableDefinition;
 import io.stator.schema.TableValidation;
@@ -38,12 +44,19 @@ final class Tables {
   private final Catalog catalog;
   private final TableCache cache;
   private final EngineOptions options;
+  private final Indexes indexes;
 
-  Tables(Storage storage, Catalog catalog, EngineOptions options) {
+  Tables(Storage storage, Catalog catalog, EngineOptions options, Indexes indexes) {
     this.storage = storage;
     this.catalog = catalog;
     this.cache = new TableCache(catalog);
     this.options = options;
+    this.indexes = indexes;
+  }
+
+  /** Forgets a cached definition (after a change made outside this class, e.g. a backfill). */
+  void invalidate(String tableName) {
+    cache.invalidate(tableName);
   }
 
   CreateTableResponse create(CreateTableRequest r) {
@@ -105,17 +118,36 @@ final class Tables {
       Catalog.Entry entry = lookup(r.tableName());
       TableDefinition updated =
           TableValidation.updateTable(entry.table(), r, options.clock().instant());
+      GlobalIndexUpdates.Applied applied = null;
+      if (r.globalSecondaryIndexUpdates() != null && !r.globalSecondaryIndexUpdates().isEmpty()) {
+        applied = GlobalIndexUpdates.apply(updated, r);
+        updated = applied.table();
+      }
       if (updated == entry.table()) {
         return new UpdateTableResponse(describe(updated));
       }
+      if (applied != null && applied.created() != null) {
+        storage.createSpace(applied.created().space());
+        storage.createSpace(updated.changeLog());
+      }
       try {
         catalog.replace(updated, entry.version());
-        return new UpdateTableResponse(describe(updated));
       } catch (CommitConflictException e) {
-        // concurrent change: apply the request to the new definition
+        if (applied != null && applied.created() != null) {
+          storage.dropSpace(applied.created().space());
+        }
+        continue; // concurrent change: apply the request to the new definition
       } finally {
         cache.invalidate(updated.name());
       }
+      if (applied != null && applied.created() != null) {
+        indexes.backfill(updated.name(), applied.created());
+      }
+      if (applied != null && applied.deleted() != null) {
+        // After the catalog commit: from now on no write or propagation commits into it.
+        storage.dropSpace(applied.deleted().space());
+      }
+      return new UpdateTableResponse(describe(updated));
     }
   }
 
@@ -133,8 +165,13 @@ final class Tables {
    * message.
    */
   TableDefinition forItems(String tableName) {
+    return entryForItems(tableName).table();
+  }
+
+  /** Like {@link #forItems}, with the catalog version that writes expect in their commit. */
+  Catalog.Entry entryForItems(String tableName) {
     return cache
-        .get(tableName)
+        .entry(tableName)
         .orElseThrow(() -> DynamoDbException.resourceNotFound("Requested resource not found"));
   }
 
@@ -183,8 +220,8 @@ final class Tables {
   /** Every table's definition, in name order. */
   List<TableDefinition> all() {
     List<TableDefinition> out = new ArrayList<>();
-    for (String name : catalog.names(null, Integer.MAX_VALUE)) {
-      catalog.get(name).ifPresent(e -> out.add(e.table()));
+    for (Catalog.Entry e : catalog.all()) {
+      out.add(e.table());
     }
     return out;
   }
@@ -221,6 +258,35 @@ final class Tables {
     } catch (StorageException e) {
       stats = new SpaceStats(0, 0); // dropped by a concurrent DeleteTable
     }
+    String arn =
+        "arn:aws:dynamodb:" + options.region() + ":" + options.accountId() + ":table/" + t.name();
+    List<LocalSecondaryIndexDescription> locals = new ArrayList<>();
+    List<GlobalSecondaryIndexDescription> globals = new ArrayList<>();
+    for (IndexDefinition i : t.indexes()) {
+      List<KeySchemaElement> ks = new ArrayList<>();
+      for (KeyAttribute k : i.hashKeys()) {
+        ks.add(new KeySchemaElement(k.name(), "HASH"));
+      }
+      for (KeyAttribute k : i.rangeKeys()) {
+        ks.add(new KeySchemaElement(k.name(), "RANGE"));
+      }
+      Projection projection =
+          new Projection(
+              i.projectionType(),
+              i.nonKeyAttributes().isEmpty() ? null : i.nonKeyAttributes());
+      SpaceStats indexStats = indexes.stats(i);
+      if (i.global()) {
+        globals.add(new GlobalSecondaryIndexDescription(
+            i.name(), ks, projection, i.status(), i.isActive() ? null : Boolean.TRUE,
+            new ProvisionedThroughputDescription(
+                null, null, 0L, i.readCapacityUnits(), i.writeCapacityUnits()),
+            indexStats.bytes(), indexStats.records(), arn + "/index/" + i.name()));
+      } else {
+        locals.add(new LocalSecondaryIndexDescription(
+            i.name(), ks, projection, indexStats.bytes(), indexStats.records(),
+            arn + "/index/" + i.name()));
+      }
+    }
     return new TableDescription(
         definitions,
         t.name(),
@@ -235,11 +301,11 @@ final class Tables {
             t.writeCapacityUnits()),
         stats.bytes(),
         stats.records(),
-        "arn:aws:dynamodb:" + options.region() + ":" + options.accountId() + ":table/" + t.name(),
+        arn,
         t.tableId(),
         new BillingModeSummary(t.billingMode(), t.lastUpdateToPayPerRequest()),
-        null,
-        null,
+        locals.isEmpty() ? null : locals,
+        globals.isEmpty() ? null : globals,
         null,
         null,
         null,

@@ -4,6 +4,7 @@ import io.stator.api.CancellationReason;
 import io.stator.api.ConditionCheck;
 import io.stator.api.Delete;
 import io.stator.api.DynamoDbException;
+import io.stator.api.ErrorType;
 import io.stator.api.Get;
 import io.stator.api.ItemResponse;
 import io.stator.api.ProvisionedThroughputExceededException;
@@ -24,8 +25,12 @@ import io.stator.expression.ExpressionContext;
 import io.stator.expression.Expressions;
 import io.stator.expression.Path;
 import io.stator.expression.Update;
+import io.stator.index.IndexKeys;
+import io.stator.index.IndexWrite;
+import io.stator.index.Indexes;
 import io.stator.item.ItemCodec;
 import io.stator.item.ItemSize;
+import io.stator.schema.Catalog;
 import io.stator.schema.Constraints;
 import io.stator.schema.KeyAttribute;
 import io.stator.schema.TableDefinition;
@@ -133,7 +138,9 @@ import java.util.Set;
  * (provisioned table) or {@code ThrottlingError} (on-demand) on that action and {@code None} on
  * the others, and nothing is written. The units already charged for the actions before it stay
  * consumed, as a cancelled transaction's prepare phase consumes on DynamoDB; a transaction
- * cancelled by a condition is charged too, without changing any size. A repeated request with
+ * cancelled by a condition is charged too, without changing any size. A transaction that starts
+ * over because a table's definition changed under it (its index writes were computed for the
+ * old one) is charged once, by its first attempt. A repeated request with
  * an already used ClientRequestToken writes nothing and, as documented, reports the read units
  * of reading the items (strongly consistent), which are not charged to the partition model.
  */
@@ -164,13 +171,16 @@ final class Transactions {
 
   private final Storage storage;
   private final Tables tables;
+  private final Indexes indexes;
   private final ClientRequestTokens tokens;
   private final CapacityModel capacity;
 
   Transactions(
-      Storage storage, Tables tables, ClientRequestTokens tokens, CapacityModel capacity) {
+      Storage storage, Tables tables, Indexes indexes, ClientRequestTokens tokens,
+      CapacityModel capacity) {
     this.storage = storage;
     this.tables = tables;
+    this.indexes = indexes;
     this.tokens = tokens;
     this.capacity = capacity;
   }
@@ -228,10 +238,35 @@ final class Transactions {
   }
 
   /**
-   * Read, evaluate, charge and commit once; cancels with reasons on any failure. Returns the
-   * write units consumed, per table in the order of first appearance.
+   * Read, evaluate, charge and commit once; cancels with reasons on any failure. Only a change
+   * of a table's definition in between (an index added or removed) makes it start over, since
+   * the index writes were computed for the old one; the capacity charged by the first attempt
+   * stands and is not charged again (a retry is our cost, not the client's). Returns the write
+   * units consumed, per table in the order of first appearance.
    */
   private Map<String, Consumption> commit(List<Action> actions) {
+    Map<String, Consumption> consumed = new LinkedHashMap<>();
+    while (true) {
+      List<IndexWrite> indexWrites = new ArrayList<>();
+      try {
+        commitOnce(actions, indexWrites, consumed);
+        return consumed;
+      } catch (CommitConflictException e) {
+        if (!e.failed().space().equals(Catalog.SPACE)) {
+          throw conflict(actions, e.failed());
+        }
+      } finally {
+        indexWrites.forEach(IndexWrite::close);
+      }
+    }
+  }
+
+  /**
+   * One attempt; charges {@code consumed} unless an earlier attempt already did (every action
+   * charges at least one unit, so an empty map means not charged yet).
+   */
+  private void commitOnce(
+      List<Action> actions, List<IndexWrite> indexWrites, Map<String, Consumption> consumed) {
     List<CancellationReason> reasons = new ArrayList<>(actions.size());
     boolean cancelled = false;
     Commit commit = new Commit();
@@ -257,7 +292,17 @@ final class Transactions {
         try {
           Map<String, AttributeValue> updated = write(commit, a, old);
           newSizes[i] = updated == null ? 0 : ItemSize.of(updated);
+          if (a.kind() != Kind.CONDITION_CHECK) {
+            Catalog.Entry entry = tables.entryForItems(a.table().name());
+            if (!entry.table().tableId().equals(a.table().tableId())) {
+              throw DynamoDbException.resourceNotFound("Requested resource not found");
+            }
+            indexWrites.add(indexes.stage(entry, old, updated, commit));
+          }
         } catch (DynamoDbException e) {
+          if (e.type() == ErrorType.ResourceNotFoundException) {
+            throw e;
+          }
           // The item made the action invalid (e.g. an update of a string with "+"): DynamoDB
           // reports it as this action's ValidationError, not as a failed request.
           reason = new CancellationReason(null, "ValidationError", e.getMessage());
@@ -268,25 +313,22 @@ final class Transactions {
       commit.expect(space, a.key(), current.map(StoredRecord::version)
           .orElse(Commit.Expectation.ABSENT));
     }
-    Map<String, Consumption> consumed = charge(actions, oldSizes, newSizes, cancelled);
+    if (consumed.isEmpty()) {
+      charge(actions, oldSizes, newSizes, cancelled, consumed);
+    }
     if (cancelled) {
       throw new TransactionCanceledException(reasons);
     }
-    try {
-      storage.commit(commit);
-    } catch (CommitConflictException e) {
-      throw conflict(actions, e.failed());
-    }
-    return consumed;
+    storage.commit(commit);
   }
 
   /**
    * Charges every action to its partition: twice the write units of the larger of the old and
    * new item (a ConditionCheck's new item is the old one). A throttle cancels the transaction.
    */
-  private Map<String, Consumption> charge(
-      List<Action> actions, long[] oldSizes, long[] newSizes, boolean cancelled) {
-    Map<String, Consumption> consumed = new LinkedHashMap<>();
+  private void charge(
+      List<Action> actions, long[] oldSizes, long[] newSizes, boolean cancelled,
+      Map<String, Consumption> consumed) {
     for (int i = 0; i < actions.size(); i++) {
       Action a = actions.get(i);
       double units = CapacityCalculator.write(oldSizes[i], newSizes[i], true);
@@ -298,7 +340,6 @@ final class Transactions {
       }
       consumed.computeIfAbsent(a.table().name(), Consumption::new).tableWrite(units);
     }
-    return consumed;
   }
 
   /** What a repeated request reports: strongly consistent reads of its items, per table. */
@@ -534,6 +575,7 @@ final class Transactions {
       context.checkAllUsed();
       TableDefinition table = tables.forItems(a.tableName());
       ItemKeys.checkItem(table, a.item());
+      IndexKeys.checkItem(table, a.item());
       if (ItemSize.of(a.item()) > ItemSize.MAX_ITEM_SIZE) {
         throw DynamoDbException.validation("Item size has exceeded the maximum allowed size");
       }

@@ -36,7 +36,7 @@ import java.util.Set;
 public final class Catalog {
   public static final String SPACE = "catalog";
   static final int FORMAT_VERSION = 1;
-  private static final String TABLE_SPACE_PREFIX = "table.";
+  private static final List<String> SPACE_PREFIXES = List.of("table.", "index.", "changes.");
 
   private final Storage storage;
 
@@ -54,18 +54,41 @@ public final class Catalog {
         .map(r -> new Entry(decode(r.value()), r.version()));
   }
 
-  /** Records a new table and creates its item space; ResourceInUseException if the name exists. */
+  /**
+   * Records a new table and creates its spaces (items, indexes, change log);
+   * ResourceInUseException if the name exists.
+   */
   public void create(TableDefinition table) {
-    storage.createSpace(table.space());
+    for (String space : spaces(table)) {
+      if (!space.equals(table.changeLog()) || table.hasGlobalIndexes()) {
+        storage.createSpace(space);
+      }
+    }
     try {
       storage.commit(
           new Commit()
               .expect(SPACE, key(table.name()), Commit.Expectation.ABSENT)
               .put(SPACE, key(table.name()), encode(table)));
     } catch (CommitConflictException e) {
-      storage.dropSpace(table.space());
+      for (String space : spaces(table)) {
+        storage.dropSpace(space);
+      }
       throw DynamoDbException.resourceInUse("Table already exists: " + table.name());
     }
+  }
+
+  /**
+   * Every space of a table: its items, each index, and its change log (which exists once the
+   * table has had a global secondary index; dropping an absent space does nothing).
+   */
+  public static List<String> spaces(TableDefinition table) {
+    List<String> out = new ArrayList<>();
+    out.add(table.space());
+    for (IndexDefinition index : table.indexes()) {
+      out.add(index.space());
+    }
+    out.add(table.changeLog());
+    return out;
   }
 
   /** Replaces a definition if its record still has {@code version}. */
@@ -76,11 +99,21 @@ public final class Catalog {
             .put(SPACE, key(table.name()), encode(table)));
   }
 
-  /** Removes a table and drops its items, if its record still has {@code version}. */
+  /**
+   * Removes a table and drops its items, indexes and change log, if its record still has {@code
+   * version}.
+   */
   public void delete(TableDefinition table, long version) {
     storage.commit(
         new Commit().expect(SPACE, key(table.name()), version).delete(SPACE, key(table.name())));
-    storage.dropSpace(table.space());
+    for (String space : spaces(table)) {
+      storage.dropSpace(space);
+    }
+  }
+
+  /** The catalog key of a table, for commits that must fail if the definition changes. */
+  public static StorageKey key(String tableName) {
+    return StorageKey.of(tableName.getBytes(StandardCharsets.UTF_8));
   }
 
   /** Table names in order, strictly after {@code exclusiveStart} when given. */
@@ -93,25 +126,31 @@ public final class Catalog {
     return names;
   }
 
+  /** Every table definition, in name order. */
+  public List<Entry> all() {
+    List<Entry> out = new ArrayList<>();
+    for (StoredRecord r : storage.scan(SPACE, null, null, null, Integer.MAX_VALUE)) {
+      out.add(new Entry(decode(r.value()), r.version()));
+    }
+    return out;
+  }
+
   /**
-   * Drops item spaces that no table refers to: left behind when a process stopped between
-   * removing a table from the catalog and dropping its space, or between creating a space and
-   * recording its table.
+   * Drops item, index and change-log spaces that no table refers to: left behind when a process
+   * stopped between removing a table (or index) from the catalog and dropping its space, or
+   * between creating a space and recording its table.
    */
   public void dropOrphanSpaces() {
     Set<String> used = new HashSet<>();
-    for (StoredRecord r : storage.scan(SPACE, null, null, null, Integer.MAX_VALUE)) {
-      used.add(decode(r.value()).space());
+    for (Entry e : all()) {
+      used.addAll(spaces(e.table()));
     }
     for (String space : storage.spaces()) {
-      if (space.startsWith(TABLE_SPACE_PREFIX) && !used.contains(space)) {
+      boolean ours = SPACE_PREFIXES.stream().anyMatch(space::startsWith);
+      if (ours && !used.contains(space)) {
         storage.dropSpace(space);
       }
     }
-  }
-
-  private static StorageKey key(String tableName) {
-    return StorageKey.of(tableName.getBytes(StandardCharsets.UTF_8));
   }
 
   // ---- encoding ---------------------------------------------------------------------------
@@ -140,6 +179,13 @@ public final class Catalog {
     putInstant(m, "increase", t.lastIncrease());
     putInstant(m, "decrease", t.lastDecrease());
     m.put("status", new AttributeValue.S(t.status()));
+    if (!t.indexes().isEmpty()) {
+      List<AttributeValue> indexes = new ArrayList<>();
+      for (IndexDefinition i : t.indexes()) {
+        indexes.add(new AttributeValue.M(encodeIndex(i)));
+      }
+      m.put("indexes", new AttributeValue.L(indexes));
+    }
     if (!t.timeToLive().equals(TimeToLive.DISABLED)) {
       m.put("ttl", timeToLive(t.timeToLive()));
     }
@@ -185,6 +231,7 @@ public final class Catalog {
         instant(m.get("increase")),
         instant(m.get("decrease")),
         text(m.get("status")),
+        decodeIndexes(m.get("indexes"), defs),
         timeToLive(m.get("ttl")),
         contributorInsights(m.get("insights")));
   }
@@ -218,6 +265,68 @@ public final class Catalog {
           ((AttributeValue.Bool) m.get("enabled")).value(),
           text(m.get("mode")),
           instant(m.get("updated"))));
+    }
+    return out;
+  }
+
+  // An index is a map of named fields, like the table, so later releases can add fields.
+  private static Map<String, AttributeValue> encodeIndex(IndexDefinition i) {
+    Map<String, AttributeValue> m = new LinkedHashMap<>();
+    m.put("name", new AttributeValue.S(i.name()));
+    m.put("global", new AttributeValue.Bool(i.global()));
+    m.put("hash", names(i.hashKeys()));
+    m.put("range", names(i.rangeKeys()));
+    m.put("projection", new AttributeValue.S(i.projectionType()));
+    List<AttributeValue> include = new ArrayList<>();
+    for (String a : i.nonKeyAttributes()) {
+      include.add(new AttributeValue.S(a));
+    }
+    m.put("include", new AttributeValue.L(include));
+    m.put("rcu", number(i.readCapacityUnits()));
+    m.put("wcu", number(i.writeCapacityUnits()));
+    m.put("status", new AttributeValue.S(i.status()));
+    m.put("space", new AttributeValue.S(i.space()));
+    return m;
+  }
+
+  private static List<IndexDefinition> decodeIndexes(AttributeValue v, List<KeyAttribute> defs) {
+    List<IndexDefinition> out = new ArrayList<>();
+    if (v == null) {
+      return out;
+    }
+    for (AttributeValue e : ((AttributeValue.L) v).value()) {
+      Map<String, AttributeValue> m = ((AttributeValue.M) e).value();
+      List<String> include = new ArrayList<>();
+      for (AttributeValue a : ((AttributeValue.L) m.get("include")).value()) {
+        include.add(text(a));
+      }
+      out.add(new IndexDefinition(
+          text(m.get("name")),
+          ((AttributeValue.Bool) m.get("global")).value(),
+          keys(m.get("hash"), defs),
+          keys(m.get("range"), defs),
+          text(m.get("projection")),
+          include,
+          Long.parseLong(text(m.get("rcu"))),
+          Long.parseLong(text(m.get("wcu"))),
+          text(m.get("status")),
+          text(m.get("space"))));
+    }
+    return out;
+  }
+
+  private static AttributeValue names(List<KeyAttribute> keys) {
+    List<AttributeValue> out = new ArrayList<>();
+    for (KeyAttribute k : keys) {
+      out.add(new AttributeValue.S(k.name()));
+    }
+    return new AttributeValue.L(out);
+  }
+
+  private static List<KeyAttribute> keys(AttributeValue v, List<KeyAttribute> defs) {
+    List<KeyAttribute> out = new ArrayList<>();
+    for (AttributeValue a : ((AttributeValue.L) v).value()) {
+      out.add(find(defs, text(a)));
     }
     return out;
   }

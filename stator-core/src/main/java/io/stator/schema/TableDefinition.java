@@ -1,12 +1,14 @@
 package io.stator.schema;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * What the catalog knows about a table: its name, identity, key schema, attribute definitions,
- * billing and throughput. Immutable; UpdateTable produces a new definition.
+ * billing and throughput, secondary indexes, Time to Live and Contributor Insights settings.
+ * Immutable; UpdateTable produces a new definition.
  *
  * @param tableId a UUID, new for every incarnation of a table name
  * @param space the storage space holding this incarnation's items (derived from the id, so a
@@ -17,6 +19,7 @@ import java.util.Objects;
  * @param lastUpdateToPayPerRequest when the table last became PAY_PER_REQUEST, or null
  * @param lastIncrease when provisioned throughput was last increased, or null
  * @param lastDecrease when provisioned throughput was last decreased, or null
+ * @param indexes the secondary indexes, local and global, in definition order
  * @param timeToLive the Time to Live setting ({@link TimeToLive#DISABLED} when never enabled)
  * @param contributorInsights the Contributor Insights settings of the table and its indexes that
  *     were ever changed, at most one per index name (null for the table)
@@ -36,6 +39,7 @@ public record TableDefinition(
     Instant lastIncrease,
     Instant lastDecrease,
     String status,
+    List<IndexDefinition> indexes,
     TimeToLive timeToLive,
     List<ContributorInsights> contributorInsights) {
 
@@ -44,6 +48,7 @@ public record TableDefinition(
 
   public TableDefinition {
     attributeDefinitions = List.copyOf(attributeDefinitions);
+    indexes = indexes == null ? List.of() : List.copyOf(indexes);
     if (timeToLive == null) {
       timeToLive = TimeToLive.DISABLED;
     }
@@ -67,13 +72,37 @@ public record TableDefinition(
       Instant lastIncrease,
       Instant lastDecrease,
       String status,
+      List<IndexDefinition> indexes,
       TimeToLive timeToLive) {
     this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, timeToLive, List.of());
+        lastIncrease, lastDecrease, status, indexes, timeToLive, List.of());
   }
 
-  /** A definition with Time to Live disabled. */
+  /** A definition without secondary indexes. */
+  public TableDefinition(
+      String name,
+      String tableId,
+      String space,
+      KeyAttribute hashKey,
+      KeyAttribute rangeKey,
+      List<KeyAttribute> attributeDefinitions,
+      String billingMode,
+      long readCapacityUnits,
+      long writeCapacityUnits,
+      Instant creationDateTime,
+      Instant lastUpdateToPayPerRequest,
+      Instant lastIncrease,
+      Instant lastDecrease,
+      String status,
+      TimeToLive timeToLive,
+      List<ContributorInsights> contributorInsights) {
+    this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
+        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
+        lastIncrease, lastDecrease, status, List.of(), timeToLive, contributorInsights);
+  }
+
+  /** A definition without secondary indexes and with Time to Live disabled. */
   public TableDefinition(
       String name,
       String tableId,
@@ -91,7 +120,61 @@ public record TableDefinition(
       String status) {
     this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, TimeToLive.DISABLED);
+        lastIncrease, lastDecrease, status, List.of(), TimeToLive.DISABLED, List.of());
+  }
+
+  /** The space of the table's change log, read by the GSI propagator (io.stator.index). */
+  public String changeLog() {
+    return "changes." + tableId;
+  }
+
+  /** The index named {@code indexName}, or null. */
+  public IndexDefinition index(String indexName) {
+    for (IndexDefinition i : indexes) {
+      if (i.name().equals(indexName)) {
+        return i;
+      }
+    }
+    return null;
+  }
+
+  /** True when some global secondary index (also one being created) needs the change log. */
+  public boolean hasGlobalIndexes() {
+    for (IndexDefinition i : indexes) {
+      if (i.global()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The type of a defined attribute, or null. */
+  public String attributeType(String attribute) {
+    for (KeyAttribute d : attributeDefinitions) {
+      if (d.name().equals(attribute)) {
+        return d.type();
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The definition with {@code newIndexes}; the Contributor Insights setting of an index that is
+   * no longer among them goes with it, as DynamoDB removes an index's rules with the index (a
+   * later index of the same name starts disabled).
+   */
+  public TableDefinition withIndexes(List<IndexDefinition> newIndexes, List<KeyAttribute> defs) {
+    List<ContributorInsights> kept = new ArrayList<>();
+    for (ContributorInsights c : contributorInsights) {
+      if (c.indexName() == null
+          || newIndexes.stream().anyMatch(i -> i.name().equals(c.indexName()))) {
+        kept.add(c);
+      }
+    }
+    return new TableDefinition(
+        name, tableId, space, hashKey, rangeKey, defs, billingMode, readCapacityUnits,
+        writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest, lastIncrease,
+        lastDecrease, status, newIndexes, timeToLive, kept);
   }
 
   public boolean hasRangeKey() {
@@ -113,7 +196,7 @@ public record TableDefinition(
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, newStatus, timeToLive, contributorInsights);
+        lastIncrease, lastDecrease, newStatus, indexes, timeToLive, contributorInsights);
   }
 
   public TableDefinition withBilling(
@@ -121,7 +204,7 @@ public record TableDefinition(
       Instant decrease) {
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, mode, read, write,
-        creationDateTime, toPayPerRequest, increase, decrease, status, timeToLive,
+        creationDateTime, toPayPerRequest, increase, decrease, status, indexes, timeToLive,
         contributorInsights);
   }
 
@@ -129,14 +212,14 @@ public record TableDefinition(
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, setting, contributorInsights);
+        lastIncrease, lastDecrease, status, indexes, setting, contributorInsights);
   }
 
   public TableDefinition withContributorInsights(List<ContributorInsights> settings) {
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, timeToLive, settings);
+        lastIncrease, lastDecrease, status, indexes, timeToLive, settings);
   }
 
   /** The Contributor Insights setting of the table ({@code indexName} null) or index, or null. */

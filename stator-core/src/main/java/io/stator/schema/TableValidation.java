@@ -54,6 +54,10 @@ public final class TableValidation {
         c.oneOf(path + ".keyType", k.keyType(), "HASH", "RANGE");
       }
     }
+    IndexValidation.constraints(
+        c, "localSecondaryIndexes", IndexValidation.locals(r.localSecondaryIndexes()), false);
+    IndexValidation.constraints(
+        c, "globalSecondaryIndexes", IndexValidation.globals(r.globalSecondaryIndexes()), true);
     c.check();
 
     boolean payPerRequest = TableDefinition.PAY_PER_REQUEST.equals(r.billingMode());
@@ -113,14 +117,6 @@ public final class TableValidation {
     if (defined.size() != defined.stream().distinct().count()) {
       throw invalid("Duplicate AttributeName found in AttributeDefinitions");
     }
-    if (hasIndexes) {
-      // Secondary indexes are a later piece of work; refuse them clearly rather than create a
-      // table that silently lacks them.
-      throw DynamoDbException.validation(
-          "Secondary indexes (LocalSecondaryIndexes, GlobalSecondaryIndexes) are not supported"
-              + " yet");
-    }
-
     List<KeyAttribute> definitions = new ArrayList<>();
     for (AttributeDefinition d : r.attributeDefinitions()) {
       definitions.add(new KeyAttribute(d.attributeName(), d.attributeType()));
@@ -128,6 +124,13 @@ public final class TableValidation {
     KeyAttribute hash = find(definitions, keys.get(0));
     KeyAttribute range = keys.size() == 2 ? find(definitions, keys.get(1)) : null;
     String id = UUID.randomUUID().toString();
+    List<IndexDefinition> indexes =
+        IndexValidation.createTable(
+            id, definitions, hash, range, r.localSecondaryIndexes(), r.globalSecondaryIndexes(),
+            payPerRequest);
+    if (hasIndexes) {
+      IndexValidation.checkDefinitionsUsed(definitions, keys, indexes);
+    }
     return new TableDefinition(
         r.tableName(),
         id,
@@ -142,7 +145,9 @@ public final class TableValidation {
         payPerRequest ? now : null,
         null,
         null,
-        "ACTIVE");
+        "ACTIVE",
+        indexes,
+        TimeToLive.DISABLED);
   }
 
   /** Validates the request-level constraints of UpdateTable (before the table is looked up). */
@@ -153,6 +158,7 @@ public final class TableValidation {
     c.name("tableName", r.tableName());
     c.oneOf("billingMode", r.billingMode(), "PROVISIONED", "PAY_PER_REQUEST");
     throughputConstraints(c, "provisionedThroughput", r.provisionedThroughput());
+    GlobalIndexUpdates.constraints(c, r);
     c.check();
     if (r.provisionedThroughput() == null
         && r.billingMode() == null
@@ -170,10 +176,7 @@ public final class TableValidation {
     if (r.provisionedThroughput() != null) {
       throughputBounds(r.provisionedThroughput());
     }
-    if (r.globalSecondaryIndexUpdates() != null && !r.globalSecondaryIndexUpdates().isEmpty()) {
-      throw DynamoDbException.validation(
-          "Secondary indexes (GlobalSecondaryIndexUpdates) are not supported yet");
-    }
+    GlobalIndexUpdates.checkRequest(r);
   }
 
   /**
@@ -233,7 +236,7 @@ public final class TableValidation {
     c.atLeast(path + ".readCapacityUnits", pt.readCapacityUnits(), 1);
   }
 
-  private static void throughputBounds(ProvisionedThroughput pt) {
+  static void throughputBounds(ProvisionedThroughput pt) {
     if (pt.readCapacityUnits() > MAX_CAPACITY_UNITS) {
       throw DynamoDbException.validation(
           "Given value " + pt.readCapacityUnits() + " for ReadCapacityUnits is out of bounds");

@@ -6,24 +6,32 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.api.AttributeDefinition;
+import io.stator.api.CreateGlobalSecondaryIndexAction;
 import io.stator.api.ContributorInsightsSummary;
 import io.stator.api.CreateTableRequest;
 import io.stator.api.Database;
+import io.stator.api.DeleteGlobalSecondaryIndexAction;
 import io.stator.api.DeleteTableRequest;
 import io.stator.api.DescribeContributorInsightsRequest;
 import io.stator.api.DescribeContributorInsightsResponse;
 import io.stator.api.DynamoDbException;
 import io.stator.api.ErrorType;
+import io.stator.api.GlobalSecondaryIndex;
+import io.stator.api.GlobalSecondaryIndexUpdate;
 import io.stator.api.KeySchemaElement;
 import io.stator.api.ListContributorInsightsRequest;
 import io.stator.api.ListContributorInsightsResponse;
+import io.stator.api.LocalSecondaryIndex;
+import io.stator.api.Projection;
 import io.stator.api.UpdateContributorInsightsRequest;
 import io.stator.api.UpdateContributorInsightsResponse;
+import io.stator.api.UpdateTableRequest;
 import io.stator.schema.ContributorInsights;
 import io.stator.storage.memory.MemoryStorage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -185,5 +193,141 @@ class ContributorInsightsTest {
     update("Music", "ENABLE", null);
     assertThat(describe("Music").lastUpdateDateTime()).isEqualTo(T0);
     assertThat(new ContributorInsights(null, true, "THROTTLED_KEYS", T0).enabled()).isTrue();
+  }
+
+  // ---- global secondary indexes -------------------------------------------------------------
+
+  /** Orders: an LSI ByTotal, a GSI ByProduct with a sort key and a GSI ByStatus without. */
+  private void createOrders() {
+    db.createTable(new CreateTableRequest("Orders",
+        List.of(new AttributeDefinition("pk", "S"), new AttributeDefinition("sk", "S"),
+            new AttributeDefinition("total", "N"), new AttributeDefinition("product", "S"),
+            new AttributeDefinition("status", "S")),
+        List.of(new KeySchemaElement("pk", "HASH"), new KeySchemaElement("sk", "RANGE")),
+        List.of(new LocalSecondaryIndex("ByTotal",
+            List.of(new KeySchemaElement("pk", "HASH"), new KeySchemaElement("total", "RANGE")),
+            new Projection("KEYS_ONLY", null))),
+        List.of(
+            new GlobalSecondaryIndex("ByProduct",
+                List.of(new KeySchemaElement("product", "HASH"),
+                    new KeySchemaElement("sk", "RANGE")),
+                new Projection("ALL", null), null),
+            new GlobalSecondaryIndex("ByStatus",
+                List.of(new KeySchemaElement("status", "HASH")),
+                new Projection("KEYS_ONLY", null), null)),
+        "PAY_PER_REQUEST", null, null, null, null, null));
+  }
+
+  private UpdateContributorInsightsResponse updateIndex(String index, String action) {
+    return db.updateContributorInsights(
+        new UpdateContributorInsightsRequest("Orders", index, action, null));
+  }
+
+  private DescribeContributorInsightsResponse describeIndex(String index) {
+    return db.describeContributorInsights(new DescribeContributorInsightsRequest("Orders", index));
+  }
+
+  @Test
+  void aGlobalSecondaryIndexHasItsOwnSettingAndRulesOfItsOwnKeySchema() {
+    createOrders();
+    assertThat(describeIndex("ByProduct")).isEqualTo(new DescribeContributorInsightsResponse(
+        "Orders", "ByProduct", null, "DISABLED", null, null, null));
+
+    clock.advanceSeconds(3);
+    long millis = clock.instant().toEpochMilli();
+    assertThat(updateIndex("ByProduct", "ENABLE")).isEqualTo(new UpdateContributorInsightsResponse(
+        "Orders", "ByProduct", "ENABLING", "ACCESSED_AND_THROTTLED_KEYS"));
+    assertThat(describeIndex("ByProduct")).isEqualTo(new DescribeContributorInsightsResponse(
+        "Orders", "ByProduct",
+        List.of("DynamoDBContributorInsights-PKC-Orders-ByProduct-" + millis,
+            "DynamoDBContributorInsights-SKC-Orders-ByProduct-" + millis,
+            "DynamoDBContributorInsights-PKT-Orders-ByProduct-" + millis,
+            "DynamoDBContributorInsights-SKT-Orders-ByProduct-" + millis),
+        "ENABLED", clock.instant(), null, "ACCESSED_AND_THROTTLED_KEYS"));
+    // The table (which has a sort key) and the other index keep their own settings.
+    assertThat(describe("Orders").contributorInsightsStatus()).isEqualTo("DISABLED");
+    assertThat(describeIndex("ByStatus").contributorInsightsStatus()).isEqualTo("DISABLED");
+
+    // An index without a sort key has no sort-key rules, whatever the table's key schema.
+    updateIndex("ByStatus", "ENABLE");
+    assertThat(describeIndex("ByStatus").contributorInsightsRuleList()).containsExactly(
+        "DynamoDBContributorInsights-PKC-Orders-ByStatus-" + millis,
+        "DynamoDBContributorInsights-PKT-Orders-ByStatus-" + millis);
+    assertThat(updateIndex("ByStatus", "DISABLE").contributorInsightsStatus())
+        .isEqualTo("DISABLING");
+    assertThat(describeIndex("ByStatus").contributorInsightsRuleList()).isNull();
+  }
+
+  @Test
+  void onlyGlobalSecondaryIndexesAreAccepted() {
+    createOrders();
+    // A local secondary index is not a subject of Contributor Insights: refused as unknown.
+    assertError(() -> updateIndex("ByTotal", "ENABLE"), ErrorType.ResourceNotFoundException,
+        "Requested resource not found: Index: ByTotal not found for table: Orders");
+    assertError(() -> describeIndex("ByTotal"), ErrorType.ResourceNotFoundException,
+        "Index: ByTotal not found for table: Orders");
+    assertError(() -> describeIndex("NoSuchIndex"), ErrorType.ResourceNotFoundException,
+        "Index: NoSuchIndex not found for table: Orders");
+    // The table without GSIs still refuses any index name.
+    assertError(() -> db.describeContributorInsights(
+            new DescribeContributorInsightsRequest("Music", "ByProduct")),
+        ErrorType.ResourceNotFoundException, "Index: ByProduct not found for table: Music");
+  }
+
+  @Test
+  void listNamesTheTableAndItsGlobalSecondaryIndexes() {
+    createOrders();
+    updateIndex("ByStatus", "ENABLE");
+    // Named: the table and every GSI, whatever their status; never the LSI.
+    assertThat(db.listContributorInsights(new ListContributorInsightsRequest("Orders", null, null))
+        .contributorInsightsSummaries()).containsExactly(
+            new ContributorInsightsSummary("Orders", null, "DISABLED", null),
+            new ContributorInsightsSummary("Orders", "ByProduct", "DISABLED", null),
+            new ContributorInsightsSummary("Orders", "ByStatus", "ENABLED",
+                "ACCESSED_AND_THROTTLED_KEYS"));
+    // Not named: only what is enabled, indexes included, paged like the rest.
+    update("Music", "ENABLE", "THROTTLED_KEYS");
+    ListContributorInsightsResponse first =
+        db.listContributorInsights(new ListContributorInsightsRequest(null, null, 1));
+    assertThat(first.contributorInsightsSummaries()).containsExactly(
+        new ContributorInsightsSummary("Music", null, "ENABLED", "THROTTLED_KEYS"));
+    assertThat(db.listContributorInsights(
+            new ListContributorInsightsRequest(null, first.nextToken(), 10))
+        .contributorInsightsSummaries()).containsExactly(
+            new ContributorInsightsSummary("Orders", "ByStatus", "ENABLED",
+                "ACCESSED_AND_THROTTLED_KEYS"));
+  }
+
+  @Test
+  void deletingAGlobalSecondaryIndexForgetsItsSetting() {
+    createOrders();
+    update("Orders", "ENABLE", null);
+    updateIndex("ByStatus", "ENABLE");
+    db.updateTable(new UpdateTableRequest("Orders", null, null, null,
+        List.of(new GlobalSecondaryIndexUpdate(null, null,
+            new DeleteGlobalSecondaryIndexAction("ByStatus"))), null, null, null));
+    assertError(() -> describeIndex("ByStatus"), ErrorType.ResourceNotFoundException,
+        "Index: ByStatus not found for table: Orders");
+    assertThat(describe("Orders").contributorInsightsStatus()).isEqualTo("ENABLED");
+
+    // A new index of the same name starts disabled, and survives a restart with the table's.
+    db.updateTable(new UpdateTableRequest("Orders", List.of(new AttributeDefinition("status", "S")),
+        null, null,
+        List.of(new GlobalSecondaryIndexUpdate(new CreateGlobalSecondaryIndexAction("ByStatus",
+            List.of(new KeySchemaElement("status", "HASH")), new Projection("KEYS_ONLY", null),
+            null), null, null)), null, null, null));
+    assertThat(describeIndex("ByStatus").contributorInsightsStatus()).isEqualTo("DISABLED");
+    updateIndex("ByProduct", "ENABLE");
+    db.close();
+    db = Stator.open(storage, EngineOptions.defaults().withClock(clock)
+        .withTimeToLiveSweepInterval(Duration.ZERO));
+    assertThat(db.listContributorInsights(new ListContributorInsightsRequest("Orders", null, null))
+        .contributorInsightsSummaries())
+        .extracting(ContributorInsightsSummary::indexName,
+            ContributorInsightsSummary::contributorInsightsStatus)
+        .containsExactly(
+            Tuple.tuple(null, "ENABLED"),
+            Tuple.tuple("ByProduct", "ENABLED"),
+            Tuple.tuple("ByStatus", "DISABLED"));
   }
 }

@@ -137,6 +137,16 @@ public final class Main implements Runnable {
     String region;
 
     @Option(
+        names = "--gsi-lag",
+        defaultValue = "0ms",
+        converter = DurationConverter.class,
+        paramLabel = "<duration>",
+        description =
+            "Delay before a write reaches the global secondary indexes, e.g. 500ms or 2s, to test"
+                + " code against DynamoDB's eventual consistency (default: ${DEFAULT-VALUE}).")
+    Duration gsiLag;
+
+    @Option(
         names = "--ttl-sweep-interval",
         defaultValue = "1s",
         converter = DurationConverter.class,
@@ -189,7 +199,8 @@ public final class Main implements Runnable {
               EngineOptions.defaults()
                   .withRegion(region)
                   .withTimeToLiveSweepInterval(ttlSweepInterval)
-                  .withCapacityMode(mode));
+                  .withCapacityMode(mode)
+                  .withGsiLag(gsiLag));
       StatorServer server;
       try {
         server = StatorServer.start(host, port, database, region);

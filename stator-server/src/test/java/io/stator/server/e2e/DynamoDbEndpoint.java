@@ -1,12 +1,15 @@
 package io.stator.server.e2e;
 
 import io.stator.Stator;
+import io.stator.api.Database;
+import io.stator.engine.Engine;
 import io.stator.server.StatorServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,6 +37,7 @@ final class DynamoDbEndpoint implements AutoCloseable {
   private final Path dataDirectory;
   private final Map<String, String> lastResponseHeaders = new ConcurrentHashMap<>();
   private StatorServer server;
+  private Database database;
   private DynamoDbClient client;
   private URI uri;
 
@@ -60,8 +64,8 @@ final class DynamoDbEndpoint implements AutoCloseable {
     if (target == Target.EXTERNAL) {
       uri = URI.create(Target.externalEndpoint());
     } else {
-      server = StatorServer.start(
-          "127.0.0.1", 0, Stator.open(Storages.open(target, dataDirectory)));
+      database = Stator.open(Storages.open(target, dataDirectory));
+      server = StatorServer.start("127.0.0.1", 0, database);
       uri = URI.create("http://127.0.0.1:" + server.port());
     }
     client = DynamoDbClient.builder()
@@ -74,6 +78,25 @@ final class DynamoDbEndpoint implements AutoCloseable {
             .retryPolicy(RetryPolicy.none())
             .addExecutionInterceptor(new HeaderRecorder()))
         .build();
+  }
+
+  /**
+   * Waits until the global secondary indexes have caught up with every write so far. On the
+   * real server this asks the engine; an external endpoint gets a generous pause instead.
+   */
+  void awaitIndexes() {
+    try {
+      if (database instanceof Engine engine) {
+        if (!engine.awaitIndexes(Duration.ofSeconds(60))) {
+          throw new AssertionError("indexes did not catch up within 60 s");
+        }
+      } else {
+        Thread.sleep(2000);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
   }
 
   Target target() {

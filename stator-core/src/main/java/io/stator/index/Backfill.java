@@ -1,0 +1,124 @@
+package io.stator.index;
+
+import io.stator.item.ItemCodec;
+import io.stator.schema.Catalog;
+import io.stator.schema.IndexDefinition;
+import io.stator.schema.TableDefinition;
+import io.stator.storage.Commit;
+import io.stator.storage.CommitConflictException;
+import io.stator.storage.Storage;
+import io.stator.storage.StorageKey;
+import io.stator.storage.StoredRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Fills a GSI that UpdateTable added to a table with items, without blocking writes.
+ *
+ * <h2>The race, and why this order wins it</h2>
+ *
+ * UpdateTable first commits the new definition with the index CREATING. From that commit on, every
+ * write of the table has the index in its definition (writes expect the catalog record's version,
+ * see {@link Indexes#stage}), so it logs its change and the {@link Propagator} applies it to the
+ * new index like to any other GSI. What remains is the items whose last write committed before:
+ * this backfill scans the table in key order, in chunks, and puts their entries.
+ *
+ * <p>The danger is a chunk read before a write and committed after it: the item's old state
+ * would overwrite (or sit next to) the entry the propagator put for the new state. So each chunk
+ * commit expects the version of every item it read: if any item changed since the read, the
+ * commit fails and the chunk is read again. A chunk that commits therefore wrote exactly the items'
+ * states at its commit, and any later change of them is in the log with that state as its old
+ * image, so the propagator later deletes the entry the backfill wrote and puts the new one. An
+ * entry the propagator wrote before the chunk committed is for the same (current) state, and the
+ * chunk's put is identical. No snapshot is needed, and writers never wait for the backfill; only
+ * the backfill retries a chunk under heavy write traffic on it.
+ *
+ * <p>When the scan reaches the end, the index becomes ACTIVE (Backfilling false). If the index is
+ * deleted meanwhile (or the table), the backfill stops: each chunk commit also expects the
+ * catalog record, so nothing is written to a dropped index.
+ */
+final class Backfill {
+  private static final int CHUNK = 128;
+
+  private final Storage storage;
+  private final Catalog catalog;
+  private final String tableName;
+  private final String indexName;
+  private final String indexSpace;
+
+  Backfill(
+      Storage storage, Catalog catalog, String tableName, String indexName, String indexSpace) {
+    this.storage = storage;
+    this.catalog = catalog;
+    this.tableName = tableName;
+    this.indexName = indexName;
+    this.indexSpace = indexSpace;
+  }
+
+  void run() {
+    StorageKey after = null;
+    while (!Thread.currentThread().isInterrupted()) {
+      Optional<Catalog.Entry> entry = current();
+      if (entry.isEmpty()) {
+        return;
+      }
+      TableDefinition table = entry.get().table();
+      IndexDefinition index = table.index(indexName);
+      List<StoredRecord> chunk = storage.scan(table.space(), null, null, after, CHUNK);
+      Commit commit =
+          new Commit().expect(Catalog.SPACE, Catalog.key(tableName), entry.get().version());
+      for (StoredRecord r : chunk) {
+        commit.expect(table.space(), r.key(), r.version());
+        var item = ItemCodec.decode(r.value());
+        StorageKey key = IndexKeys.entryKey(table, index, item);
+        if (key != null) {
+          commit.put(index.space(), key, ItemCodec.encode(IndexKeys.project(table, index, item)));
+        }
+      }
+      try {
+        storage.commit(commit);
+      } catch (CommitConflictException e) {
+        continue; // an item (or the definition) changed since the read: read the chunk again
+      }
+      if (chunk.size() < CHUNK) {
+        break;
+      }
+      after = chunk.get(chunk.size() - 1).key();
+    }
+    activate();
+  }
+
+  /** The table's entry while it still has this incarnation of the index CREATING. */
+  private Optional<Catalog.Entry> current() {
+    Optional<Catalog.Entry> entry = catalog.get(tableName);
+    if (entry.isEmpty()) {
+      return entry;
+    }
+    IndexDefinition index = entry.get().table().index(indexName);
+    if (index == null || !index.space().equals(indexSpace) || index.isActive()) {
+      return Optional.empty();
+    }
+    return entry;
+  }
+
+  private void activate() {
+    while (!Thread.currentThread().isInterrupted()) {
+      Optional<Catalog.Entry> entry = current();
+      if (entry.isEmpty()) {
+        return;
+      }
+      TableDefinition table = entry.get().table();
+      List<IndexDefinition> indexes = new ArrayList<>(table.indexes());
+      IndexDefinition index = table.index(indexName);
+      indexes.set(indexes.indexOf(index), index.withStatus(IndexDefinition.ACTIVE));
+      try {
+        catalog.replace(table.withIndexes(indexes, table.attributeDefinitions()),
+            entry.get().version());
+        return;
+      } catch (CommitConflictException e) {
+        // another change of the table: apply ours to it
+      }
+    }
+  }
+}

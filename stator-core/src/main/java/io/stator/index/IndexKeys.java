@@ -1,0 +1,269 @@
+package io.stator.index;
+
+import io.stator.api.DynamoDbException;
+import io.stator.key.KeyCodec;
+import io.stator.schema.IndexDefinition;
+import io.stator.schema.KeyAttribute;
+import io.stator.schema.TableDefinition;
+import io.stator.storage.Bound;
+import io.stator.storage.StorageKey;
+import io.stator.value.AttributeValue;
+import io.stator.value.Bytes;
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Index entries: which items an index holds, under which storage key, with which attributes.
+ *
+ * <p>An entry's key is {@code (index partition bytes, index sort bytes + table key bytes)}:
+ *
+ * <ul>
+ *   <li>index partition bytes: {@link KeyCodec#partition} of the index partition key value (so an
+ *       LSI shares its table's partitions, and every index partition starts with the 8-byte hash
+ *       that parallel Scan segments split);
+ *   <li>index sort bytes: each sort key value in its escaped, self-delimiting form (the partition
+ *       encoding without the hash), so that appending more bytes cannot reorder two sort values;
+ *   <li>table key bytes: the item's partition bytes and sort bytes, which make the key unique per
+ *       item: many items may share one index key value (GSI keys need not be unique), and each
+ *       keeps its own entry, ordered by table key within equal index keys. Paging is then exact:
+ *       an ExclusiveStartKey naming index key and table key is one point in this order.
+ * </ul>
+ *
+ * <p>The entry's value is the projected item (item codec): table keys, index keys, and the
+ * INCLUDE attributes or the whole item for ALL.
+ *
+ * <p>Sparse indexes: an item lacking an index key attribute (or holding it with another type,
+ * which writes reject beforehand) has no entry.
+ */
+public final class IndexKeys {
+  private IndexKeys() {}
+
+  /**
+   * Rejects an item whose index key attributes have the wrong type or are empty, with DynamoDB's
+   * messages naming the index.
+   */
+  public static void checkItem(TableDefinition table, Map<String, AttributeValue> item) {
+    for (IndexDefinition index : table.indexes()) {
+      for (KeyAttribute key : index.keyAttributes()) {
+        AttributeValue value = item.get(key.name());
+        if (value == null || table.isKey(key.name())) {
+          continue;
+        }
+        if (!value.type().equals(key.type())) {
+          throw DynamoDbException.validation(
+              "One or more parameter values were invalid: Type mismatch for Index Key "
+                  + key.name() + " Expected: " + key.type() + " Actual: " + value.type()
+                  + " IndexName: " + index.name());
+        }
+        if (isEmpty(value)) {
+          throw DynamoDbException.validation(
+              "One or more parameter values are not valid. A value specified for a secondary"
+                  + " index key is not supported. The AttributeValue for a key attribute cannot"
+                  + " contain an empty " + (value instanceof AttributeValue.B ? "binary" : "string")
+                  + " value. IndexName: " + index.name() + ", IndexKey: " + key.name());
+        }
+      }
+    }
+  }
+
+  /** The key of an item's entry in an index, or null when the item is not in the index. */
+  public static StorageKey entryKey(
+      TableDefinition table, IndexDefinition index, Map<String, AttributeValue> item) {
+    if (item == null) {
+      return null;
+    }
+    List<AttributeValue> hash = values(index.hashKeys(), item);
+    List<AttributeValue> range = values(index.rangeKeys(), item);
+    if (hash == null || range == null) {
+      return null;
+    }
+    byte[] tablePartition = KeyCodec.partition(item.get(table.hashKey().name()));
+    byte[] tableSort =
+        table.hasRangeKey() ? KeyCodec.sort(item.get(table.rangeKey().name())) : new byte[0];
+    ByteArrayOutputStream sort = new ByteArrayOutputStream();
+    sort.writeBytes(sortPrefix(range));
+    sort.writeBytes(tablePartition);
+    sort.writeBytes(tableSort);
+    return new StorageKey(partition(hash), sort.toByteArray());
+  }
+
+  /** The index partition bytes of partition key values. */
+  public static byte[] partition(List<AttributeValue> hashValues) {
+    if (hashValues.size() == 1) {
+      return KeyCodec.partition(hashValues.get(0));
+    }
+    // A multi-attribute partition key: the escaped values in order, hashed as one binary value.
+    return KeyCodec.partition(new AttributeValue.B(Bytes.of(sortPrefix(hashValues))));
+  }
+
+  /** The escaped, self-delimiting bytes of sort key values, in order. */
+  public static byte[] sortPrefix(List<AttributeValue> values) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (AttributeValue v : values) {
+      out.writeBytes(escaped(v));
+    }
+    return out.toByteArray();
+  }
+
+  /** The projected item an index keeps for {@code item}. */
+  public static Map<String, AttributeValue> project(
+      TableDefinition table, IndexDefinition index, Map<String, AttributeValue> item) {
+    if (IndexDefinition.ALL.equals(index.projectionType())) {
+      return item;
+    }
+    Map<String, AttributeValue> out = new LinkedHashMap<>();
+    for (KeyAttribute k : table.keyAttributes()) {
+      out.put(k.name(), item.get(k.name()));
+    }
+    for (KeyAttribute k : index.keyAttributes()) {
+      out.put(k.name(), item.get(k.name()));
+    }
+    for (String a : index.nonKeyAttributes()) {
+      AttributeValue v = item.get(a);
+      if (v != null) {
+        out.put(a, v);
+      }
+    }
+    return out;
+  }
+
+  /** True when the index holds {@code attribute} of its items. */
+  public static boolean projects(
+      TableDefinition table, IndexDefinition index, String attribute) {
+    return IndexDefinition.ALL.equals(index.projectionType())
+        || table.isKey(attribute)
+        || index.isKey(attribute)
+        || index.nonKeyAttributes().contains(attribute);
+  }
+
+  /** The index key and table key attributes of an entry: its LastEvaluatedKey. */
+  public static Map<String, AttributeValue> lastEvaluatedKey(
+      TableDefinition table, IndexDefinition index, Map<String, AttributeValue> entry) {
+    Map<String, AttributeValue> out = new LinkedHashMap<>();
+    for (KeyAttribute k : index.keyAttributes()) {
+      out.put(k.name(), entry.get(k.name()));
+    }
+    for (KeyAttribute k : table.keyAttributes()) {
+      out.put(k.name(), entry.get(k.name()));
+    }
+    return out;
+  }
+
+  /**
+   * The entry key named by an ExclusiveStartKey on an index, which must hold exactly the index
+   * key and table key attributes with their types.
+   */
+  public static StorageKey startKey(
+      TableDefinition table, IndexDefinition index, Map<String, AttributeValue> key) {
+    List<KeyAttribute> expected = new ArrayList<>(index.keyAttributes());
+    for (KeyAttribute k : table.keyAttributes()) {
+      if (!index.isKey(k.name())) {
+        expected.add(k);
+      }
+    }
+    if (key.size() != expected.size()) {
+      throw DynamoDbException.validation("The provided starting key is invalid");
+    }
+    for (KeyAttribute k : expected) {
+      AttributeValue v = key.get(k.name());
+      if (v == null || !v.type().equals(k.type())) {
+        throw DynamoDbException.validation(
+            "The provided starting key is invalid: The provided key element does not match the"
+                + " schema");
+      }
+      if (isEmpty(v)) {
+        throw DynamoDbException.validation(
+            "The provided starting key is invalid: One or more parameter values were invalid:"
+                + " The AttributeValue for a key attribute cannot contain an empty "
+                + (v instanceof AttributeValue.B ? "binary" : "string") + " value. Key: "
+                + k.name());
+      }
+    }
+    return entryKey(table, index, key);
+  }
+
+  // ---- query bounds on index sort bytes ------------------------------------------------------
+
+  /**
+   * The lower bound of the entries whose (single) sort key satisfies a key condition, over entry
+   * sort bytes (sort value escaped, then table key bytes).
+   */
+  public static Bound lower(String operator, List<AttributeValue> values) {
+    if (operator == null) {
+      return null;
+    }
+    byte[] first = escaped(values.get(0));
+    return switch (operator) {
+      case "EQ", "GE", "BETWEEN" -> Bound.inclusive(first);
+      case "GT" -> {
+        Bound past = after(first);
+        yield past == null ? Bound.exclusive(first) : Bound.inclusive(past.sort());
+      }
+      case "BEGINS_WITH" -> Bound.inclusive(unterminated(values.get(0)));
+      default -> null;
+    };
+  }
+
+  /** The upper bound matching {@link #lower}. */
+  public static Bound upper(String operator, List<AttributeValue> values) {
+    if (operator == null) {
+      return null;
+    }
+    byte[] first = escaped(values.get(0));
+    return switch (operator) {
+      case "EQ", "LE" -> after(first);
+      case "LT" -> Bound.exclusive(first);
+      case "BETWEEN" -> after(escaped(values.get(1)));
+      case "BEGINS_WITH" -> after(unterminated(values.get(0)));
+      default -> null;
+    };
+  }
+
+  /** A key value in its escaped, self-delimiting form. */
+  static byte[] escaped(AttributeValue value) {
+    byte[] p = KeyCodec.partition(value);
+    return Arrays.copyOfRange(p, KeyCodec.HASH_LENGTH, p.length);
+  }
+
+  /** The escaped bytes of a string or binary without its terminator: a prefix of longer values. */
+  private static byte[] unterminated(AttributeValue value) {
+    byte[] e = escaped(value);
+    return Arrays.copyOf(e, e.length - 2);
+  }
+
+  /** Exclusive bound past every byte string starting with {@code prefix}, or none. */
+  private static Bound after(byte[] prefix) {
+    int end = prefix.length;
+    while (end > 0 && prefix[end - 1] == (byte) 0xFF) {
+      end--;
+    }
+    if (end == 0) {
+      return null;
+    }
+    byte[] next = Arrays.copyOf(prefix, end);
+    next[end - 1]++;
+    return Bound.exclusive(next);
+  }
+
+  private static List<AttributeValue> values(
+      List<KeyAttribute> keys, Map<String, AttributeValue> item) {
+    List<AttributeValue> out = new ArrayList<>(keys.size());
+    for (KeyAttribute k : keys) {
+      AttributeValue v = item.get(k.name());
+      if (v == null || !v.type().equals(k.type()) || isEmpty(v)) {
+        return null;
+      }
+      out.add(v);
+    }
+    return out;
+  }
+
+  private static boolean isEmpty(AttributeValue value) {
+    return (value instanceof AttributeValue.S s && s.value().isEmpty())
+        || (value instanceof AttributeValue.B b && b.value().length() == 0);
+  }
+}

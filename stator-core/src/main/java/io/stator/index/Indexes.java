@@ -1,0 +1,201 @@
+package io.stator.index;
+
+import io.stator.item.ItemCodec;
+import io.stator.schema.Catalog;
+import io.stator.schema.IndexDefinition;
+import io.stator.schema.TableDefinition;
+import io.stator.storage.Commit;
+import io.stator.storage.SpaceStats;
+import io.stator.storage.Storage;
+import io.stator.storage.StorageException;
+import io.stator.storage.StorageKey;
+import io.stator.storage.StoredRecord;
+import io.stator.value.AttributeValue;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The secondary indexes of one engine: the hook every write path calls ({@link #stage}), the GSI
+ * {@link Propagator}, and the backfill of GSIs added by UpdateTable.
+ *
+ * <p>Every write of an item, whatever the operation (PutItem, DeleteItem, UpdateItem, a batch or a
+ * transaction), reads the item, computes the new one, and then calls {@link #stage} with both
+ * before committing. Stage adds to the same commit:
+ *
+ * <ul>
+ *   <li>an expectation on the table's catalog record, so a write computed against a definition
+ *       that has since changed (an index added or removed, the table deleted) cannot commit; the
+ *       writer retries with the new definition. This is what lets a backfill know that every
+ *       write committed after its index appeared in the catalog is in the change log;
+ *   <li>the LSI entries to delete and put (LSIs are strongly consistent: same commit);
+ *   <li>when the table has a GSI, one change-log record with the old and new item, under a
+ *       sequence number taken now, after the read (see {@link Propagator}).
+ * </ul>
+ */
+public final class Indexes implements AutoCloseable {
+  private final Storage storage;
+  private final Catalog catalog;
+  private final Clock clock;
+  private final Sequencer sequencer;
+  private final Propagator propagator;
+  private final ExecutorService backfills;
+
+  /**
+   * @param gsiLag how long the propagator waits before applying a change (zero: at once)
+   * @param onCatalogChange told the table name whenever a backfill changes a table's definition
+   *     (so caches of definitions forget it)
+   */
+  public Indexes(
+      Storage storage, Catalog catalog, Duration gsiLag, Clock clock,
+      Consumer<String> onCatalogChange) {
+    this.storage = storage;
+    this.catalog = catalog;
+    this.clock = clock;
+    this.sequencer = new Sequencer(lastSequence() + 1);
+    this.propagator = new Propagator(storage, catalog, sequencer, clock, gsiLag);
+    this.backfills =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "stator-gsi-backfill");
+              t.setDaemon(true);
+              return t;
+            });
+    this.onCatalogChange = onCatalogChange;
+    propagator.start();
+    // Recovery: logs left by a previous run are applied, interrupted backfills start over.
+    for (Catalog.Entry e : catalog.all()) {
+      if (e.table().hasGlobalIndexes()) {
+        propagator.changed(e.table().name());
+      }
+      for (IndexDefinition i : e.table().indexes()) {
+        if (i.global() && !i.isActive()) {
+          backfill(e.table().name(), i);
+        }
+      }
+    }
+  }
+
+  private final Consumer<String> onCatalogChange;
+
+  /**
+   * Adds the index side of one write attempt to {@code commit}: call after reading {@code
+   * oldItem} and computing {@code newItem} (null for a delete), before committing, and close the
+   * result after the commit attempt.
+   *
+   * @param table the definition the write was computed against, with its catalog version
+   */
+  public IndexWrite stage(
+      Catalog.Entry table, Map<String, AttributeValue> oldItem,
+      Map<String, AttributeValue> newItem, Commit commit) {
+    TableDefinition t = table.table();
+    if (newItem != null) {
+      IndexKeys.checkItem(t, newItem);
+    }
+    commit.expect(Catalog.SPACE, Catalog.key(t.name()), table.version());
+    for (IndexDefinition index : t.indexes()) {
+      if (!index.global()) {
+        entryWrites(t, index, oldItem, newItem, commit);
+      }
+    }
+    if (!t.hasGlobalIndexes()) {
+      return new IndexWrite(this, t.name(), -1);
+    }
+    long sequence = sequencer.take();
+    ChangeRecord record = new ChangeRecord(sequence, clock.millis(), oldItem, newItem);
+    commit.put(t.changeLog(), ChangeRecord.key(sequence), record.encode());
+    return new IndexWrite(this, t.name(), sequence);
+  }
+
+  /** The deletes and puts that move an item's entry in one index from old to new. */
+  static void entryWrites(
+      TableDefinition table, IndexDefinition index, Map<String, AttributeValue> oldItem,
+      Map<String, AttributeValue> newItem, Commit commit) {
+    StorageKey oldKey = IndexKeys.entryKey(table, index, oldItem);
+    StorageKey newKey = IndexKeys.entryKey(table, index, newItem);
+    if (oldKey != null && !oldKey.equals(newKey)) {
+      commit.delete(index.space(), oldKey);
+    }
+    if (newKey != null) {
+      commit.put(index.space(), newKey, ItemCodec.encode(IndexKeys.project(table, index, newItem)));
+    }
+  }
+
+  void resolved(String tableName, long sequence) {
+    sequencer.resolve(sequence);
+    propagator.changed(tableName);
+  }
+
+  /** Starts filling a GSI that UpdateTable added (status CREATING) from the table's items. */
+  public void backfill(String tableName, IndexDefinition index) {
+    propagator.backfillStarted();
+    backfills.execute(
+        () -> {
+          try {
+            new Backfill(storage, catalog, tableName, index.name(), index.space()).run();
+            onCatalogChange.accept(tableName);
+          } catch (RuntimeException e) {
+            if (!backfills.isShutdown()) {
+              System.getLogger(Indexes.class.getName())
+                  .log(System.Logger.Level.ERROR, "backfill of " + index.name() + " failed", e);
+            }
+          } finally {
+            propagator.backfillFinished();
+          }
+        });
+  }
+
+  /** The number of entries and their bytes in an index (0 if its space is gone). */
+  public SpaceStats stats(IndexDefinition index) {
+    try {
+      return storage.stats(index.space());
+    } catch (StorageException e) {
+      return new SpaceStats(0, 0);
+    }
+  }
+
+  /**
+   * Waits until every GSI has caught up with every committed write and every backfill has
+   * finished (for tests, and for tools that need a quiet point); false on timeout.
+   */
+  public boolean awaitIndexes(Duration timeout) throws InterruptedException {
+    return propagator.awaitIdle(timeout);
+  }
+
+  @Override
+  public void close() {
+    backfills.shutdownNow();
+    propagator.close();
+    try {
+      backfills.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** The largest sequence number in any change log (records are deleted once applied). */
+  private long lastSequence() {
+    long last = 0;
+    for (String space : storage.spaces()) {
+      if (!space.startsWith("changes.")) {
+        continue;
+      }
+      StorageKey after = null;
+      while (true) {
+        var batch = storage.scan(space, null, null, after, 1024);
+        for (StoredRecord r : batch) {
+          last = Math.max(last, ChangeRecord.sequence(r.key()));
+        }
+        if (batch.size() < 1024) {
+          break;
+        }
+        after = batch.get(batch.size() - 1).key();
+      }
+    }
+    return last;
+  }
+}
