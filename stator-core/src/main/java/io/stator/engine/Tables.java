@@ -35,6 +35,7 @@ import io.stator.storage.StorageException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /** The table operations: CreateTable, DescribeTable, ListTables, DeleteTable, UpdateTable. */
@@ -88,7 +89,11 @@ final class Tables {
     return new ListTablesResponse(List.copyOf(names), last);
   }
 
-  DeleteTableResponse delete(DeleteTableRequest r) {
+  /**
+   * DeleteTable; {@code deleted} is told the definition of the incarnation it removed (so the
+   * capacity model forgets its partitions).
+   */
+  DeleteTableResponse delete(DeleteTableRequest r, Consumer<TableDefinition> deleted) {
     checkName(r.tableName());
     while (true) {
       Catalog.Entry entry = lookup(r.tableName());
@@ -99,6 +104,7 @@ final class Tables {
         } finally {
           cache.invalidate(entry.table().name());
         }
+        deleted.accept(entry.table());
         return new DeleteTableResponse(withStatus(before, "DELETING"));
       } catch (CommitConflictException e) {
         // the definition changed under us (UpdateTable, or delete and re-create): look again
@@ -209,6 +215,15 @@ final class Tables {
         cache.invalidate(tableName);
       }
     }
+  }
+
+  /** Every table's definition, in name order. */
+  List<TableDefinition> all() {
+    List<TableDefinition> out = new ArrayList<>();
+    for (Catalog.Entry e : catalog.all()) {
+      out.add(e.table());
+    }
+    return out;
   }
 
   /** The table for a table operation; DynamoDB names the table in the not-found message. */

@@ -189,6 +189,13 @@ public final class Catalog {
     if (!t.timeToLive().equals(TimeToLive.DISABLED)) {
       m.put("ttl", timeToLive(t.timeToLive()));
     }
+    if (!t.contributorInsights().isEmpty()) {
+      List<AttributeValue> insights = new ArrayList<>();
+      for (ContributorInsights c : t.contributorInsights()) {
+        insights.add(contributorInsights(c));
+      }
+      m.put("insights", new AttributeValue.L(insights));
+    }
     byte[] fields = ItemCodec.encode(m);
     byte[] out = new byte[fields.length + 1];
     out[0] = FORMAT_VERSION;
@@ -225,7 +232,41 @@ public final class Catalog {
         instant(m.get("decrease")),
         text(m.get("status")),
         decodeIndexes(m.get("indexes"), defs),
-        timeToLive(m.get("ttl")));
+        timeToLive(m.get("ttl")),
+        contributorInsights(m.get("insights")));
+  }
+
+  /**
+   * A Contributor Insights setting as a map: {@code index} (absent for the table), {@code
+   * enabled}, {@code mode}, {@code updated} (epoch milliseconds). The field {@code insights}
+   * holding them is absent when no setting was ever changed, and in records written before it
+   * existed: both read as none.
+   */
+  private static AttributeValue contributorInsights(ContributorInsights c) {
+    Map<String, AttributeValue> m = new LinkedHashMap<>();
+    if (c.indexName() != null) {
+      m.put("index", new AttributeValue.S(c.indexName()));
+    }
+    m.put("enabled", new AttributeValue.Bool(c.enabled()));
+    m.put("mode", new AttributeValue.S(c.mode()));
+    m.put("updated", instant(c.lastUpdateDateTime()));
+    return new AttributeValue.M(m);
+  }
+
+  private static List<ContributorInsights> contributorInsights(AttributeValue v) {
+    List<ContributorInsights> out = new ArrayList<>();
+    if (v == null) {
+      return out;
+    }
+    for (AttributeValue e : ((AttributeValue.L) v).value()) {
+      Map<String, AttributeValue> m = ((AttributeValue.M) e).value();
+      out.add(new ContributorInsights(
+          m.containsKey("index") ? text(m.get("index")) : null,
+          ((AttributeValue.Bool) m.get("enabled")).value(),
+          text(m.get("mode")),
+          instant(m.get("updated"))));
+    }
+    return out;
   }
 
   // An index is a map of named fields, like the table, so later releases can add fields.

@@ -22,13 +22,16 @@ import picocli.CommandLine.Spec;
 /**
  * {@code stator hot-keys --table T}: asks a running server for its capacity model's view of a
  * table and prints, per partition, the consumed RCU/WCU per second, the throttles and the
- * hottest partition keys.
+ * hottest partition keys: what DynamoDB's Contributor Insights would rank as the most accessed
+ * and most throttled keys.
  */
 @Command(
     name = "hot-keys",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
-    description = "Show a table's partitions, throttles and hottest partition keys.")
+    description =
+        "Show a table's partitions, throttles and hottest partition keys (what Contributor"
+            + " Insights would show).")
 final class HotKeys implements Callable<Integer> {
   @Spec CommandSpec spec;
 

@@ -9,6 +9,7 @@ import io.stator.api.Database;
 import io.stator.api.DynamoDbException;
 import io.stator.api.ErrorType;
 import io.stator.api.ProvisionedThroughputExceededException;
+import io.stator.api.ThrottlingException;
 import io.stator.api.ThrottlingReason;
 import io.stator.api.TransactionCanceledException;
 import io.stator.value.AttributeValue;
@@ -124,7 +125,25 @@ public final class WireProtocol {
               new Operation<>(
                   Requests::describeTimeToLive,
                   Database::describeTimeToLive,
-                  Responses::describeTimeToLive)));
+                  Responses::describeTimeToLive)),
+          Map.entry(
+              "UpdateContributorInsights",
+              new Operation<>(
+                  Requests::updateContributorInsights,
+                  Database::updateContributorInsights,
+                  Responses::updateContributorInsights)),
+          Map.entry(
+              "DescribeContributorInsights",
+              new Operation<>(
+                  Requests::describeContributorInsights,
+                  Database::describeContributorInsights,
+                  Responses::describeContributorInsights)),
+          Map.entry(
+              "ListContributorInsights",
+              new Operation<>(
+                  Requests::listContributorInsights,
+                  Database::listContributorInsights,
+                  Responses::listContributorInsights)));
 
   /**
    * The operation named by an {@code X-Amz-Target} header, or null when Stator does not serve
@@ -188,7 +207,7 @@ public final class WireProtocol {
    * Writes the error body of an exception the engine raised, with what it carries: the item of
    * a ConditionalCheckFailedException, the CancellationReasons of a TransactionCanceledException
    * (which DynamoDB words with {@code Message}, as its shape declares), the ThrottlingReasons of
-   * a ProvisionedThroughputExceededException.
+   * a ProvisionedThroughputExceededException or a ThrottlingException.
    */
   public static void writeEngineError(
       ErrorType type, String message, DynamoDbException e, OutputStream out) throws IOException {
@@ -197,13 +216,21 @@ public final class WireProtocol {
         message,
         e == null ? null : e.item(),
         e instanceof TransactionCanceledException t ? t.cancellationReasons() : null,
-        e instanceof ProvisionedThroughputExceededException p ? p.throttlingReasons() : null,
+        throttlingReasons(e),
         out);
+  }
+
+  private static List<ThrottlingReason> throttlingReasons(DynamoDbException e) {
+    if (e instanceof ProvisionedThroughputExceededException p) {
+      return p.throttlingReasons();
+    }
+    return e instanceof ThrottlingException t ? t.throttlingReasons() : null;
   }
 
   /**
    * An error body; {@code throttlingReasons} are written as the current API's {@code
-   * ThrottlingReasons} list of {@code {reason, resource}}.
+   * ThrottlingReasons} list of {@code {reason, resource}} ({@code throttlingReasons} in a
+   * ThrottlingException, as its shape names it).
    */
   private static void writeError(
       ErrorType type,
@@ -229,7 +256,9 @@ public final class WireProtocol {
         Responses.item(generator, item);
       }
       if (throttlingReasons != null) {
-        generator.writeArrayFieldStart("ThrottlingReasons");
+        // The spec spells the member differently in the two shapes that carry it.
+        generator.writeArrayFieldStart(
+            type == ErrorType.ThrottlingException ? "throttlingReasons" : "ThrottlingReasons");
         for (ThrottlingReason r : throttlingReasons) {
           generator.writeStartObject();
           generator.writeStringField("reason", r.reason());
