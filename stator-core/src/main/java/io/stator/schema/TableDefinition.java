@@ -19,6 +19,8 @@ import java.util.List;
  * @param lastDecrease when provisioned throughput was last decreased, or null
  * @param indexes the secondary indexes, local and global, in definition order
  * @param timeToLive the Time to Live setting ({@link TimeToLive#DISABLED} when never enabled)
+ * @param streams the table's streams still kept (the enabled one, and disabled ones within
+ *     their 24 hours of retention), oldest first
  */
 public record TableDefinition(
     String name,
@@ -36,7 +38,8 @@ public record TableDefinition(
     Instant lastDecrease,
     String status,
     List<IndexDefinition> indexes,
-    TimeToLive timeToLive) {
+    TimeToLive timeToLive,
+    List<StreamDefinition> streams) {
 
   public static final String PROVISIONED = "PROVISIONED";
   public static final String PAY_PER_REQUEST = "PAY_PER_REQUEST";
@@ -47,6 +50,30 @@ public record TableDefinition(
     if (timeToLive == null) {
       timeToLive = TimeToLive.DISABLED;
     }
+    streams = streams == null ? List.of() : List.copyOf(streams);
+  }
+
+  /** A definition without streams. */
+  public TableDefinition(
+      String name,
+      String tableId,
+      String space,
+      KeyAttribute hashKey,
+      KeyAttribute rangeKey,
+      List<KeyAttribute> attributeDefinitions,
+      String billingMode,
+      long readCapacityUnits,
+      long writeCapacityUnits,
+      Instant creationDateTime,
+      Instant lastUpdateToPayPerRequest,
+      Instant lastIncrease,
+      Instant lastDecrease,
+      String status,
+      List<IndexDefinition> indexes,
+      TimeToLive timeToLive) {
+    this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
+        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
+        lastIncrease, lastDecrease, status, indexes, timeToLive, List.of());
   }
 
   /** A definition without secondary indexes and with Time to Live disabled. */
@@ -67,7 +94,7 @@ public record TableDefinition(
       String status) {
     this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, List.of(), TimeToLive.DISABLED);
+        lastIncrease, lastDecrease, status, List.of(), TimeToLive.DISABLED, List.of());
   }
 
   /** The space of the table's change log, read by the GSI propagator (io.stator.index). */
@@ -109,7 +136,7 @@ public record TableDefinition(
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, defs, billingMode, readCapacityUnits,
         writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest, lastIncrease,
-        lastDecrease, status, newIndexes, timeToLive);
+        lastDecrease, status, newIndexes, timeToLive, streams);
   }
 
   public boolean hasRangeKey() {
@@ -131,7 +158,7 @@ public record TableDefinition(
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, newStatus, indexes, timeToLive);
+        lastIncrease, lastDecrease, newStatus, indexes, timeToLive, streams);
   }
 
   public TableDefinition withBilling(
@@ -139,13 +166,32 @@ public record TableDefinition(
       Instant decrease) {
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, mode, read, write,
-        creationDateTime, toPayPerRequest, increase, decrease, status, indexes, timeToLive);
+        creationDateTime, toPayPerRequest, increase, decrease, status, indexes, timeToLive,
+        streams);
   }
 
   public TableDefinition withTimeToLive(TimeToLive setting) {
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, indexes, setting);
+        lastIncrease, lastDecrease, status, indexes, setting, streams);
+  }
+
+  public TableDefinition withStreams(List<StreamDefinition> newStreams) {
+    return new TableDefinition(
+        name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
+        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
+        lastIncrease, lastDecrease, status, indexes, timeToLive, newStreams);
+  }
+
+  /** The most recent stream (enabled or not), or null if the table never had one kept. */
+  public StreamDefinition latestStream() {
+    return streams.isEmpty() ? null : streams.get(streams.size() - 1);
+  }
+
+  /** The enabled stream, which every write records its change in, or null. */
+  public StreamDefinition enabledStream() {
+    StreamDefinition latest = latestStream();
+    return latest != null && latest.enabled() ? latest : null;
   }
 }
