@@ -104,10 +104,10 @@ final class StreamSequencer {
         return -1;
       }
     }
-    String digits = sequenceNumber.replaceFirst("^0+(?=.)", "");
-    if (digits.length() > 18) {
+    try {
+      return Long.parseLong(sequenceNumber.replaceFirst("^0+(?=.)", ""));
+    } catch (NumberFormatException tooLarge) {
       return -1;
     }
-    return Long.parseLong(digits);
   }
 }
