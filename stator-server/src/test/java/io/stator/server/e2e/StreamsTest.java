@@ -304,6 +304,23 @@ class StreamsTest extends EndToEndTest {
         () -> streams.describeStream(r -> r.streamArn("short")));
   }
 
+  @Test
+  void streamsSurviveARestart() {
+    assumeThat(target.isDurable()).isTrue();
+    String table = createStreamTable("restart", StreamViewType.NEW_IMAGE);
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("before"))));
+    String arn = streamArn(table);
+    endpoint.restart();
+    dynamo = endpoint.client();
+    streams = endpoint.streamsClient();
+    assertThat(streamArn(table)).isEqualTo(arn);
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("after"))));
+    List<Record> records = consumer(table).readAll();
+    assertThat(keys(records)).containsExactly("before", "after");
+    assertThat(new java.math.BigInteger(records.get(1).dynamodb().sequenceNumber()))
+        .isGreaterThan(new java.math.BigInteger(records.get(0).dynamodb().sequenceNumber()));
+  }
+
   // ---- helpers -------------------------------------------------------------------------------
 
   private String createStreamTable(String purpose, StreamViewType viewType) {
