@@ -13,7 +13,10 @@ import java.time.Duration;
  * naming shard {@code k}. Consumers written for DynamoDB (the Kinesis adapter, Lambda's poller)
  * follow this parent/child order, and because each record's shard follows from its sequence
  * number (which carries its time, see {@link StreamSequencer}), rotating needs no stored state and
- * no background thread. Disabling the stream closes its current shard.
+ * no background thread. Disabling the stream closes its current shard. (A write that read the
+ * definition before UpdateTable disabled the stream, and commits between the moment UpdateTable
+ * read the clock and its catalog commit, in a later four-hour span, would land in a shard that
+ * is never listed; the window is a commit wide and must straddle a shard boundary.)
  *
  * <p>A shard id is {@code shardId-<20-digit start, epoch ms>-<8 hex digits>}, shaped like
  * DynamoDB's (e.g. {@code shardId-00000001414562045508-2bac9cd2}); the hex digits tie the id to

@@ -90,6 +90,8 @@ public final class Streams implements DynamoDbStreams {
   private final String region;
   private final String arnPrefix;
   private final StreamSequencer sequencer;
+  /** Per stream space, the shards below which records have been deleted (since start). */
+  private final Map<String, Long> trimmedShards = new java.util.concurrent.ConcurrentHashMap<>();
 
   public Streams(Storage storage, Catalog catalog, EngineOptions options) {
     this.storage = storage;
@@ -219,6 +221,7 @@ public final class Streams implements DynamoDbStreams {
     ShardLayout layout = s.layout();
     long first = layout.firstShard(now);
     long last = layout.lastShard(now);
+    trimBefore(s, first);
     long from = first;
     long to = last;
     if (r.shardFilter() != null) {
@@ -451,6 +454,33 @@ public final class Streams implements DynamoDbStreams {
             : new Identity(change.identityPrincipal(), change.identityType()));
   }
 
+  /**
+   * Deletes the records of shards older than the retention (before {@code first}), which no
+   * reader can reach any more. Consumers describe their stream regularly, so that is when it
+   * happens; a shard's records go once all of its span is older than 24 hours.
+   */
+  private void trimBefore(Located s, long first) {
+    String space = s.space();
+    long from = trimmedShards.getOrDefault(space, 0L);
+    for (long k = from; k < first; k++) {
+      while (true) {
+        List<StoredRecord> batch =
+            storage.query(space, LoggedChange.partition(k), null, null, true, 1000);
+        if (batch.isEmpty()) {
+          break;
+        }
+        Commit commit = new Commit();
+        for (StoredRecord rec : batch) {
+          commit.delete(space, rec.key());
+        }
+        storage.commit(commit);
+      }
+    }
+    if (first > from) {
+      trimmedShards.put(space, first);
+    }
+  }
+
   // ---- common --------------------------------------------------------------------------------
 
   /** A stream found by its ARN, with its table. */
@@ -537,7 +567,7 @@ public final class Streams implements DynamoDbStreams {
       for (StreamDefinition s : e.table().streams()) {
         ShardLayout layout = new ShardLayout(e.table().tableId(), s);
         String space = s.space(e.table().tableId());
-        for (long k = layout.lastShard(now); k >= 0; k--) {
+        for (long k = layout.lastShard(now); k >= layout.firstShard(now); k--) {
           List<StoredRecord> last;
           try {
             last = storage.query(space, LoggedChange.partition(k), null, null, false, 1);

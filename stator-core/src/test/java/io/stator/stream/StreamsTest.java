@@ -55,8 +55,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Streams on the embedded engine, with a clock the tests move. */
 class StreamsTest {
   private final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T10:00:00Z"));
+  private final MemoryStorage storage = new MemoryStorage();
   private final Database db =
-      Stator.open(new MemoryStorage(),
+      Stator.open(storage,
           EngineOptions.defaults().withClock(clock).withTimeToLiveSweepInterval(Duration.ZERO));
   private final DynamoDbStreams streams = (DynamoDbStreams) db;
 
@@ -338,8 +339,10 @@ class StreamsTest {
     assertError(ErrorType.ResourceNotFoundException,
         "Requested resource not found: Shard does not exist",
         () -> iterator(arn, shard, "AT_SEQUENCE_NUMBER", sequenceNumber));
-    // The trimmed record is no longer returned from the trim horizon.
+    // The trimmed record is no longer returned from the trim horizon, nor kept in storage.
     assertThat(keysOf(readAll(arn))).containsExactly("b");
+    assertThat(storage.stats(storage.spaces().stream().filter(n -> n.startsWith("stream."))
+        .findFirst().orElseThrow()).records()).isEqualTo(1);
   }
 
   @Test
