@@ -43,6 +43,15 @@ import io.stator.api.UpdateTableRequest;
 import io.stator.api.UpdateTableResponse;
 import io.stator.api.UpdateTimeToLiveRequest;
 import io.stator.api.UpdateTimeToLiveResponse;
+import io.stator.api.streams.DescribeStreamRequest;
+import io.stator.api.streams.DescribeStreamResponse;
+import io.stator.api.streams.DynamoDbStreams;
+import io.stator.api.streams.GetRecordsRequest;
+import io.stator.api.streams.GetRecordsResponse;
+import io.stator.api.streams.GetShardIteratorRequest;
+import io.stator.api.streams.GetShardIteratorResponse;
+import io.stator.api.streams.ListStreamsRequest;
+import io.stator.api.streams.ListStreamsResponse;
 import io.stator.capacity.CapacityModel;
 import io.stator.capacity.ContributorInsightsUpdates;
 import io.stator.capacity.PartitionReport;
@@ -50,6 +59,8 @@ import io.stator.index.Indexes;
 import io.stator.schema.Catalog;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Storage;
+import io.stator.stream.Streams;
+import io.stator.stream.UserIdentity;
 import io.stator.ttl.ExpiredItemSweep;
 import io.stator.ttl.TimeToLiveSweeper;
 import io.stator.ttl.TimeToLiveUpdates;
@@ -163,8 +174,15 @@ import java.util.List;
  * Transactions}). DeleteTable makes the model forget the incarnation. The Contributor Insights
  * setting is part of the table's definition in the catalog, like TTL; what it would show is the
  * model's hot-key report ({@link #partitions}).
+ *
+ * <h2>Streams</h2>
+ *
+ * A table's streams are part of its definition in the catalog; their records are written in
+ * the commit of the change they describe, through the write hook every path shares ({@link
+ * Indexes#stage}), and the Streams API ({@link DynamoDbStreams}, which the engine implements
+ * beside {@link Database}) reads them. See {@link Streams}.
  */
-public final class Engine implements Database, ExpiredItemSweep {
+public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep {
   private final Storage storage;
   private volatile Tables tables;
   private final Items items;
@@ -176,13 +194,15 @@ public final class Engine implements Database, ExpiredItemSweep {
   private final Clock clock;
   private final TimeToLiveSweeper sweeper;
   private final CapacityModel capacity;
+  private final Streams streams;
 
   public Engine(Storage storage, EngineOptions options) {
     this.storage = storage;
     Catalog catalog = new Catalog(storage);
     catalog.dropOrphanSpaces();
+    this.streams = new Streams(storage, catalog, options);
     this.indexes =
-        new Indexes(storage, catalog, options.gsiLag(), options.clock(), this::forget);
+        new Indexes(storage, catalog, options.gsiLag(), options.clock(), this::forget, streams);
     this.tables = new Tables(storage, catalog, options, indexes);
     this.capacity =
         new CapacityModel(
@@ -378,6 +398,26 @@ public final class Engine implements Database, ExpiredItemSweep {
     int to = Math.min(from + limit, all.size());
     return new ListContributorInsightsResponse(
         List.copyOf(all.subList(from, to)), to < all.size() ? Integer.toString(to) : null);
+  }
+
+  @Override
+  public ListStreamsResponse listStreams(ListStreamsRequest r) {
+    return streams.listStreams(r);
+  }
+
+  @Override
+  public DescribeStreamResponse describeStream(DescribeStreamRequest r) {
+    return streams.describeStream(r);
+  }
+
+  @Override
+  public GetShardIteratorResponse getShardIterator(GetShardIteratorRequest r) {
+    return streams.getShardIterator(r);
+  }
+
+  @Override
+  public GetRecordsResponse getRecords(GetRecordsRequest r) {
+    return streams.getRecords(r);
   }
 
   @Override

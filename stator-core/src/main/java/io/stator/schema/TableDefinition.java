@@ -21,6 +21,8 @@ import java.util.Objects;
  * @param lastDecrease when provisioned throughput was last decreased, or null
  * @param indexes the secondary indexes, local and global, in definition order
  * @param timeToLive the Time to Live setting ({@link TimeToLive#DISABLED} when never enabled)
+ * @param streams the table's streams still kept (the enabled one, and disabled ones within
+ *     their 24 hours of retention), oldest first
  * @param contributorInsights the Contributor Insights settings of the table and its indexes that
  *     were ever changed, at most one per index name (null for the table)
  */
@@ -41,7 +43,8 @@ public record TableDefinition(
     String status,
     List<IndexDefinition> indexes,
     TimeToLive timeToLive,
-    List<ContributorInsights> contributorInsights) {
+    List<ContributorInsights> contributorInsights,
+    List<StreamDefinition> streams) {
 
   public static final String PROVISIONED = "PROVISIONED";
   public static final String PAY_PER_REQUEST = "PAY_PER_REQUEST";
@@ -54,6 +57,7 @@ public record TableDefinition(
     }
     contributorInsights =
         contributorInsights == null ? List.of() : List.copyOf(contributorInsights);
+    streams = streams == null ? List.of() : List.copyOf(streams);
   }
 
   /** A definition with Contributor Insights never changed. */
@@ -76,7 +80,7 @@ public record TableDefinition(
       TimeToLive timeToLive) {
     this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, indexes, timeToLive, List.of());
+        lastIncrease, lastDecrease, status, indexes, timeToLive, List.of(), List.of());
   }
 
   /** A definition without secondary indexes. */
@@ -99,7 +103,8 @@ public record TableDefinition(
       List<ContributorInsights> contributorInsights) {
     this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, List.of(), timeToLive, contributorInsights);
+        lastIncrease, lastDecrease, status, List.of(), timeToLive, contributorInsights,
+        List.of());
   }
 
   /** A definition without secondary indexes and with Time to Live disabled. */
@@ -120,7 +125,8 @@ public record TableDefinition(
       String status) {
     this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, List.of(), TimeToLive.DISABLED, List.of());
+        lastIncrease, lastDecrease, status, List.of(), TimeToLive.DISABLED, List.of(),
+        List.of());
   }
 
   /** The space of the table's change log, read by the GSI propagator (io.stator.index). */
@@ -174,7 +180,7 @@ public record TableDefinition(
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, defs, billingMode, readCapacityUnits,
         writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest, lastIncrease,
-        lastDecrease, status, newIndexes, timeToLive, kept);
+        lastDecrease, status, newIndexes, timeToLive, kept, streams);
   }
 
   public boolean hasRangeKey() {
@@ -196,7 +202,8 @@ public record TableDefinition(
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, newStatus, indexes, timeToLive, contributorInsights);
+        lastIncrease, lastDecrease, newStatus, indexes, timeToLive, contributorInsights,
+        streams);
   }
 
   public TableDefinition withBilling(
@@ -205,21 +212,22 @@ public record TableDefinition(
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, mode, read, write,
         creationDateTime, toPayPerRequest, increase, decrease, status, indexes, timeToLive,
-        contributorInsights);
+        contributorInsights, streams);
   }
 
   public TableDefinition withTimeToLive(TimeToLive setting) {
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, indexes, setting, contributorInsights);
+        lastIncrease, lastDecrease, status, indexes, setting, contributorInsights,
+        streams);
   }
 
   public TableDefinition withContributorInsights(List<ContributorInsights> settings) {
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, indexes, timeToLive, settings);
+        lastIncrease, lastDecrease, status, indexes, timeToLive, settings, streams);
   }
 
   /** The Contributor Insights setting of the table ({@code indexName} null) or index, or null. */
@@ -230,5 +238,24 @@ public record TableDefinition(
       }
     }
     return null;
+  }
+
+  public TableDefinition withStreams(List<StreamDefinition> newStreams) {
+    return new TableDefinition(
+        name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
+        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
+        lastIncrease, lastDecrease, status, indexes, timeToLive, contributorInsights,
+        newStreams);
+  }
+
+  /** The most recent stream (enabled or not), or null if the table never had one kept. */
+  public StreamDefinition latestStream() {
+    return streams.isEmpty() ? null : streams.get(streams.size() - 1);
+  }
+
+  /** The enabled stream, which every write records its change in, or null. */
+  public StreamDefinition enabledStream() {
+    StreamDefinition latest = latestStream();
+    return latest != null && latest.enabled() ? latest : null;
   }
 }
