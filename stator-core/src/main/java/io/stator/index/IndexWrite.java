@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * The index side of one write attempt, staged into its commit by {@link Indexes#stage}. Close it
  * after the commit attempt, whether it succeeded or failed: that resolves the attempt's
- * change-log sequence number and wakes the propagator.
+ * change-log sequence number (waking the propagator) and its stream record's sequence number.
  *
  * <p>It also tells what the write costs in each index ({@link #addTo}) and, for a table with a
  * local secondary index, the size of the item collection after it ({@link
@@ -20,13 +20,15 @@ public final class IndexWrite implements AutoCloseable {
   private final long sequence;
   private final List<IndexUnits> units;
   private final ItemCollectionMetrics itemCollectionMetrics;
+  private final long streamSequence;
 
   IndexWrite(
-      Indexes indexes, String tableName, long sequence, List<IndexUnits> units,
-      ItemCollectionMetrics itemCollectionMetrics) {
+      Indexes indexes, String tableName, long sequence, long streamSequence,
+      List<IndexUnits> units, ItemCollectionMetrics itemCollectionMetrics) {
     this.indexes = indexes;
     this.tableName = tableName;
     this.sequence = sequence;
+    this.streamSequence = streamSequence;
     this.units = units;
     this.itemCollectionMetrics = itemCollectionMetrics;
   }
@@ -82,6 +84,9 @@ public final class IndexWrite implements AutoCloseable {
   public void close() {
     if (sequence >= 0) {
       indexes.resolved(tableName, sequence);
+    }
+    if (streamSequence >= 0) {
+      indexes.streamResolved(streamSequence);
     }
   }
 

@@ -12,6 +12,8 @@ import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
+import io.stator.stream.Streams;
+import io.stator.stream.UserIdentity;
 import io.stator.value.AttributeValue;
 import java.time.Clock;
 import java.time.Duration;
@@ -40,7 +42,9 @@ import java.util.function.Consumer;
  *   <li>for a table with an LSI, the new size of the item's collection ({@link
  *       ItemCollections}), which refuses a write past the collection size limit;
  *   <li>when the table has a GSI, one change-log record with the old and new item, under a
- *       sequence number taken now, after the read (see {@link Propagator}).
+ *       sequence number taken now, after the read (see {@link Propagator});
+ *   <li>when the table has an enabled stream and the write changes the item, its stream record
+ *       (see {@link Streams}).
  * </ul>
  *
  * <p>The returned {@link IndexWrite} also carries what the write costs in each index, by
@@ -58,23 +62,17 @@ public final class Indexes implements AutoCloseable {
    * @param gsiLag how long the propagator waits before applying a change (zero: at once)
    * @param onCatalogChange told the table name whenever a backfill changes a table's definition
    *     (so caches of definitions forget it)
-   */
-  public Indexes(
-      Storage storage, Catalog catalog, Duration gsiLag, Clock clock,
-      Consumer<String> onCatalogChange) {
-    this(storage, catalog, gsiLag, clock, onCatalogChange, 0);
-  }
-
-  /**
+   * @param streams records each write's stream record in the write's commit
    * @param itemCollectionSizeLimit the most bytes one item collection of a table with an LSI may
    *     hold (0: DynamoDB's 10 GB; tests pass less to reach it with little data)
    */
   public Indexes(
       Storage storage, Catalog catalog, Duration gsiLag, Clock clock,
-      Consumer<String> onCatalogChange, long itemCollectionSizeLimit) {
+      Consumer<String> onCatalogChange, Streams streams, long itemCollectionSizeLimit) {
     this.itemCollectionSizeLimit =
         itemCollectionSizeLimit > 0 ? itemCollectionSizeLimit : ItemCollections.DEFAULT_LIMIT;
     this.storage = storage;
+    this.streams = streams;
     this.catalog = catalog;
     this.clock = clock;
     this.sequencer = new Sequencer(lastSequence() + 1);
@@ -105,6 +103,7 @@ public final class Indexes implements AutoCloseable {
   }
 
   private final Consumer<String> onCatalogChange;
+  private final Streams streams;
   private final long itemCollectionSizeLimit;
 
   /**
@@ -117,6 +116,16 @@ public final class Indexes implements AutoCloseable {
   public IndexWrite stage(
       Catalog.Entry table, Map<String, AttributeValue> oldItem,
       Map<String, AttributeValue> newItem, Commit commit) {
+    return stage(table, oldItem, newItem, commit, null);
+  }
+
+  /**
+   * As above, for a write the service makes itself ({@code identity}, e.g. a Time to Live
+   * deletion), which its stream record names; null for a client's write.
+   */
+  public IndexWrite stage(
+      Catalog.Entry table, Map<String, AttributeValue> oldItem,
+      Map<String, AttributeValue> newItem, Commit commit, UserIdentity identity) {
     TableDefinition t = table.table();
     if (newItem != null) {
       IndexKeys.checkItem(t, newItem);
@@ -132,17 +141,21 @@ public final class Indexes implements AutoCloseable {
         units.add(new IndexWrite.IndexUnits(index.name(), index.global(), u));
       }
     }
+    // The collection counter may refuse the write (size limit), so it comes before the stream
+    // record and the change log take sequence numbers that only closing the IndexWrite resolves.
     ItemCollectionMetrics metrics =
         t.hasLocalIndexes() && (oldItem != null || newItem != null)
             ? ItemCollections.stage(storage, t, oldItem, newItem, commit, itemCollectionSizeLimit)
             : null;
+    // The stream record, if the table has a stream: in this same commit (see Streams).
+    long streamSequence = streams.stage(t, oldItem, newItem, commit, identity);
     if (!t.hasGlobalIndexes()) {
-      return new IndexWrite(this, t.name(), -1, units, metrics);
+      return new IndexWrite(this, t.name(), -1, streamSequence, units, metrics);
     }
     long sequence = sequencer.take();
     ChangeRecord record = new ChangeRecord(sequence, clock.millis(), oldItem, newItem);
     commit.put(t.changeLog(), ChangeRecord.key(sequence), record.encode());
-    return new IndexWrite(this, t.name(), sequence, units, metrics);
+    return new IndexWrite(this, t.name(), sequence, streamSequence, units, metrics);
   }
 
   /** The write units {@code index} is charged for moving an item from old to new. */
@@ -178,6 +191,10 @@ public final class Indexes implements AutoCloseable {
   void resolved(String tableName, long sequence) {
     sequencer.resolve(sequence);
     propagator.changed(tableName);
+  }
+
+  void streamResolved(long streamSequence) {
+    streams.resolve(streamSequence);
   }
 
   /** Starts filling a GSI that UpdateTable added (status CREATING) from the table's items. */

@@ -174,7 +174,7 @@ class IndexWritesTest {
   }
 
   /** The size one item adds to its collection: the item and its ByTotal entry, 100 bytes each. */
-  private static long collectionSize(Map<String, AttributeValue> item) {
+  static long collectionSize(Map<String, AttributeValue> item) {
     Map<String, AttributeValue> entry = new java.util.LinkedHashMap<>();
     for (String a : List.of("userId", "orderId", "total", "status")) {
       entry.put(a, item.get(a));

@@ -1,0 +1,166 @@
+#!/usr/bin/env node
+// Creates the benchmark table on a DynamoDB endpoint and loads it.
+//
+//   node bench/preload.js http://127.0.0.1:8000 [--items 10000] [--partitions 1000]
+//
+// The table "bench": partition key pk (S, "p0000"...), sort key sk (N), items of ~1 KB spread
+// evenly over the partitions, and a GSI "bygroup" (gpk, gsk) when the server accepts one in
+// CreateTable. Loads with BatchWriteItem (25 items) when the server answers it, else PutItem,
+// 16 requests in flight. Every answer must be a 200; any other ends the load with an error.
+// Prints one line: "PRELOAD items=N seconds=S via=BatchWriteItem|PutItem gsi=yes|no".
+'use strict'
+const http = require('http')
+
+const args = process.argv.slice(2)
+const endpoint = new URL(args[0] || 'http://127.0.0.1:8000')
+const option = (name, def) => {
+  const i = args.indexOf(name)
+  return i >= 0 ? Number(args[i + 1]) : def
+}
+const ITEMS = option('--items', 10000)
+const PARTITIONS = option('--partitions', 1000)
+const PER_PARTITION = Math.ceil(ITEMS / PARTITIONS)
+const IN_FLIGHT = 16
+const PAYLOAD = '0123456789abcdef'.repeat(60) // the same 960 bytes as wrk/common.lua
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT })
+
+function call (operation, body) {
+  const data = Buffer.from(JSON.stringify(body))
+  return new Promise((resolve, reject) => {
+    const req = http.request({
+      host: endpoint.hostname,
+      port: endpoint.port,
+      method: 'POST',
+      path: '/',
+      agent,
+      timeout: 60000,
+      headers: {
+        'Content-Type': 'application/x-amz-json-1.0',
+        'Content-Length': data.length,
+        'X-Amz-Target': 'DynamoDB_20120810.' + operation,
+        'X-Amz-Date': '20240101T000000Z',
+        Authorization: 'AWS4-HMAC-SHA256 Credential=bench/20240101/us-east-1/dynamodb/aws4_request, ' +
+          'SignedHeaders=content-type;host;x-amz-date;x-amz-target, Signature=00',
+      },
+    }, res => {
+      const chunks = []
+      res.on('data', c => chunks.push(c))
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString()
+        resolve({ status: res.statusCode, body: text ? JSON.parse(text) : {} })
+      })
+    })
+    req.on('timeout', () => req.destroy(new Error(operation + ' timed out')))
+    req.on('error', reject)
+    req.end(data)
+  })
+}
+
+async function must (operation, body) {
+  const r = await call(operation, body)
+  if (r.status !== 200) {
+    throw new Error(`${operation} answered ${r.status}: ${JSON.stringify(r.body).slice(0, 300)}`)
+  }
+  return r.body
+}
+
+function item (i) {
+  const p = Math.floor(i / PER_PARTITION)
+  const sk = i % PER_PARTITION
+  const pk = 'p' + String(p).padStart(4, '0')
+  return {
+    pk: { S: pk },
+    sk: { N: String(sk) },
+    n: { N: String(i) },
+    gpk: { S: 'g' + String(p % 100).padStart(3, '0') },
+    gsk: { S: pk + '#' + sk },
+    payload: { S: PAYLOAD },
+  }
+}
+
+async function createTable () {
+  const table = {
+    TableName: 'bench',
+    AttributeDefinitions: [
+      { AttributeName: 'pk', AttributeType: 'S' },
+      { AttributeName: 'sk', AttributeType: 'N' },
+    ],
+    KeySchema: [
+      { AttributeName: 'pk', KeyType: 'HASH' },
+      { AttributeName: 'sk', KeyType: 'RANGE' },
+    ],
+    BillingMode: 'PAY_PER_REQUEST',
+  }
+  const withGsi = {
+    ...table,
+    AttributeDefinitions: [
+      ...table.AttributeDefinitions,
+      { AttributeName: 'gpk', AttributeType: 'S' },
+      { AttributeName: 'gsk', AttributeType: 'S' },
+    ],
+    GlobalSecondaryIndexes: [{
+      IndexName: 'bygroup',
+      KeySchema: [
+        { AttributeName: 'gpk', KeyType: 'HASH' },
+        { AttributeName: 'gsk', KeyType: 'RANGE' },
+      ],
+      Projection: { ProjectionType: 'ALL' },
+    }],
+  }
+  let gsi = true
+  let r = await call('CreateTable', withGsi)
+  if (r.status !== 200) {
+    gsi = false
+    r = await call('CreateTable', table)
+  }
+  if (r.status !== 200) {
+    throw new Error('CreateTable answered ' + r.status + ': ' + JSON.stringify(r.body))
+  }
+  for (let i = 0; i < 600; i++) {
+    const d = await must('DescribeTable', { TableName: 'bench' })
+    const indexes = d.Table.GlobalSecondaryIndexes || []
+    if (d.Table.TableStatus === 'ACTIVE' && indexes.every(x => x.IndexStatus === 'ACTIVE')) {
+      return gsi
+    }
+    await new Promise(resolve => setTimeout(resolve, 100))
+  }
+  throw new Error('table not ACTIVE after 60 s')
+}
+
+async function load () {
+  const started = process.hrtime.bigint()
+  const gsi = await createTable()
+  // Probe BatchWriteItem with the first batch; fall back to PutItem when the server refuses it.
+  const first = []
+  for (let i = 0; i < Math.min(25, ITEMS); i++) first.push({ PutRequest: { Item: item(i) } })
+  const probe = await call('BatchWriteItem', { RequestItems: { bench: first } })
+  const batches = probe.status === 200
+  let next = batches ? first.length : 0
+  let pending = batches ? Object.values(probe.body.UnprocessedItems || {}).flat() : []
+  async function worker () {
+    for (;;) {
+      if (batches) {
+        const writes = pending.splice(0, 25)
+        while (writes.length < 25 && next < ITEMS) writes.push({ PutRequest: { Item: item(next++) } })
+        if (writes.length === 0) return
+        const r = await must('BatchWriteItem', { RequestItems: { bench: writes } })
+        pending.push(...((r.UnprocessedItems || {}).bench || []))
+      } else {
+        if (next >= ITEMS) return
+        await must('PutItem', { TableName: 'bench', Item: item(next++) })
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker))
+  while (pending.length > 0) await worker()
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9
+  console.log(`PRELOAD items=${ITEMS} seconds=${seconds.toFixed(2)} ` +
+    `via=${batches ? 'BatchWriteItem' : 'PutItem'} gsi=${gsi ? 'yes' : 'no'}`)
+  agent.destroy()
+}
+
+load().catch(e => {
+  console.error('preload failed: ' + e.message)
+  process.exit(1)
+})
