@@ -196,6 +196,9 @@ public final class Catalog {
       }
       m.put("insights", new AttributeValue.L(insights));
     }
+    if (!t.settings().isDefault()) {
+      m.put("settings", t.settings().encode());
+    }
     byte[] fields = ItemCodec.encode(m);
     byte[] out = new byte[fields.length + 1];
     out[0] = FORMAT_VERSION;
@@ -233,7 +236,8 @@ public final class Catalog {
         text(m.get("status")),
         decodeIndexes(m.get("indexes"), defs),
         timeToLive(m.get("ttl")),
-        contributorInsights(m.get("insights")));
+        contributorInsights(m.get("insights")),
+        TableSettings.decode(m.get("settings")));
   }
 
   /**

@@ -23,6 +23,8 @@ import java.util.Objects;
  * @param timeToLive the Time to Live setting ({@link TimeToLive#DISABLED} when never enabled)
  * @param contributorInsights the Contributor Insights settings of the table and its indexes that
  *     were ever changed, at most one per index name (null for the table)
+ * @param settings deletion protection, table class, encryption, point-in-time recovery and tags
+ *     ({@link TableSettings#DEFAULT} when none was ever given)
  */
 public record TableDefinition(
     String name,
@@ -41,7 +43,8 @@ public record TableDefinition(
     String status,
     List<IndexDefinition> indexes,
     TimeToLive timeToLive,
-    List<ContributorInsights> contributorInsights) {
+    List<ContributorInsights> contributorInsights,
+    TableSettings settings) {
 
   public static final String PROVISIONED = "PROVISIONED";
   public static final String PAY_PER_REQUEST = "PAY_PER_REQUEST";
@@ -54,6 +57,34 @@ public record TableDefinition(
     }
     contributorInsights =
         contributorInsights == null ? List.of() : List.copyOf(contributorInsights);
+    if (settings == null) {
+      settings = TableSettings.DEFAULT;
+    }
+  }
+
+  /** A definition with the default {@link TableSettings}. */
+  public TableDefinition(
+      String name,
+      String tableId,
+      String space,
+      KeyAttribute hashKey,
+      KeyAttribute rangeKey,
+      List<KeyAttribute> attributeDefinitions,
+      String billingMode,
+      long readCapacityUnits,
+      long writeCapacityUnits,
+      Instant creationDateTime,
+      Instant lastUpdateToPayPerRequest,
+      Instant lastIncrease,
+      Instant lastDecrease,
+      String status,
+      List<IndexDefinition> indexes,
+      TimeToLive timeToLive,
+      List<ContributorInsights> contributorInsights) {
+    this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
+        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
+        lastIncrease, lastDecrease, status, indexes, timeToLive, contributorInsights,
+        TableSettings.DEFAULT);
   }
 
   /** A definition with Contributor Insights never changed. */
@@ -174,7 +205,7 @@ public record TableDefinition(
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, defs, billingMode, readCapacityUnits,
         writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest, lastIncrease,
-        lastDecrease, status, newIndexes, timeToLive, kept);
+        lastDecrease, status, newIndexes, timeToLive, kept, settings);
   }
 
   public boolean hasRangeKey() {
@@ -196,7 +227,7 @@ public record TableDefinition(
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, newStatus, indexes, timeToLive, contributorInsights);
+        lastIncrease, lastDecrease, newStatus, indexes, timeToLive, contributorInsights, settings);
   }
 
   public TableDefinition withBilling(
@@ -205,21 +236,29 @@ public record TableDefinition(
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, mode, read, write,
         creationDateTime, toPayPerRequest, increase, decrease, status, indexes, timeToLive,
-        contributorInsights);
+        contributorInsights, settings);
   }
 
   public TableDefinition withTimeToLive(TimeToLive setting) {
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, indexes, setting, contributorInsights);
+        lastIncrease, lastDecrease, status, indexes, setting, contributorInsights, settings);
   }
 
-  public TableDefinition withContributorInsights(List<ContributorInsights> settings) {
+  public TableDefinition withContributorInsights(List<ContributorInsights> newInsights) {
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, indexes, timeToLive, settings);
+        lastIncrease, lastDecrease, status, indexes, timeToLive, newInsights, settings);
+  }
+
+  public TableDefinition withSettings(TableSettings newSettings) {
+    return new TableDefinition(
+        name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
+        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
+        lastIncrease, lastDecrease, status, indexes, timeToLive, contributorInsights,
+        newSettings);
   }
 
   /** The Contributor Insights setting of the table ({@code indexName} null) or index, or null. */

@@ -58,6 +58,7 @@ public final class TableValidation {
         c, "localSecondaryIndexes", IndexValidation.locals(r.localSecondaryIndexes()), false);
     IndexValidation.constraints(
         c, "globalSecondaryIndexes", IndexValidation.globals(r.globalSecondaryIndexes()), true);
+    SettingsValidation.constraints(c, r);
     c.check();
 
     boolean payPerRequest = TableDefinition.PAY_PER_REQUEST.equals(r.billingMode());
@@ -147,7 +148,9 @@ public final class TableValidation {
         null,
         "ACTIVE",
         indexes,
-        TimeToLive.DISABLED);
+        TimeToLive.DISABLED,
+        List.of(),
+        SettingsValidation.create(r));
   }
 
   /** Validates the request-level constraints of UpdateTable (before the table is looked up). */
@@ -159,13 +162,15 @@ public final class TableValidation {
     c.oneOf("billingMode", r.billingMode(), "PROVISIONED", "PAY_PER_REQUEST");
     throughputConstraints(c, "provisionedThroughput", r.provisionedThroughput());
     GlobalIndexUpdates.constraints(c, r);
+    SettingsValidation.constraints(c, r);
     c.check();
     if (r.provisionedThroughput() == null
         && r.billingMode() == null
         && r.streamSpecification() == null
         && (r.globalSecondaryIndexUpdates() == null || r.globalSecondaryIndexUpdates().isEmpty())
         && r.deletionProtectionEnabled() == null
-        && r.tableClass() == null) {
+        && r.tableClass() == null
+        && r.sseSpecification() == null) {
       throw DynamoDbException.validation(
           "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled,"
               + " GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
