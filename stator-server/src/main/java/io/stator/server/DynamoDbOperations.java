@@ -4,9 +4,10 @@ import java.util.Set;
 
 /**
  * The names of the operations of DynamoDB's API (version 2012-08-10) that Stator does not serve
- * yet, so that a request for one can say so. DynamoDB itself answers a bare UnknownOperationException
- * only for names it does not know; a user who calls, say, ExecuteStatement deserves to learn
- * that it is Stator that lacks it rather than see an empty error message.
+ * yet, so that a request for one can say so. DynamoDB itself answers a bare
+ * UnknownOperationException only for names it does not know; a user who calls, say,
+ * ExecuteStatement deserves to learn that it is Stator that lacks it rather than see an empty
+ * error message.
  */
 final class DynamoDbOperations {
   private static final String TARGET_PREFIX = "DynamoDB_20120810.";
@@ -41,7 +42,8 @@ final class DynamoDbOperations {
       return null;
     }
     String name = target.substring(TARGET_PREFIX.length());
-    return UNSERVED.contains(name) ? "Stator does not support the DynamoDB operation " + name + " yet"
+    return UNSERVED.contains(name)
+        ? "Stator does not support the DynamoDB operation " + name + " yet"
         : null;
   }
 }
