@@ -178,6 +178,14 @@ import java.util.List;
  * Transactions}). DeleteTable makes the model forget the incarnation. The Contributor Insights
  * setting is part of the table's definition in the catalog, like TTL; what it would show is the
  * model's hot-key report ({@link #partitions}).
+ *
+ * <h2>Table settings</h2>
+ *
+ * Deletion protection, table class, server-side encryption, the point-in-time recovery flag and
+ * the tags are the table's {@code TableSettings} in the catalog: UpdateTable and the small
+ * operations ({@link Tagging}, {@link ContinuousBackups}) change them like any definition
+ * change, DescribeTable reports them, and DeleteTable refuses a protected table. None of them
+ * changes how items are stored or read.
  */
 public final class Engine implements Database, ExpiredItemSweep {
   private final Storage storage;
