@@ -58,6 +58,15 @@ import io.stator.api.UntagResourceRequest;
 import io.stator.api.UntagResourceResponse;
 import io.stator.api.UpdateContinuousBackupsRequest;
 import io.stator.api.UpdateContinuousBackupsResponse;
+import io.stator.api.streams.DescribeStreamRequest;
+import io.stator.api.streams.DescribeStreamResponse;
+import io.stator.api.streams.DynamoDbStreams;
+import io.stator.api.streams.GetRecordsRequest;
+import io.stator.api.streams.GetRecordsResponse;
+import io.stator.api.streams.GetShardIteratorRequest;
+import io.stator.api.streams.GetShardIteratorResponse;
+import io.stator.api.streams.ListStreamsRequest;
+import io.stator.api.streams.ListStreamsResponse;
 import io.stator.capacity.CapacityModel;
 import io.stator.capacity.ContributorInsightsUpdates;
 import io.stator.capacity.PartitionReport;
@@ -65,6 +74,8 @@ import io.stator.index.Indexes;
 import io.stator.schema.Catalog;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Storage;
+import io.stator.stream.Streams;
+import io.stator.stream.UserIdentity;
 import io.stator.ttl.ExpiredItemSweep;
 import io.stator.ttl.TimeToLiveSweeper;
 import io.stator.ttl.TimeToLiveUpdates;
@@ -179,6 +190,13 @@ import java.util.List;
  * setting is part of the table's definition in the catalog, like TTL; what it would show is the
  * model's hot-key report ({@link #partitions}).
  *
+ * <h2>Streams</h2>
+ *
+ * A table's streams are part of its definition in the catalog; their records are written in
+ * the commit of the change they describe, through the write hook every path shares ({@link
+ * Indexes#stage}), and the Streams API ({@link DynamoDbStreams}, which the engine implements
+ * beside {@link Database}) reads them. See {@link Streams}.
+ *
  * <h2>Table settings</h2>
  *
  * Deletion protection, table class, server-side encryption, the point-in-time recovery flag and
@@ -187,7 +205,7 @@ import java.util.List;
  * change, DescribeTable reports them, and DeleteTable refuses a protected table. None of them
  * changes how items are stored or read.
  */
-public final class Engine implements Database, ExpiredItemSweep {
+public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep {
   private final Storage storage;
   private volatile Tables tables;
   private final Items items;
@@ -202,13 +220,15 @@ public final class Engine implements Database, ExpiredItemSweep {
   private final Tagging tagging;
   private final ContinuousBackups continuousBackups;
   private final String region;
+  private final Streams streams;
 
   public Engine(Storage storage, EngineOptions options) {
     this.storage = storage;
     Catalog catalog = new Catalog(storage);
     catalog.dropOrphanSpaces();
+    this.streams = new Streams(storage, catalog, options);
     this.indexes =
-        new Indexes(storage, catalog, options.gsiLag(), options.clock(), this::forget);
+        new Indexes(storage, catalog, options.gsiLag(), options.clock(), this::forget, streams);
     this.tables = new Tables(storage, catalog, options, indexes);
     this.capacity =
         new CapacityModel(
@@ -453,6 +473,26 @@ public final class Engine implements Database, ExpiredItemSweep {
   public DescribeEndpointsResponse describeEndpoints(DescribeEndpointsRequest r) {
     return new DescribeEndpointsResponse(
         List.of(new Endpoint("dynamodb." + region + ".amazonaws.com", 1440)));
+  }
+
+  @Override
+  public ListStreamsResponse listStreams(ListStreamsRequest r) {
+    return streams.listStreams(r);
+  }
+
+  @Override
+  public DescribeStreamResponse describeStream(DescribeStreamRequest r) {
+    return streams.describeStream(r);
+  }
+
+  @Override
+  public GetShardIteratorResponse getShardIterator(GetShardIteratorRequest r) {
+    return streams.getShardIterator(r);
+  }
+
+  @Override
+  public GetRecordsResponse getRecords(GetRecordsRequest r) {
+    return streams.getRecords(r);
   }
 
   @Override

@@ -31,6 +31,7 @@ import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
+import io.stator.stream.UserIdentity;
 import io.stator.value.AttributeValue;
 import java.util.List;
 import java.util.Map;
@@ -250,15 +251,13 @@ final class Items {
       if (encoded == null && old == null) {
         return new Written(null, units); // deleting an absent item changes nothing
       }
-      // The change's record for observers of writes (streams) belongs in this commit, with
-      // identity as its userIdentity.
       Commit commit = new Commit().expect(table.space(), key, version);
       if (encoded == null) {
         commit.delete(table.space(), key);
       } else {
         commit.put(table.space(), key, encoded);
       }
-      try (IndexWrite indexWrite = indexes.stage(entry, old, item, commit)) {
+      try (IndexWrite indexWrite = indexes.stage(entry, old, item, commit, identity)) {
         storage.commit(commit);
         return new Written(old, units);
       } catch (CommitConflictException e) {

@@ -18,6 +18,7 @@ import io.stator.api.ListTablesRequest;
 import io.stator.api.ListTablesResponse;
 import io.stator.api.ProvisionedThroughputDescription;
 import io.stator.api.SSEDescription;
+import io.stator.api.StreamSpecification;
 import io.stator.api.TableClassSummary;
 import io.stator.api.TableDescription;
 import io.stator.api.UpdateTableRequest;
@@ -29,6 +30,8 @@ import io.stator.schema.IndexDefinition;
 import io.stator.index.Indexes;
 import io.stator.schema.KeyAttribute;
 import io.stator.schema.SettingsValidation;
+import io.stator.schema.StreamDefinition;
+import io.stator.schema.StreamSpecifications;
 import io.stator.schema.TableDefinition;
 import io.stator.schema.TableSettings;
 import io.stator.schema.TableValidation;
@@ -135,6 +138,8 @@ final class Tables {
         updated = applied.table();
       }
       updated = SettingsValidation.update(updated, r, options.clock().instant());
+      updated =
+          StreamSpecifications.apply(updated, r.streamSpecification(), options.clock().instant());
       if (updated == entry.table()) {
         return new UpdateTableResponse(describe(updated));
       }
@@ -142,12 +147,15 @@ final class Tables {
         storage.createSpace(applied.created().space());
         storage.createSpace(updated.changeLog());
       }
+      List<String> newStreams = streamSpaces(updated, entry.table());
+      newStreams.forEach(storage::createSpace);
       try {
         catalog.replace(updated, entry.version());
       } catch (CommitConflictException e) {
         if (applied != null && applied.created() != null) {
           storage.dropSpace(applied.created().space());
         }
+        newStreams.forEach(storage::dropSpace);
         continue; // concurrent change: apply the request to the new definition
       } finally {
         cache.invalidate(updated.name());
@@ -159,8 +167,21 @@ final class Tables {
         // After the catalog commit: from now on no write or propagation commits into it.
         storage.dropSpace(applied.deleted().space());
       }
+      // Streams disabled more than 24 hours ago are forgotten: their records go too.
+      streamSpaces(entry.table(), updated).forEach(storage::dropSpace);
       return new UpdateTableResponse(describe(updated));
     }
+  }
+
+  /** The spaces of the streams {@code table} has and {@code other} has not. */
+  private static List<String> streamSpaces(TableDefinition table, TableDefinition other) {
+    List<String> out = new ArrayList<>();
+    for (StreamDefinition s : table.streams()) {
+      if (other.streams().stream().noneMatch(o -> o.created().equals(s.created()))) {
+        out.add(s.space(table.tableId()));
+      }
+    }
+    return out;
   }
 
   /** The bytes a table holds, as the storage estimates them (0 if it is gone). */
@@ -324,9 +345,11 @@ final class Tables {
         new BillingModeSummary(t.billingMode(), t.lastUpdateToPayPerRequest()),
         locals.isEmpty() ? null : locals,
         globals.isEmpty() ? null : globals,
-        null,
-        null,
-        null,
+        t.enabledStream() == null
+            ? null
+            : new StreamSpecification(true, t.enabledStream().viewType()),
+        t.latestStream() == null ? null : t.latestStream().label(),
+        t.latestStream() == null ? null : arn + "/stream/" + t.latestStream().label(),
         t.settings().deletionProtectionEnabled(),
         tableClassSummary(t.settings()),
         sseDescription(t.settings()));

@@ -10,6 +10,8 @@ import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
+import io.stator.stream.Streams;
+import io.stator.stream.UserIdentity;
 import io.stator.value.AttributeValue;
 import java.time.Clock;
 import java.time.Duration;
@@ -34,7 +36,9 @@ import java.util.function.Consumer;
  *       write committed after its index appeared in the catalog is in the change log;
  *   <li>the LSI entries to delete and put (LSIs are strongly consistent: same commit);
  *   <li>when the table has a GSI, one change-log record with the old and new item, under a
- *       sequence number taken now, after the read (see {@link Propagator}).
+ *       sequence number taken now, after the read (see {@link Propagator});
+ *   <li>when the table has an enabled stream and the write changes the item, its stream record
+ *       (see {@link Streams}).
  * </ul>
  */
 public final class Indexes implements AutoCloseable {
@@ -52,8 +56,9 @@ public final class Indexes implements AutoCloseable {
    */
   public Indexes(
       Storage storage, Catalog catalog, Duration gsiLag, Clock clock,
-      Consumer<String> onCatalogChange) {
+      Consumer<String> onCatalogChange, Streams streams) {
     this.storage = storage;
+    this.streams = streams;
     this.catalog = catalog;
     this.clock = clock;
     this.sequencer = new Sequencer(lastSequence() + 1);
@@ -81,6 +86,7 @@ public final class Indexes implements AutoCloseable {
   }
 
   private final Consumer<String> onCatalogChange;
+  private final Streams streams;
 
   /**
    * Adds the index side of one write attempt to {@code commit}: call after reading {@code
@@ -92,6 +98,16 @@ public final class Indexes implements AutoCloseable {
   public IndexWrite stage(
       Catalog.Entry table, Map<String, AttributeValue> oldItem,
       Map<String, AttributeValue> newItem, Commit commit) {
+    return stage(table, oldItem, newItem, commit, null);
+  }
+
+  /**
+   * As above, for a write the service makes itself ({@code identity}, e.g. a Time to Live
+   * deletion), which its stream record names; null for a client's write.
+   */
+  public IndexWrite stage(
+      Catalog.Entry table, Map<String, AttributeValue> oldItem,
+      Map<String, AttributeValue> newItem, Commit commit, UserIdentity identity) {
     TableDefinition t = table.table();
     if (newItem != null) {
       IndexKeys.checkItem(t, newItem);
@@ -102,13 +118,15 @@ public final class Indexes implements AutoCloseable {
         entryWrites(t, index, oldItem, newItem, commit);
       }
     }
+    // The stream record, if the table has a stream: in this same commit (see Streams).
+    long streamSequence = streams.stage(t, oldItem, newItem, commit, identity);
     if (!t.hasGlobalIndexes()) {
-      return new IndexWrite(this, t.name(), -1);
+      return new IndexWrite(this, t.name(), -1, streamSequence);
     }
     long sequence = sequencer.take();
     ChangeRecord record = new ChangeRecord(sequence, clock.millis(), oldItem, newItem);
     commit.put(t.changeLog(), ChangeRecord.key(sequence), record.encode());
-    return new IndexWrite(this, t.name(), sequence);
+    return new IndexWrite(this, t.name(), sequence, streamSequence);
   }
 
   /** The deletes and puts that move an item's entry in one index from old to new. */
@@ -128,6 +146,10 @@ public final class Indexes implements AutoCloseable {
   void resolved(String tableName, long sequence) {
     sequencer.resolve(sequence);
     propagator.changed(tableName);
+  }
+
+  void streamResolved(long streamSequence) {
+    streams.resolve(streamSequence);
   }
 
   /** Starts filling a GSI that UpdateTable added (status CREATING) from the table's items. */

@@ -36,7 +36,8 @@ import java.util.Set;
 public final class Catalog {
   public static final String SPACE = "catalog";
   static final int FORMAT_VERSION = 1;
-  private static final List<String> SPACE_PREFIXES = List.of("table.", "index.", "changes.");
+  private static final List<String> SPACE_PREFIXES =
+      List.of("table.", "index.", "changes.", "stream.");
 
   private final Storage storage;
 
@@ -78,8 +79,9 @@ public final class Catalog {
   }
 
   /**
-   * Every space of a table: its items, each index, and its change log (which exists once the
-   * table has had a global secondary index; dropping an absent space does nothing).
+   * Every space of a table: its items, each index, its change log (which exists once the table
+   * has had a global secondary index; dropping an absent space does nothing) and the records of
+   * each stream it keeps.
    */
   public static List<String> spaces(TableDefinition table) {
     List<String> out = new ArrayList<>();
@@ -88,6 +90,9 @@ public final class Catalog {
       out.add(index.space());
     }
     out.add(table.changeLog());
+    for (StreamDefinition stream : table.streams()) {
+      out.add(stream.space(table.tableId()));
+    }
     return out;
   }
 
@@ -196,6 +201,13 @@ public final class Catalog {
       }
       m.put("insights", new AttributeValue.L(insights));
     }
+    if (!t.streams().isEmpty()) {
+      List<AttributeValue> streams = new ArrayList<>();
+      for (StreamDefinition s : t.streams()) {
+        streams.add(stream(s));
+      }
+      m.put("streams", new AttributeValue.L(streams));
+    }
     if (!t.settings().isDefault()) {
       m.put("settings", t.settings().encode());
     }
@@ -237,6 +249,7 @@ public final class Catalog {
         decodeIndexes(m.get("indexes"), defs),
         timeToLive(m.get("ttl")),
         contributorInsights(m.get("insights")),
+        streams(m.get("streams")),
         TableSettings.decode(m.get("settings")));
   }
 
@@ -359,6 +372,32 @@ public final class Catalog {
         ((AttributeValue.Bool) m.get("enabled")).value(),
         m.containsKey("attribute") ? text(m.get("attribute")) : null,
         instant(m.get("modified")));
+  }
+
+  /**
+   * A stream as a map field: {@code created} (epoch milliseconds), {@code view}, {@code disabled}
+   * (epoch milliseconds, once disabled). The list {@code streams} is absent from records of
+   * tables that never had a stream, and from records written before the field existed.
+   */
+  private static AttributeValue stream(StreamDefinition s) {
+    Map<String, AttributeValue> m = new LinkedHashMap<>();
+    m.put("created", instant(s.created()));
+    m.put("view", new AttributeValue.S(s.viewType()));
+    putInstant(m, "disabled", s.disabled());
+    return new AttributeValue.M(m);
+  }
+
+  private static List<StreamDefinition> streams(AttributeValue v) {
+    List<StreamDefinition> out = new ArrayList<>();
+    if (v == null) {
+      return out;
+    }
+    for (AttributeValue e : ((AttributeValue.L) v).value()) {
+      Map<String, AttributeValue> m = ((AttributeValue.M) e).value();
+      out.add(new StreamDefinition(
+          instant(m.get("created")), text(m.get("view")), instant(m.get("disabled"))));
+    }
+    return out;
   }
 
   private static KeyAttribute find(List<KeyAttribute> defs, String name) {

@@ -7,8 +7,8 @@ import java.util.Objects;
 
 /**
  * What the catalog knows about a table: its name, identity, key schema, attribute definitions,
- * billing and throughput, secondary indexes, Time to Live and Contributor Insights settings.
- * Immutable; UpdateTable produces a new definition.
+ * billing and throughput, secondary indexes, Time to Live, Contributor Insights, streams and
+ * table settings. Immutable; UpdateTable produces a new definition.
  *
  * @param tableId a UUID, new for every incarnation of a table name
  * @param space the storage space holding this incarnation's items (derived from the id, so a
@@ -23,6 +23,8 @@ import java.util.Objects;
  * @param timeToLive the Time to Live setting ({@link TimeToLive#DISABLED} when never enabled)
  * @param contributorInsights the Contributor Insights settings of the table and its indexes that
  *     were ever changed, at most one per index name (null for the table)
+ * @param streams the table's streams still kept (the enabled one, and disabled ones within
+ *     their 24 hours of retention), oldest first
  * @param settings deletion protection, table class, encryption, point-in-time recovery and tags
  *     ({@link TableSettings#DEFAULT} when none was ever given)
  */
@@ -44,6 +46,7 @@ public record TableDefinition(
     List<IndexDefinition> indexes,
     TimeToLive timeToLive,
     List<ContributorInsights> contributorInsights,
+    List<StreamDefinition> streams,
     TableSettings settings) {
 
   public static final String PROVISIONED = "PROVISIONED";
@@ -57,6 +60,7 @@ public record TableDefinition(
     }
     contributorInsights =
         contributorInsights == null ? List.of() : List.copyOf(contributorInsights);
+    streams = streams == null ? List.of() : List.copyOf(streams);
     if (settings == null) {
       settings = TableSettings.DEFAULT;
     }
@@ -80,10 +84,62 @@ public record TableDefinition(
       String status,
       List<IndexDefinition> indexes,
       TimeToLive timeToLive,
+      List<ContributorInsights> contributorInsights,
+      List<StreamDefinition> streams) {
+    this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
+        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
+        lastIncrease, lastDecrease, status, indexes, timeToLive, contributorInsights, streams,
+        TableSettings.DEFAULT);
+  }
+
+  /** A definition without streams. */
+  public TableDefinition(
+      String name,
+      String tableId,
+      String space,
+      KeyAttribute hashKey,
+      KeyAttribute rangeKey,
+      List<KeyAttribute> attributeDefinitions,
+      String billingMode,
+      long readCapacityUnits,
+      long writeCapacityUnits,
+      Instant creationDateTime,
+      Instant lastUpdateToPayPerRequest,
+      Instant lastIncrease,
+      Instant lastDecrease,
+      String status,
+      List<IndexDefinition> indexes,
+      TimeToLive timeToLive,
+      List<ContributorInsights> contributorInsights,
+      TableSettings settings) {
+    this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
+        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
+        lastIncrease, lastDecrease, status, indexes, timeToLive, contributorInsights, List.of(),
+        settings);
+  }
+
+  /** A definition without streams and with the default {@link TableSettings}. */
+  public TableDefinition(
+      String name,
+      String tableId,
+      String space,
+      KeyAttribute hashKey,
+      KeyAttribute rangeKey,
+      List<KeyAttribute> attributeDefinitions,
+      String billingMode,
+      long readCapacityUnits,
+      long writeCapacityUnits,
+      Instant creationDateTime,
+      Instant lastUpdateToPayPerRequest,
+      Instant lastIncrease,
+      Instant lastDecrease,
+      String status,
+      List<IndexDefinition> indexes,
+      TimeToLive timeToLive,
       List<ContributorInsights> contributorInsights) {
     this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, indexes, timeToLive, contributorInsights,
+        lastIncrease, lastDecrease, status, indexes, timeToLive, contributorInsights, List.of(),
         TableSettings.DEFAULT);
   }
 
@@ -107,7 +163,8 @@ public record TableDefinition(
       TimeToLive timeToLive) {
     this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, indexes, timeToLive, List.of());
+        lastIncrease, lastDecrease, status, indexes, timeToLive, List.of(), List.of(),
+        TableSettings.DEFAULT);
   }
 
   /** A definition without secondary indexes. */
@@ -130,7 +187,8 @@ public record TableDefinition(
       List<ContributorInsights> contributorInsights) {
     this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, List.of(), timeToLive, contributorInsights);
+        lastIncrease, lastDecrease, status, List.of(), timeToLive, contributorInsights,
+        List.of(), TableSettings.DEFAULT);
   }
 
   /** A definition without secondary indexes and with Time to Live disabled. */
@@ -151,7 +209,8 @@ public record TableDefinition(
       String status) {
     this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, List.of(), TimeToLive.DISABLED, List.of());
+        lastIncrease, lastDecrease, status, List.of(), TimeToLive.DISABLED, List.of(),
+        List.of(), TableSettings.DEFAULT);
   }
 
   /** The space of the table's change log, read by the GSI propagator (io.stator.index). */
@@ -205,7 +264,7 @@ public record TableDefinition(
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, defs, billingMode, readCapacityUnits,
         writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest, lastIncrease,
-        lastDecrease, status, newIndexes, timeToLive, kept, settings);
+        lastDecrease, status, newIndexes, timeToLive, kept, streams, settings);
   }
 
   public boolean hasRangeKey() {
@@ -227,7 +286,8 @@ public record TableDefinition(
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, newStatus, indexes, timeToLive, contributorInsights, settings);
+        lastIncrease, lastDecrease, newStatus, indexes, timeToLive, contributorInsights,
+        streams, settings);
   }
 
   public TableDefinition withBilling(
@@ -236,28 +296,30 @@ public record TableDefinition(
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, mode, read, write,
         creationDateTime, toPayPerRequest, increase, decrease, status, indexes, timeToLive,
-        contributorInsights, settings);
+        contributorInsights, streams, settings);
   }
 
   public TableDefinition withTimeToLive(TimeToLive setting) {
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, indexes, setting, contributorInsights, settings);
+        lastIncrease, lastDecrease, status, indexes, setting, contributorInsights,
+        streams, settings);
   }
 
   public TableDefinition withContributorInsights(List<ContributorInsights> newInsights) {
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, indexes, timeToLive, newInsights, settings);
+        lastIncrease, lastDecrease, status, indexes, timeToLive, newInsights, streams,
+        settings);
   }
 
   public TableDefinition withSettings(TableSettings newSettings) {
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, indexes, timeToLive, contributorInsights,
+        lastIncrease, lastDecrease, status, indexes, timeToLive, contributorInsights, streams,
         newSettings);
   }
 
@@ -269,5 +331,24 @@ public record TableDefinition(
       }
     }
     return null;
+  }
+
+  public TableDefinition withStreams(List<StreamDefinition> newStreams) {
+    return new TableDefinition(
+        name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
+        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
+        lastIncrease, lastDecrease, status, indexes, timeToLive, contributorInsights,
+        newStreams, settings);
+  }
+
+  /** The most recent stream (enabled or not), or null if the table never had one kept. */
+  public StreamDefinition latestStream() {
+    return streams.isEmpty() ? null : streams.get(streams.size() - 1);
+  }
+
+  /** The enabled stream, which every write records its change in, or null. */
+  public StreamDefinition enabledStream() {
+    StreamDefinition latest = latestStream();
+    return latest != null && latest.enabled() ? latest : null;
   }
 }

@@ -58,6 +58,7 @@ public final class TableValidation {
         c, "localSecondaryIndexes", IndexValidation.locals(r.localSecondaryIndexes()), false);
     IndexValidation.constraints(
         c, "globalSecondaryIndexes", IndexValidation.globals(r.globalSecondaryIndexes()), true);
+    StreamSpecifications.constraints(c, r.streamSpecification());
     SettingsValidation.constraints(c, r);
     c.check();
 
@@ -150,6 +151,7 @@ public final class TableValidation {
         indexes,
         TimeToLive.DISABLED,
         List.of(),
+        StreamSpecifications.create(r.streamSpecification(), now),
         SettingsValidation.create(r));
   }
 
@@ -162,6 +164,7 @@ public final class TableValidation {
     c.oneOf("billingMode", r.billingMode(), "PROVISIONED", "PAY_PER_REQUEST");
     throughputConstraints(c, "provisionedThroughput", r.provisionedThroughput());
     GlobalIndexUpdates.constraints(c, r);
+    StreamSpecifications.constraints(c, r.streamSpecification());
     SettingsValidation.constraints(c, r);
     c.check();
     if (r.provisionedThroughput() == null

@@ -23,6 +23,7 @@ import io.stator.api.PointInTimeRecoveryDescription;
 import io.stator.api.PointInTimeRecoverySpecification;
 import io.stator.api.SSEDescription;
 import io.stator.api.SSESpecification;
+import io.stator.api.StreamSpecification;
 import io.stator.api.TableClassSummary;
 import io.stator.api.TableDescription;
 import io.stator.api.Tag;
@@ -30,6 +31,9 @@ import io.stator.api.TagResourceRequest;
 import io.stator.api.UntagResourceRequest;
 import io.stator.api.UpdateContinuousBackupsRequest;
 import io.stator.api.UpdateTableRequest;
+import io.stator.api.streams.DynamoDbStreams;
+import io.stator.api.streams.ListStreamsRequest;
+import io.stator.api.streams.Stream;
 import io.stator.capacity.ManualClock;
 import io.stator.storage.memory.MemoryStorage;
 import java.time.Duration;
@@ -91,6 +95,38 @@ class TableSettingsTest {
     db.deleteTable(new DeleteTableRequest("Orders"));
     expect(() -> describe("Orders"), ErrorType.ResourceNotFoundException,
         "Requested resource not found: Table: Orders not found");
+  }
+
+  @Test
+  void settingsAndStreamsLiveSideBySide() {
+    CreateTableRequest r = createWith("Orders", List.of(new Tag("team", "blue")), null, true,
+        null);
+    db.createTable(new CreateTableRequest(
+        r.tableName(), r.attributeDefinitions(), r.keySchema(), null, null, r.billingMode(),
+        null, new StreamSpecification(true, "NEW_IMAGE"), r.tags(), null, true, null));
+    TableDescription created = describe("Orders");
+    assertThat(created.streamSpecification())
+        .isEqualTo(new StreamSpecification(true, "NEW_IMAGE"));
+    assertThat(created.latestStreamArn()).startsWith(ARN + "Orders/stream/");
+    assertThat(created.deletionProtectionEnabled()).isTrue();
+
+    // settings changes keep the stream, a stream change keeps the settings
+    db.tagResource(new TagResourceRequest(ARN + "Orders", List.of(new Tag("env", "prod"))));
+    TableDescription unprotected =
+        db.updateTable(update("Orders", null, false, null)).tableDescription();
+    assertThat(unprotected.latestStreamArn()).isEqualTo(created.latestStreamArn());
+    assertThat(unprotected.streamSpecification()).isEqualTo(created.streamSpecification());
+    TableDescription disabled = db.updateTable(new UpdateTableRequest(
+        "Orders", null, null, null, null, new StreamSpecification(false, null), null, null))
+        .tableDescription();
+    assertThat(disabled.streamSpecification()).isNull();
+    assertThat(disabled.deletionProtectionEnabled()).isFalse();
+    assertThat(db.listTagsOfResource(new ListTagsOfResourceRequest(ARN + "Orders", null)).tags())
+        .containsExactlyInAnyOrder(new Tag("team", "blue"), new Tag("env", "prod"));
+    assertThat(((DynamoDbStreams) db).listStreams(new ListStreamsRequest("Orders", null, null))
+            .streams())
+        .extracting(Stream::streamArn)
+        .containsExactly(created.latestStreamArn());
   }
 
   @Test

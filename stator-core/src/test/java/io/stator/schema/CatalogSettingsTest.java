@@ -58,4 +58,22 @@ class CatalogSettingsTest {
     assertThat(table(ALL).withIndexes(List.of(), List.of(ID)).settings()).isEqualTo(ALL);
     assertThat(table(ALL).withContributorInsights(List.of()).settings()).isEqualTo(ALL);
   }
+
+  @Test
+  void settingsAndStreamsRoundTripTogetherAndEachChangeKeepsTheOther() {
+    List<StreamDefinition> streams = List.of(
+        new StreamDefinition(CREATED, "KEYS_ONLY", CREATED.plusSeconds(60)),
+        new StreamDefinition(CREATED.plusSeconds(120), "NEW_IMAGE", null));
+    TableDefinition both = table(ALL).withStreams(streams);
+    assertThat(both.settings()).isEqualTo(ALL);
+    TableDefinition read = Catalog.decode(Catalog.encode(both));
+    assertThat(read).isEqualTo(both);
+    assertThat(read.streams()).isEqualTo(streams);
+    assertThat(read.settings()).isEqualTo(ALL);
+    TableSettings protectedOnly = TableSettings.DEFAULT.withDeletionProtection(true);
+    assertThat(both.withSettings(protectedOnly).streams()).isEqualTo(streams);
+    assertThat(both.withStatus("UPDATING").streams()).isEqualTo(streams);
+    assertThat(both.withContributorInsights(List.of()).streams()).isEqualTo(streams);
+    assertThat(both.withIndexes(List.of(), List.of(ID)).streams()).isEqualTo(streams);
+  }
 }

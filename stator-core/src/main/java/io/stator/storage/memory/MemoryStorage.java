@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * A Storage in memory, for tests and {@code --in-memory}.
@@ -33,7 +34,10 @@ public final class MemoryStorage implements Storage {
 
   private final Map<String, ConcurrentSkipListMap<StorageKey, StoredRecord>> spaces =
       new ConcurrentHashMap<>();
-  private final Object commitLock = new Object();
+  // Commits take the write lock, range reads the read lock: a range read sees each commit
+  // wholly or not at all (an index entry moved by one commit is never seen twice or not at all).
+  // Point reads need no lock, as one key changes atomically in the skip list.
+  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private long lastVersion;
 
   @Override
@@ -43,8 +47,11 @@ public final class MemoryStorage implements Storage {
 
   @Override
   public void dropSpace(String space) {
-    synchronized (commitLock) {
+    lock.writeLock().lock();
+    try {
       spaces.remove(space);
+    } finally {
+      lock.writeLock().unlock();
     }
   }
 
@@ -70,7 +77,12 @@ public final class MemoryStorage implements Storage {
             ? StorageKey.of(successor(partition))
             : new StorageKey(partition, upper.sort());
     boolean toInclusive = upper != null && upper.inclusive();
-    return first(range(space(space), from, fromInclusive, to, toInclusive), forward, limit);
+    lock.readLock().lock();
+    try {
+      return first(range(space(space), from, fromInclusive, to, toInclusive), forward, limit);
+    } finally {
+      lock.readLock().unlock();
+    }
   }
 
   @Override
@@ -83,7 +95,12 @@ public final class MemoryStorage implements Storage {
       fromInclusive = false;
     }
     StorageKey to = toPartition == null ? null : StorageKey.of(toPartition);
-    return first(range(space(space), from, fromInclusive, to, false), true, limit);
+    lock.readLock().lock();
+    try {
+      return first(range(space(space), from, fromInclusive, to, false), true, limit);
+    } finally {
+      lock.readLock().unlock();
+    }
   }
 
   /** The records between two optional keys; empty (not an error) when the range is inverted. */
@@ -124,7 +141,8 @@ public final class MemoryStorage implements Storage {
 
   @Override
   public void commit(Commit commit) {
-    synchronized (commitLock) {
+    lock.writeLock().lock();
+    try {
       for (Commit.Expectation e : commit.expectations()) {
         StoredRecord current = space(e.space()).get(e.key());
         long version = current == null ? Commit.Expectation.ABSENT : current.version();
@@ -146,6 +164,8 @@ public final class MemoryStorage implements Storage {
           map.put(key, new StoredRecord(key, version, w.value().clone()));
         }
       }
+    } finally {
+      lock.writeLock().unlock();
     }
   }
 

@@ -15,6 +15,7 @@ import io.stator.api.ProvisionedThroughputExceededException;
 import io.stator.api.ThrottlingException;
 import io.stator.api.ThrottlingReason;
 import io.stator.api.TransactionCanceledException;
+import io.stator.api.streams.DynamoDbStreams;
 import io.stator.value.AttributeValue;
 import java.io.IOException;
 import java.io.InputStream;
@@ -36,6 +37,13 @@ import java.util.function.BiFunction;
 public final class WireProtocol {
   /** The {@code X-Amz-Target} prefix of DynamoDB's operations. */
   public static final String TARGET_PREFIX = "DynamoDB_20120810.";
+
+  /**
+   * The {@code X-Amz-Target} prefix of DynamoDB Streams' operations, served on the same
+   * endpoint; their names (as {@link #operation} returns them) keep the prefix, so that a
+   * Streams operation is never mistaken for a DynamoDB one.
+   */
+  public static final String STREAMS_TARGET_PREFIX = "DynamoDBStreams_20120810.";
 
   private static final JsonFactory JSON = new JsonFactory();
 
@@ -189,13 +197,48 @@ public final class WireProtocol {
               new Operation<>(
                   SettingsRequests::describeEndpoints,
                   Database::describeEndpoints,
-                  SettingsResponses::describeEndpoints)));
+                  SettingsResponses::describeEndpoints)),
+          Map.entry(
+              STREAMS_TARGET_PREFIX + "ListStreams",
+              new Operation<>(
+                  StreamRequests::listStreams,
+                  (db, r) -> streams(db).listStreams(r),
+                  StreamResponses::listStreams)),
+          Map.entry(
+              STREAMS_TARGET_PREFIX + "DescribeStream",
+              new Operation<>(
+                  StreamRequests::describeStream,
+                  (db, r) -> streams(db).describeStream(r),
+                  StreamResponses::describeStream)),
+          Map.entry(
+              STREAMS_TARGET_PREFIX + "GetShardIterator",
+              new Operation<>(
+                  StreamRequests::getShardIterator,
+                  (db, r) -> streams(db).getShardIterator(r),
+                  StreamResponses::getShardIterator)),
+          Map.entry(
+              STREAMS_TARGET_PREFIX + "GetRecords",
+              new Operation<>(
+                  StreamRequests::getRecords,
+                  (db, r) -> streams(db).getRecords(r),
+                  StreamResponses::getRecords)));
+
+  /** The Streams API of a database; every engine has one (see {@link DynamoDbStreams}). */
+  private static DynamoDbStreams streams(Database database) {
+    if (database instanceof DynamoDbStreams streams) {
+      return streams;
+    }
+    throw new DynamoDbException(ErrorType.UnknownOperationException, null);
+  }
 
   /**
    * The operation named by an {@code X-Amz-Target} header, or null when Stator does not serve
    * it (DynamoDB then answers UnknownOperationException).
    */
   public static String operation(String target) {
+    if (target != null && target.startsWith(STREAMS_TARGET_PREFIX)) {
+      return OPERATIONS.containsKey(target) ? target : null;
+    }
     if (target == null || !target.startsWith(TARGET_PREFIX)) {
       return null;
     }
@@ -203,7 +246,7 @@ public final class WireProtocol {
     return OPERATIONS.containsKey(name) ? name : null;
   }
 
-  /** All operations Stator serves. */
+  /** All operations Stator serves (Streams operations with their target prefix). */
   public static Set<String> operations() {
     return OPERATIONS.keySet();
   }
