@@ -2,9 +2,8 @@ package io.stator.capacity;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The heaviest partition keys of one partition by capacity units, in bounded memory: the
@@ -18,29 +17,39 @@ import java.util.Map;
  */
 final class HotKeys {
   private final int size;
-  private final Map<ByteBuffer, Counter> counters = new HashMap<>();
+  // A plain array searched by hash: with a few dozen counters one pass that compares longs finds
+  // the key, or the smallest counter to replace, with no hashing of the key's bytes and no map
+  // entries to allocate or iterate (this runs on every item request).
+  private Counter[] counters;
+  private int count;
 
   HotKeys(int size) {
     this.size = size;
+    this.counters = new Counter[Math.max(1, size)];
   }
 
   /** Adds the units of one request on {@code key}; returns its counter. */
   Counter add(ByteBuffer key, long hash, double readUnits, double writeUnits) {
-    Counter c = counters.get(key);
-    if (c == null) {
-      if (counters.size() < size) {
-        c = new Counter(key, hash, 0);
-      } else {
-        Counter smallest = null;
-        for (Counter candidate : counters.values()) {
-          if (smallest == null || candidate.weight < smallest.weight) {
-            smallest = candidate;
-          }
-        }
-        counters.remove(smallest.key);
-        c = new Counter(key, hash, smallest.weight);
+    Counter c = null;
+    int smallest = -1;
+    for (int i = 0; i < count; i++) {
+      Counter candidate = counters[i];
+      if (candidate.hash == hash && candidate.key.equals(key)) {
+        c = candidate;
+        break;
       }
-      counters.put(key, c);
+      if (smallest < 0 || candidate.weight < counters[smallest].weight) {
+        smallest = i;
+      }
+    }
+    if (c == null) {
+      if (count < size) {
+        c = new Counter(key, hash, 0);
+        append(c);
+      } else {
+        c = new Counter(key, hash, counters[smallest].weight);
+        counters[smallest] = c;
+      }
     }
     c.weight += readUnits + writeUnits;
     c.readUnits += readUnits;
@@ -48,13 +57,27 @@ final class HotKeys {
     return c;
   }
 
+  /** Tracks {@code c} as it is (a counter moved from a partition that split). */
   void put(Counter c) {
-    counters.put(c.key, c);
+    for (int i = 0; i < count; i++) {
+      if (counters[i].hash == c.hash && counters[i].key.equals(c.key)) {
+        counters[i] = c;
+        return;
+      }
+    }
+    append(c);
+  }
+
+  private void append(Counter c) {
+    if (count == counters.length) {
+      counters = Arrays.copyOf(counters, count * 2);
+    }
+    counters[count++] = c;
   }
 
   /** The tracked keys, heaviest first. */
   List<Counter> top() {
-    List<Counter> out = new ArrayList<>(counters.values());
+    List<Counter> out = new ArrayList<>(Arrays.asList(counters).subList(0, count));
     out.sort((a, b) -> Double.compare(b.weight, a.weight));
     return out;
   }
