@@ -17,6 +17,9 @@ import java.time.Duration;
  *     sweeper; zero turns the background sweeper off (forced sweeps still work)
  * @param gsiLag how long a change waits before the propagator applies it to global secondary
  *     indexes
+ * @param itemCollectionSizeLimit the most bytes one item collection (a partition key value's
+ *     items and LSI entries, in a table with a local secondary index) may hold; 0 is DynamoDB's
+ *     10 GB. Tests set less to reach ItemCollectionSizeLimitExceededException with little data.
  */
 public record EngineOptions(
     String region,
@@ -24,7 +27,8 @@ public record EngineOptions(
     Clock clock,
     Duration timeToLiveSweepInterval,
     CapacitySettings capacity,
-    Duration gsiLag) {
+    Duration gsiLag,
+    long itemCollectionSizeLimit) {
 
   /** One second: expired items disappear about as soon as a developer looks for them. */
   public static final Duration DEFAULT_TTL_SWEEP_INTERVAL = Duration.ofSeconds(1);
@@ -45,6 +49,15 @@ public record EngineOptions(
     if (gsiLag.isNegative()) {
       throw new IllegalArgumentException("negative GSI lag " + gsiLag);
     }
+    if (itemCollectionSizeLimit < 0) {
+      throw new IllegalArgumentException("negative item collection size limit");
+    }
+  }
+
+  public EngineOptions(
+      String region, String accountId, Clock clock, Duration timeToLiveSweepInterval,
+      CapacitySettings capacity, Duration gsiLag) {
+    this(region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag, 0);
   }
 
   public EngineOptions(String region, String accountId, Clock clock) {
@@ -63,21 +76,25 @@ public record EngineOptions(
 
   public EngineOptions withRegion(String region) {
     return new EngineOptions(
-        region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag);
+        region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag,
+        itemCollectionSizeLimit);
   }
 
   public EngineOptions withClock(Clock clock) {
     return new EngineOptions(
-        region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag);
+        region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag,
+        itemCollectionSizeLimit);
   }
 
   public EngineOptions withTimeToLiveSweepInterval(Duration interval) {
-    return new EngineOptions(region, accountId, clock, interval, capacity, gsiLag);
+    return new EngineOptions(
+        region, accountId, clock, interval, capacity, gsiLag, itemCollectionSizeLimit);
   }
 
   public EngineOptions withCapacity(CapacitySettings settings) {
     return new EngineOptions(
-        region, accountId, clock, timeToLiveSweepInterval, settings, gsiLag);
+        region, accountId, clock, timeToLiveSweepInterval, settings, gsiLag,
+        itemCollectionSizeLimit);
   }
 
   public EngineOptions withCapacityMode(CapacityMode mode) {
@@ -86,6 +103,12 @@ public record EngineOptions(
 
   public EngineOptions withGsiLag(Duration lag) {
     return new EngineOptions(
-        region, accountId, clock, timeToLiveSweepInterval, capacity, lag);
+        region, accountId, clock, timeToLiveSweepInterval, capacity, lag,
+        itemCollectionSizeLimit);
+  }
+
+  public EngineOptions withItemCollectionSizeLimit(long bytes) {
+    return new EngineOptions(
+        region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag, bytes);
   }
 }

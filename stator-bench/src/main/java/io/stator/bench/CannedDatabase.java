@@ -1,5 +1,9 @@
 package io.stator.bench;
 
+import io.stator.api.BatchGetItemRequest;
+import io.stator.api.BatchGetItemResponse;
+import io.stator.api.BatchWriteItemRequest;
+import io.stator.api.BatchWriteItemResponse;
 import io.stator.api.CreateTableRequest;
 import io.stator.api.CreateTableResponse;
 import io.stator.api.Database;
@@ -7,10 +11,16 @@ import io.stator.api.DeleteItemRequest;
 import io.stator.api.DeleteItemResponse;
 import io.stator.api.DeleteTableRequest;
 import io.stator.api.DeleteTableResponse;
+import io.stator.api.DescribeContributorInsightsRequest;
+import io.stator.api.DescribeContributorInsightsResponse;
 import io.stator.api.DescribeTableRequest;
 import io.stator.api.DescribeTableResponse;
+import io.stator.api.DescribeTimeToLiveRequest;
+import io.stator.api.DescribeTimeToLiveResponse;
 import io.stator.api.GetItemRequest;
 import io.stator.api.GetItemResponse;
+import io.stator.api.ListContributorInsightsRequest;
+import io.stator.api.ListContributorInsightsResponse;
 import io.stator.api.ListTablesRequest;
 import io.stator.api.ListTablesResponse;
 import io.stator.api.PutItemRequest;
@@ -19,10 +29,18 @@ import io.stator.api.QueryRequest;
 import io.stator.api.QueryResponse;
 import io.stator.api.ScanRequest;
 import io.stator.api.ScanResponse;
+import io.stator.api.TransactGetItemsRequest;
+import io.stator.api.TransactGetItemsResponse;
+import io.stator.api.TransactWriteItemsRequest;
+import io.stator.api.TransactWriteItemsResponse;
+import io.stator.api.UpdateContributorInsightsRequest;
+import io.stator.api.UpdateContributorInsightsResponse;
 import io.stator.api.UpdateItemRequest;
 import io.stator.api.UpdateItemResponse;
 import io.stator.api.UpdateTableRequest;
 import io.stator.api.UpdateTableResponse;
+import io.stator.api.UpdateTimeToLiveRequest;
+import io.stator.api.UpdateTimeToLiveResponse;
 import io.stator.value.AttributeValue;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,34 +119,53 @@ final class CannedDatabase implements Database {
   }
 
   @Override
+  public BatchGetItemResponse batchGetItem(BatchGetItemRequest request) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public BatchWriteItemResponse batchWriteItem(BatchWriteItemRequest request) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public TransactWriteItemsResponse transactWriteItems(TransactWriteItemsRequest request) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public TransactGetItemsResponse transactGetItems(TransactGetItemsRequest request) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public UpdateTimeToLiveResponse updateTimeToLive(UpdateTimeToLiveRequest request) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public DescribeTimeToLiveResponse describeTimeToLive(DescribeTimeToLiveRequest request) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public UpdateContributorInsightsResponse updateContributorInsights(
+      UpdateContributorInsightsRequest request) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public DescribeContributorInsightsResponse describeContributorInsights(
+      DescribeContributorInsightsRequest request) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public ListContributorInsightsResponse listContributorInsights(
+      ListContributorInsightsRequest request) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
   public void close() {}
-  @Override
-  public io.stator.api.BatchGetItemResponse batchGetItem(io.stator.api.BatchGetItemRequest request) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public io.stator.api.BatchWriteItemResponse batchWriteItem(io.stator.api.BatchWriteItemRequest request) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public io.stator.api.TransactWriteItemsResponse transactWriteItems(io.stator.api.TransactWriteItemsRequest request) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public io.stator.api.TransactGetItemsResponse transactGetItems(io.stator.api.TransactGetItemsRequest request) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public io.stator.api.UpdateTimeToLiveResponse updateTimeToLive(io.stator.api.UpdateTimeToLiveRequest request) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public io.stator.api.DescribeTimeToLiveResponse describeTimeToLive(io.stator.api.DescribeTimeToLiveRequest request) {
-    throw new UnsupportedOperationException();
-  }
 }

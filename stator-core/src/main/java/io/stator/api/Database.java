@@ -50,6 +50,14 @@ public interface Database extends AutoCloseable {
 
   DescribeTimeToLiveResponse describeTimeToLive(DescribeTimeToLiveRequest request);
 
+  UpdateContributorInsightsResponse updateContributorInsights(
+      UpdateContributorInsightsRequest request);
+
+  DescribeContributorInsightsResponse describeContributorInsights(
+      DescribeContributorInsightsRequest request);
+
+  ListContributorInsightsResponse listContributorInsights(ListContributorInsightsRequest request);
+
   /** Closes the database and the storage under it. */
   @Override
   void close();

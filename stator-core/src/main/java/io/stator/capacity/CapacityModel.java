@@ -170,6 +170,11 @@ public final class CapacityModel {
     tables.remove(table.tableId());
   }
 
+  /** The table incarnations the model keeps partitions for. */
+  public int trackedTables() {
+    return tables.size();
+  }
+
   /** The number of partitions of {@code table} now. */
   public int partitionCount(TableDefinition table) {
     return table(table, clock.millis()).partitionCount();

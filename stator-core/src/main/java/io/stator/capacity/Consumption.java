@@ -2,7 +2,10 @@ package io.stator.capacity;
 
 import io.stator.api.Capacity;
 import io.stator.api.ConsumedCapacity;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -105,6 +108,23 @@ public final class Consumption {
         table.capacity(),
         capacities(localIndexes),
         capacities(globalIndexes));
+  }
+
+  /**
+   * The ConsumedCapacity list of a multi-table operation (BatchGetItem, BatchWriteItem,
+   * TransactGetItems, TransactWriteItems): one entry per table, in the order given; null for
+   * NONE.
+   */
+  public static List<ConsumedCapacity> list(
+      Collection<Consumption> perTable, String returnConsumedCapacity) {
+    if (returnConsumedCapacity == null || returnConsumedCapacity.equals("NONE")) {
+      return null;
+    }
+    List<ConsumedCapacity> out = new ArrayList<>(perTable.size());
+    for (Consumption c : perTable) {
+      out.add(c.consumedCapacity(returnConsumedCapacity));
+    }
+    return out;
   }
 
   private static Map<String, Capacity> capacities(Map<String, Units> units) {

@@ -5,8 +5,16 @@ import io.stator.api.BatchGetItemResponse;
 import io.stator.api.BatchWriteItemRequest;
 import io.stator.api.BatchWriteItemResponse;
 import io.stator.api.DynamoDbException;
+import io.stator.api.ItemCollectionMetrics;
 import io.stator.api.KeysAndAttributes;
+import io.stator.api.ProvisionedThroughputExceededException;
+import io.stator.api.ThrottlingException;
+import io.stator.api.ThrottlingReason;
 import io.stator.api.WriteRequest;
+import io.stator.capacity.CapacityCalculator;
+import io.stator.capacity.CapacityModel;
+import io.stator.capacity.Consumption;
+import io.stator.capacity.ReadConsistency;
 import io.stator.expression.ExpressionContext;
 import io.stator.expression.Path;
 import io.stator.item.ItemCodec;
@@ -42,6 +50,19 @@ import java.util.Set;
  * requests on one item fail the call with nothing written. Items that could not be processed
  * (once capacity is enforced, throttled ones) come back in {@code UnprocessedKeys} /
  * {@code UnprocessedItems}, which are always present and empty when everything was done.
+ *
+ * <h2>Capacity</h2>
+ *
+ * DynamoDB processes each item of a batch as an individual GetItem, PutItem or DeleteItem, and
+ * prices it so: each item read is rounded up to 4 KB on its own (a missing item costs the
+ * minimum read), each put costs the larger of the old and new item per KB and each delete the
+ * old item's, at least one WCU (also for a missing item). ConsumedCapacity is a list with one
+ * entry per table. Each item is charged to its own partition in the {@link CapacityModel}; an
+ * item the model throttles (enforce mode) is not read or written and comes back unprocessed,
+ * and only when no item at all could be processed does the call fail: BatchGetItem with
+ * ProvisionedThroughputExceededException, BatchWriteItem with it when a table's provisioned
+ * throughput ran out and with ThrottlingException when only partition limits did, as the API
+ * reference documents.
  */
 final class BatchOperations {
   /** DynamoDB's limits: 100 keys per BatchGetItem, 25 writes per BatchWriteItem. */
@@ -60,11 +81,13 @@ final class BatchOperations {
   private final Storage storage;
   private final Tables tables;
   private final Indexes indexes;
+  private final CapacityModel capacity;
 
-  BatchOperations(Storage storage, Tables tables, Indexes indexes) {
+  BatchOperations(Storage storage, Tables tables, Indexes indexes, CapacityModel capacity) {
     this.storage = storage;
     this.tables = tables;
     this.indexes = indexes;
+    this.capacity = capacity;
   }
 
   // ---- BatchGetItem -------------------------------------------------------------------------
@@ -137,27 +160,46 @@ final class BatchOperations {
 
     Map<String, List<Map<String, AttributeValue>>> responses = new LinkedHashMap<>();
     Map<String, KeysAndAttributes> unprocessed = new LinkedHashMap<>();
+    Map<String, Consumption> consumed = new LinkedHashMap<>();
+    ProvisionedThroughputExceededException throttled = null;
+    int processed = 0;
     long responseBytes = 0;
     for (TableReads t : resolved) {
       List<Map<String, AttributeValue>> found = new ArrayList<>();
       responses.put(t.tableName(), found);
+      Consumption consumption = new Consumption(t.tableName());
+      ReadConsistency consistency = ReadConsistency.of(t.request().consistentRead());
       List<Map<String, AttributeValue>> left = new ArrayList<>();
       for (Map<String, AttributeValue> key : t.request().keys()) {
         if (responseBytes > MAX_GET_RESPONSE_BYTES) {
           left.add(key);
           continue;
         }
+        StorageKey storageKey = ItemKeys.storageKey(t.table(), key);
         Optional<StoredRecord> record;
         try {
-          record = storage.get(t.table().space(), ItemKeys.storageKey(t.table(), key));
+          record = storage.get(t.table().space(), storageKey);
         } catch (StorageException e) {
           throw tables.failure(t.table(), e);
         }
-        if (record.isEmpty()) {
+        Map<String, AttributeValue> whole =
+            record.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
+        // Priced as a GetItem of the whole item, whatever the projection.
+        double units = CapacityCalculator.getItem(whole == null ? 0 : ItemSize.of(whole),
+            consistency);
+        try {
+          capacity.read(t.table(), storageKey.partition(), units);
+        } catch (ProvisionedThroughputExceededException e) {
+          throttled = e;
+          left.add(key);
           continue;
         }
-        Map<String, AttributeValue> item =
-            Requests.project(ItemCodec.decode(record.get().value()), t.projection());
+        processed++;
+        consumption.tableRead(units);
+        if (whole == null) {
+          continue;
+        }
+        Map<String, AttributeValue> item = Requests.project(whole, t.projection());
         long size = ItemSize.of(item);
         if (responseBytes + size > MAX_GET_RESPONSE_BYTES) {
           // Stop before the answer passes 16 MB; this key and all later ones are unprocessed.
@@ -167,6 +209,9 @@ final class BatchOperations {
         }
         responseBytes += size;
         found.add(item);
+      }
+      if (consumption.readUnits() > 0) {
+        consumed.put(t.tableName(), consumption);
       }
       if (!left.isEmpty()) {
         KeysAndAttributes k = t.request();
@@ -180,14 +225,22 @@ final class BatchOperations {
                 k.expressionAttributeNames()));
       }
     }
-    return new BatchGetItemResponse(responses, unprocessed, null);
+    if (processed == 0 && throttled != null) {
+      throw throttled; // nothing could be read: DynamoDB fails the whole call
+    }
+    return new BatchGetItemResponse(responses, unprocessed,
+        Consumption.list(consumed.values(), r.returnConsumedCapacity()));
   }
 
   // ---- BatchWriteItem -----------------------------------------------------------------------
 
-  /** One validated write: a put ({@code encoded} non-null) or a delete. */
+  /**
+   * One validated write: a put ({@code item} and its {@code encoded} form non-null, of {@code
+   * size} bytes) or a delete; {@code request} is what comes back in UnprocessedItems.
+   */
   private record Write(
-      TableDefinition table, StorageKey key, byte[] encoded, Map<String, AttributeValue> item) {}
+      String tableName, TableDefinition table, StorageKey key, byte[] encoded,
+      Map<String, AttributeValue> item, long size, WriteRequest request) {}
 
   BatchWriteItemResponse batchWriteItem(BatchWriteItemRequest r) {
     Map<String, List<WriteRequest>> requestItems = r.requestItems();
@@ -247,7 +300,7 @@ final class BatchOperations {
       TableDefinition table = tables.forItems(e.getKey());
       Set<StorageKey> seen = new HashSet<>();
       for (WriteRequest w : e.getValue()) {
-        Write write = plan(table, w);
+        Write write = plan(e.getKey(), table, w);
         if (!seen.add(write.key())) {
           throw DynamoDbException.validation("Provided list of item keys contains duplicates");
         }
@@ -255,31 +308,77 @@ final class BatchOperations {
       }
     }
 
-    // Each write is its own atomic commit. It reads the old item only for the indexes: the
-    // entries to remove and the change-log record need it.
+    // Each write is its own atomic commit, charged to its partition first. It reads the old
+    // item for its price and for the indexes: the entries to remove and the change-log record.
+    Map<String, List<WriteRequest>> unprocessed = new LinkedHashMap<>();
+    Map<String, Consumption> consumed = new LinkedHashMap<>();
+    Map<String, List<ItemCollectionMetrics>> metrics = new LinkedHashMap<>();
+    List<ProvisionedThroughputExceededException> throttles = new ArrayList<>();
     for (Write w : planned) {
+      Applied applied;
       try {
-        commit(w);
+        applied = commit(w);
+      } catch (ProvisionedThroughputExceededException e) {
+        throttles.add(e);
+        unprocessed.computeIfAbsent(w.tableName(), k -> new ArrayList<>()).add(w.request());
+        continue;
       } catch (StorageException e) {
         throw tables.failure(w.table(), e);
       }
+      Consumption consumption =
+          consumed.computeIfAbsent(w.tableName(), Consumption::new).tableWrite(applied.units());
+      if (applied.indexWrite() != null) {
+        applied.indexWrite().addTo(consumption, false);
+        ItemCollectionMetrics m =
+            applied.indexWrite().itemCollectionMetrics(r.returnItemCollectionMetrics());
+        if (m != null) {
+          metrics.computeIfAbsent(w.tableName(), k -> new ArrayList<>()).add(m);
+        }
+      }
     }
-    return new BatchWriteItemResponse(new LinkedHashMap<>(), null, null);
+    if (throttles.size() == planned.size()) {
+      throw noneProcessed(throttles);
+    }
+    return new BatchWriteItemResponse(unprocessed, metrics.isEmpty() ? null : metrics,
+        Consumption.list(consumed.values(), r.returnConsumedCapacity()));
   }
 
-  /** One write: read, commit with the read version and the index hook, again on conflict. */
-  private void commit(Write w) {
+  /**
+   * What one applied write consumed on the table, and its index side (null when it changed
+   * nothing): the index writes it cost and its item collection's metrics.
+   */
+  private record Applied(double units, IndexWrite indexWrite) {}
+
+  /**
+   * Applies one write: reads the item it replaces (its size prices the write, as PutItem's and
+   * DeleteItem's), charges the capacity model once, then commits expecting the read version and
+   * (through the index hook) the definition it was computed against, reading again if another
+   * write or a change of the table's indexes got in between.
+   *
+   * @throws ProvisionedThroughputExceededException when the model throttles it; nothing written
+   */
+  private Applied commit(Write w) {
+    double units = -1;
     while (true) {
       Catalog.Entry entry = tables.entryForItems(w.table().name());
       TableDefinition table = entry.table();
       if (!table.tableId().equals(w.table().tableId())) {
+        // deleted and re-created since the batch was validated
         throw DynamoDbException.resourceNotFound("Requested resource not found");
       }
       Optional<StoredRecord> current = storage.get(table.space(), w.key());
       Map<String, AttributeValue> old =
           current.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
+      if (units < 0) {
+        // Charged once, on the first attempt: a retry after a conflict is our cost, not the
+        // client's.
+        long oldSize = old == null ? 0 : ItemSize.of(old);
+        units = CapacityCalculator.write(oldSize, w.size(), false);
+        capacity.write(table, w.key().partition(), units, w.size() - oldSize);
+      }
       if (w.encoded() == null && old == null) {
-        return;
+        // deleting an absent item changes nothing, and still costs one unit
+        return new Applied(units, null);
       }
       Commit commit =
           new Commit()
@@ -292,18 +391,42 @@ final class BatchOperations {
       }
       try (IndexWrite indexWrite = indexes.stage(entry, old, w.item(), commit)) {
         storage.commit(commit);
-        return;
+        return new Applied(units, indexWrite);
       } catch (CommitConflictException e) {
-        // a concurrent write got in between: read again
+        // a concurrent write or definition change got in between: read again (the charge stands)
       }
     }
+  }
+
+  /**
+   * The error when every write of a batch was throttled: ProvisionedThroughputExceededException
+   * if a table's provisioned throughput was exceeded, ThrottlingException when only partition
+   * limits were ("other throttling scenarios (such as exceeding partition level limits)"), with
+   * the reasons of all throttles, each once.
+   */
+  private static DynamoDbException noneProcessed(
+      List<ProvisionedThroughputExceededException> throttles) {
+    List<ThrottlingReason> reasons = new ArrayList<>();
+    boolean provisioned = false;
+    for (ProvisionedThroughputExceededException e : throttles) {
+      for (ThrottlingReason reason : e.throttlingReasons()) {
+        if (!reasons.contains(reason)) {
+          reasons.add(reason);
+        }
+        provisioned |= reason.reason().endsWith("ProvisionedThroughputExceeded");
+      }
+    }
+    String message = throttles.get(0).getMessage();
+    return provisioned
+        ? new ProvisionedThroughputExceededException(message, reasons)
+        : new ThrottlingException(message, reasons);
   }
 
   /**
    * Validates one write as PutItem or DeleteItem would. DynamoDB reports a missing key attribute
    * or a key of the wrong type in a batch with the key-map message, for puts too.
    */
-  private static Write plan(TableDefinition table, WriteRequest w) {
+  private static Write plan(String tableName, TableDefinition table, WriteRequest w) {
     if (w.putRequest() != null) {
       Map<String, AttributeValue> item = w.putRequest().item();
       try {
@@ -317,11 +440,12 @@ final class BatchOperations {
         throw e;
       }
       IndexKeys.checkItem(table, item);
-      return new Write(table, ItemKeys.storageKey(table, item), ItemCodec.encode(item), item);
+      return new Write(tableName, table, ItemKeys.storageKey(table, item), ItemCodec.encode(item),
+          item, ItemSize.of(item), w);
     }
     Map<String, AttributeValue> key = w.deleteRequest().key();
     ItemKeys.checkKey(table, key);
-    return new Write(table, ItemKeys.storageKey(table, key), null, null);
+    return new Write(tableName, table, ItemKeys.storageKey(table, key), null, null, 0, w);
   }
 
   /** Table names are the keys of RequestItems: DynamoDB checks them as map keys. */

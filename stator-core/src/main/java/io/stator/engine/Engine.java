@@ -5,6 +5,7 @@ import io.stator.api.BatchGetItemRequest;
 import io.stator.api.BatchGetItemResponse;
 import io.stator.api.BatchWriteItemRequest;
 import io.stator.api.BatchWriteItemResponse;
+import io.stator.api.ContributorInsightsSummary;
 import io.stator.api.CreateTableRequest;
 import io.stator.api.CreateTableResponse;
 import io.stator.api.Database;
@@ -12,12 +13,16 @@ import io.stator.api.DeleteItemRequest;
 import io.stator.api.DeleteItemResponse;
 import io.stator.api.DeleteTableRequest;
 import io.stator.api.DeleteTableResponse;
+import io.stator.api.DescribeContributorInsightsRequest;
+import io.stator.api.DescribeContributorInsightsResponse;
 import io.stator.api.DescribeTableRequest;
 import io.stator.api.DescribeTableResponse;
 import io.stator.api.DescribeTimeToLiveRequest;
 import io.stator.api.DescribeTimeToLiveResponse;
 import io.stator.api.GetItemRequest;
 import io.stator.api.GetItemResponse;
+import io.stator.api.ListContributorInsightsRequest;
+import io.stator.api.ListContributorInsightsResponse;
 import io.stator.api.ListTablesRequest;
 import io.stator.api.ListTablesResponse;
 import io.stator.api.PutItemRequest;
@@ -30,23 +35,39 @@ import io.stator.api.TransactGetItemsRequest;
 import io.stator.api.TransactGetItemsResponse;
 import io.stator.api.TransactWriteItemsRequest;
 import io.stator.api.TransactWriteItemsResponse;
+import io.stator.api.UpdateContributorInsightsRequest;
+import io.stator.api.UpdateContributorInsightsResponse;
 import io.stator.api.UpdateItemRequest;
 import io.stator.api.UpdateItemResponse;
 import io.stator.api.UpdateTableRequest;
 import io.stator.api.UpdateTableResponse;
 import io.stator.api.UpdateTimeToLiveRequest;
 import io.stator.api.UpdateTimeToLiveResponse;
+import io.stator.api.streams.DescribeStreamRequest;
+import io.stator.api.streams.DescribeStreamResponse;
+import io.stator.api.streams.DynamoDbStreams;
+import io.stator.api.streams.GetRecordsRequest;
+import io.stator.api.streams.GetRecordsResponse;
+import io.stator.api.streams.GetShardIteratorRequest;
+import io.stator.api.streams.GetShardIteratorResponse;
+import io.stator.api.streams.ListStreamsRequest;
+import io.stator.api.streams.ListStreamsResponse;
 import io.stator.capacity.CapacityModel;
+import io.stator.capacity.ContributorInsightsUpdates;
 import io.stator.capacity.PartitionReport;
 import io.stator.index.Indexes;
 import io.stator.schema.Catalog;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Storage;
+import io.stator.stream.Streams;
+import io.stator.stream.UserIdentity;
 import io.stator.ttl.ExpiredItemSweep;
 import io.stator.ttl.TimeToLiveSweeper;
 import io.stator.ttl.TimeToLiveUpdates;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The engine behind {@link Database}: DynamoDB's operations on top of the Storage SPI.
@@ -107,8 +128,9 @@ import java.time.Duration;
  *       cancelled by a failed condition is, on each item, a no-op at its read of that item. A
  *       TransactGetItems takes effect at its version-checking empty commit (see {@link
  *       Transactions}).
- *   <li>BatchWriteItem commits each write on its own without an expectation (blind put or
- *       delete: its instant is its commit); BatchGetItem reads each item at its own instant.
+ *   <li>BatchWriteItem commits each write on its own, expecting the version it read to price
+ *       the write (a put or delete with no condition: its instant is its commit); BatchGetItem
+ *       reads each item at its own instant.
  * </ul>
  *
  * {@code LinearizabilityTest} checks this: threads run random operations of all these kinds on
@@ -143,8 +165,24 @@ import java.time.Duration;
  * The TTL setting is part of the table's definition in the catalog. The {@link
  * TimeToLiveSweeper} deletes expired items on a background thread through {@link Items}' delete
  * path, marked with {@link UserIdentity#TIME_TO_LIVE}; see its comment.
+ *
+ * <h2>Capacity and Contributor Insights</h2>
+ *
+ * Every data-plane operation prices itself with {@code CapacityCalculator} and charges its
+ * partition in the {@link CapacityModel} (see its comment), which may throttle it in enforce
+ * mode; batches and transactions charge item by item (see {@link BatchOperations} and {@link
+ * Transactions}). DeleteTable makes the model forget the incarnation. The Contributor Insights
+ * setting is part of the table's definition in the catalog, like TTL; what it would show is the
+ * model's hot-key report ({@link #partitions}).
+ *
+ * <h2>Streams</h2>
+ *
+ * A table's streams are part of its definition in the catalog; their records are written in
+ * the commit of the change they describe, through the write hook every path shares ({@link
+ * Indexes#stage}), and the Streams API ({@link DynamoDbStreams}, which the engine implements
+ * beside {@link Database}) reads them. See {@link Streams}.
  */
-public final class Engine implements Database, ExpiredItemSweep {
+public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep {
   private final Storage storage;
   private volatile Tables tables;
   private final Items items;
@@ -156,13 +194,17 @@ public final class Engine implements Database, ExpiredItemSweep {
   private final Clock clock;
   private final TimeToLiveSweeper sweeper;
   private final CapacityModel capacity;
+  private final Streams streams;
 
   public Engine(Storage storage, EngineOptions options) {
     this.storage = storage;
     Catalog catalog = new Catalog(storage);
     catalog.dropOrphanSpaces();
+    this.streams = new Streams(storage, catalog, options);
     this.indexes =
-        new Indexes(storage, catalog, options.gsiLag(), options.clock(), this::forget);
+        new Indexes(
+            storage, catalog, options.gsiLag(), options.clock(), this::forget, streams,
+            options.itemCollectionSizeLimit());
     this.tables = new Tables(storage, catalog, options, indexes);
     this.capacity =
         new CapacityModel(
@@ -173,9 +215,10 @@ public final class Engine implements Database, ExpiredItemSweep {
     this.items = new Items(storage, tables, indexes, capacity);
     this.reads = new Reads(storage, tables, capacity);
     this.updates = new ItemUpdates(storage, tables, indexes, capacity);
-    this.batches = new BatchOperations(storage, tables, indexes);
+    this.batches = new BatchOperations(storage, tables, indexes, capacity);
     this.transactions =
-        new Transactions(storage, tables, indexes, new ClientRequestTokens(options.clock()));
+        new Transactions(
+            storage, tables, indexes, new ClientRequestTokens(options.clock()), capacity);
     this.clock = options.clock();
     // The sweeper deletes through Items' delete path, so expired items leave the secondary
     // indexes (LSI entries in the same commit, GSIs through the change log) like any delete.
@@ -221,7 +264,7 @@ public final class Engine implements Database, ExpiredItemSweep {
 
   @Override
   public DeleteTableResponse deleteTable(DeleteTableRequest r) {
-    return tables.delete(r);
+    return tables.delete(r, capacity::forget);
   }
 
   @Override
@@ -268,6 +311,11 @@ public final class Engine implements Database, ExpiredItemSweep {
     return capacity.report(tables.forItems(tableName));
   }
 
+  /** The capacity model (for tests in this package). */
+  CapacityModel capacityModel() {
+    return capacity;
+  }
+
   @Override
   public BatchGetItemResponse batchGetItem(BatchGetItemRequest r) {
     return batches.batchGetItem(r);
@@ -310,6 +358,68 @@ public final class Engine implements Database, ExpiredItemSweep {
     TimeToLiveUpdates.checkTableName(r.tableName());
     return new DescribeTimeToLiveResponse(
         TimeToLiveUpdates.describe(tables.definition(r.tableName()).timeToLive()));
+  }
+
+  @Override
+  public UpdateContributorInsightsResponse updateContributorInsights(
+      UpdateContributorInsightsRequest r) {
+    ContributorInsightsUpdates.checkRequest(r);
+    TableDefinition changed =
+        tables.change(
+            ContributorInsightsUpdates.tableNameOf(r.tableName()),
+            t -> t.withContributorInsights(
+                ContributorInsightsUpdates.apply(t, r, clock.instant())));
+    return ContributorInsightsUpdates.updated(changed, r);
+  }
+
+  @Override
+  public DescribeContributorInsightsResponse describeContributorInsights(
+      DescribeContributorInsightsRequest r) {
+    ContributorInsightsUpdates.checkRequest(r);
+    return ContributorInsightsUpdates.describe(
+        tables.definition(ContributorInsightsUpdates.tableNameOf(r.tableName())), r.indexName());
+  }
+
+  @Override
+  public ListContributorInsightsResponse listContributorInsights(
+      ListContributorInsightsRequest r) {
+    ContributorInsightsUpdates.checkRequest(r);
+    int offset = ContributorInsightsUpdates.offset(r.nextToken());
+    int limit = ContributorInsightsUpdates.limit(r.maxResults());
+    List<ContributorInsightsSummary> all = new ArrayList<>();
+    if (r.tableName() != null) {
+      TableDefinition table =
+          tables.definition(ContributorInsightsUpdates.tableNameOf(r.tableName()));
+      all.addAll(ContributorInsightsUpdates.summaries(table, true));
+    } else {
+      for (TableDefinition table : tables.all()) {
+        all.addAll(ContributorInsightsUpdates.summaries(table, false));
+      }
+    }
+    int from = Math.min(offset, all.size());
+    int to = Math.min(from + limit, all.size());
+    return new ListContributorInsightsResponse(
+        List.copyOf(all.subList(from, to)), to < all.size() ? Integer.toString(to) : null);
+  }
+
+  @Override
+  public ListStreamsResponse listStreams(ListStreamsRequest r) {
+    return streams.listStreams(r);
+  }
+
+  @Override
+  public DescribeStreamResponse describeStream(DescribeStreamRequest r) {
+    return streams.describeStream(r);
+  }
+
+  @Override
+  public GetShardIteratorResponse getShardIterator(GetShardIteratorRequest r) {
+    return streams.getShardIterator(r);
+  }
+
+  @Override
+  public GetRecordsResponse getRecords(GetRecordsRequest r) {
+    return streams.getRecords(r);
   }
 
   @Override

@@ -81,6 +81,7 @@ final class ItemUpdates {
     }
     c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(),
         Consumption.RETURN_CONSUMED_CAPACITY);
+    c.oneOf("returnItemCollectionMetrics", r.returnItemCollectionMetrics(), "SIZE", "NONE");
     c.check();
     Requests.expressionParameters(
         Requests.params(
@@ -182,13 +183,18 @@ final class ItemUpdates {
           new Commit()
               .expect(table.space(), key, version)
               .put(table.space(), key, ItemCodec.encode(updated));
+      IndexWrite written;
       try (IndexWrite indexWrite = indexes.stage(entry, old, updated, commit)) {
         storage.commit(commit);
+        written = indexWrite;
       } catch (CommitConflictException e) {
         continue; // a concurrent write got in between: read, check and compute again
       }
       return new UpdateItemResponse(
-          returned(r.returnValues(), update, old, updated), consumed(table, r, units), null);
+          returned(r.returnValues(), update, old, updated),
+          written.addTo(new Consumption(table.name()).tableWrite(units), false)
+              .consumedCapacity(r.returnConsumedCapacity()),
+          written.itemCollectionMetrics(r.returnItemCollectionMetrics()));
     }
   }
 

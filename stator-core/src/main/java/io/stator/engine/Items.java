@@ -31,6 +31,7 @@ import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
+import io.stator.stream.UserIdentity;
 import io.stator.value.AttributeValue;
 import java.util.List;
 import java.util.Map;
@@ -74,6 +75,7 @@ final class Items {
     LegacyConditions.expectedConstraints(c, r.expected());
     c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(),
         Consumption.RETURN_CONSUMED_CAPACITY);
+    c.oneOf("returnItemCollectionMetrics", r.returnItemCollectionMetrics(), "SIZE", "NONE");
     c.check();
     checkReturnValues(r.returnValues());
     Requests.expressionParameters(
@@ -96,9 +98,8 @@ final class Items {
         write(table, key, condition, r.returnValuesOnConditionCheckFailure(), item);
     return new PutItemResponse(
         returnOld(r.returnValues(), written.old()),
-        new Consumption(table.name()).tableWrite(written.units())
-            .consumedCapacity(r.returnConsumedCapacity()),
-        null);
+        written.consumption(table).consumedCapacity(r.returnConsumedCapacity()),
+        written.itemCollectionMetrics(r.returnItemCollectionMetrics()));
   }
 
   GetItemResponse get(GetItemRequest r) {
@@ -149,6 +150,7 @@ final class Items {
     LegacyConditions.expectedConstraints(c, r.expected());
     c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(),
         Consumption.RETURN_CONSUMED_CAPACITY);
+    c.oneOf("returnItemCollectionMetrics", r.returnItemCollectionMetrics(), "SIZE", "NONE");
     c.check();
     checkReturnValues(r.returnValues());
     Requests.expressionParameters(
@@ -166,9 +168,8 @@ final class Items {
         write(table, key, condition, r.returnValuesOnConditionCheckFailure(), null);
     return new DeleteItemResponse(
         returnOld(r.returnValues(), written.old()),
-        new Consumption(table.name()).tableWrite(written.units())
-            .consumedCapacity(r.returnConsumedCapacity()),
-        null);
+        written.consumption(table).consumedCapacity(r.returnConsumedCapacity()),
+        written.itemCollectionMetrics(r.returnItemCollectionMetrics()));
   }
 
   /**
@@ -248,27 +249,37 @@ final class Items {
       }
       long version = current.map(StoredRecord::version).orElse(Commit.Expectation.ABSENT);
       if (encoded == null && old == null) {
-        return new Written(null, units); // deleting an absent item changes nothing
+        return new Written(null, units, null); // deleting an absent item changes nothing
       }
-      // The change's record for observers of writes (streams) belongs in this commit, with
-      // identity as its userIdentity.
       Commit commit = new Commit().expect(table.space(), key, version);
       if (encoded == null) {
         commit.delete(table.space(), key);
       } else {
         commit.put(table.space(), key, encoded);
       }
-      try (IndexWrite indexWrite = indexes.stage(entry, old, item, commit)) {
+      try (IndexWrite indexWrite = indexes.stage(entry, old, item, commit, identity)) {
         storage.commit(commit);
-        return new Written(old, units);
+        return new Written(old, units, indexWrite);
       } catch (CommitConflictException e) {
         // a concurrent write got in between: read again, check again
       }
     }
   }
 
-  /** What a write replaced (or null) and the write units it consumed. */
-  private record Written(Map<String, AttributeValue> old, double units) {}
+  /**
+   * What a write replaced (or null), the write units it consumed on the table, and its index
+   * side (null when it wrote nothing).
+   */
+  private record Written(Map<String, AttributeValue> old, double units, IndexWrite indexWrite) {
+    Consumption consumption(TableDefinition table) {
+      Consumption c = new Consumption(table.name()).tableWrite(units);
+      return indexWrite == null ? c : indexWrite.addTo(c, false);
+    }
+
+    io.stator.api.ItemCollectionMetrics itemCollectionMetrics(String mode) {
+      return indexWrite == null ? null : indexWrite.itemCollectionMetrics(mode);
+    }
+  }
 
   /** The condition of a write: its ConditionExpression, or its legacy Expected, or null. */
   private static Condition condition(

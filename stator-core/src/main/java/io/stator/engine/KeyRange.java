@@ -33,9 +33,14 @@ record KeyRange(
 
   /** Analyses a parsed KeyConditionExpression against a key schema (a table's or an index's). */
   static KeyRange fromExpression(Condition condition, KeyAttribute hash, KeyAttribute range) {
+    return fromTerms(terms(condition), hash, range);
+  }
+
+  /** The conditions of a KeyConditionExpression, one per attribute, checked for shape. */
+  static Map<String, Term> terms(Condition condition) {
     Map<String, Term> terms = new LinkedHashMap<>();
     collect(condition, terms);
-    return fromTerms(terms, hash, range);
+    return terms;
   }
 
   /** Analyses the legacy KeyConditions parameter. */
@@ -51,6 +56,11 @@ record KeyRange(
     if (conditions.size() != 1 && conditions.size() != 2) {
       throw DynamoDbException.validation("Conditions can be of length 1 or 2 only");
     }
+    return fromTerms(terms(conditions), hashKey, rangeKey);
+  }
+
+  /** The conditions of the legacy KeyConditions parameter, checked for shape. */
+  static Map<String, Term> terms(Map<String, io.stator.api.Condition> conditions) {
     Map<String, Term> terms = new LinkedHashMap<>();
     for (Map.Entry<String, io.stator.api.Condition> e : conditions.entrySet()) {
       String op = e.getValue().comparisonOperator();
@@ -68,7 +78,7 @@ record KeyRange(
       }
       terms.put(e.getKey(), new Term(op, values));
     }
-    return fromTerms(terms, hashKey, rangeKey);
+    return terms;
   }
 
   /** The lower sort bound of the range, or null. */
@@ -142,9 +152,9 @@ record KeyRange(
   // ---- analysis ---------------------------------------------------------------------------
 
   /** One condition on one key attribute, in the legacy operator names. */
-  private record Term(String operator, List<AttributeValue> values) {}
+  record Term(String operator, List<AttributeValue> values) {}
 
-  private static KeyRange fromTerms(
+  static KeyRange fromTerms(
       Map<String, Term> terms, KeyAttribute hash, KeyAttribute range) {
     if (range == null && terms.size() > 1) {
       throw DynamoDbException.validation("Query key condition not supported");
@@ -165,24 +175,7 @@ record KeyRange(
     }
     checkEmpty(hashTerm, hash);
     if (rangeTerm != null) {
-      checkTypes(rangeTerm, range);
-      checkEmpty(rangeTerm, range);
-      if (rangeTerm.operator().equals("BEGINS_WITH") && range.type().equals("N")) {
-        throw DynamoDbException.validation(
-            "Invalid KeyConditionExpression: Incorrect operand type for operator or function;"
-                + " operator or function: begins_with, operand type: N");
-      }
-      if (rangeTerm.operator().equals("BETWEEN")) {
-        AttributeValue low = rangeTerm.values().get(0);
-        AttributeValue high = rangeTerm.values().get(1);
-        if (Arrays.compareUnsigned(KeyCodec.sort(low), KeyCodec.sort(high)) > 0) {
-          throw DynamoDbException.validation(
-              "Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be"
-                  + " greater than or equal to lower bound; lower bound operand: AttributeValue: {"
-                  + low.type() + ":" + shown(low) + "}, upper bound operand: AttributeValue: {"
-                  + high.type() + ":" + shown(high) + "}");
-        }
-      }
+      checkSortTerm(rangeTerm, range);
     }
     return new KeyRange(
         hashTerm.values().get(0),
@@ -190,7 +183,29 @@ record KeyRange(
         rangeTerm == null ? List.of() : rangeTerm.values());
   }
 
-  private static void checkTypes(Term term, KeyAttribute key) {
+  /** The checks of a condition on a sort key attribute: type, emptiness, operator, bounds. */
+  static void checkSortTerm(Term rangeTerm, KeyAttribute range) {
+    checkTypes(rangeTerm, range);
+    checkEmpty(rangeTerm, range);
+    if (rangeTerm.operator().equals("BEGINS_WITH") && range.type().equals("N")) {
+      throw DynamoDbException.validation(
+          "Invalid KeyConditionExpression: Incorrect operand type for operator or function;"
+              + " operator or function: begins_with, operand type: N");
+    }
+    if (rangeTerm.operator().equals("BETWEEN")) {
+      AttributeValue low = rangeTerm.values().get(0);
+      AttributeValue high = rangeTerm.values().get(1);
+      if (Arrays.compareUnsigned(KeyCodec.sort(low), KeyCodec.sort(high)) > 0) {
+        throw DynamoDbException.validation(
+            "Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be"
+                + " greater than or equal to lower bound; lower bound operand: AttributeValue: {"
+                + low.type() + ":" + shown(low) + "}, upper bound operand: AttributeValue: {"
+                + high.type() + ":" + shown(high) + "}");
+      }
+    }
+  }
+
+  static void checkTypes(Term term, KeyAttribute key) {
     for (AttributeValue v : term.values()) {
       if (!v.type().equals(key.type())) {
         throw DynamoDbException.validation(
@@ -200,7 +215,7 @@ record KeyRange(
     }
   }
 
-  private static void checkEmpty(Term term, KeyAttribute key) {
+  static void checkEmpty(Term term, KeyAttribute key) {
     for (AttributeValue v : term.values()) {
       if (ItemKeys.isEmpty(v)) {
         throw DynamoDbException.validation(

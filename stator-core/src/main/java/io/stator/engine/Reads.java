@@ -20,7 +20,6 @@ import io.stator.key.KeyCodec;
 import io.stator.index.IndexKeys;
 import io.stator.schema.Constraints;
 import io.stator.schema.IndexDefinition;
-import io.stator.schema.KeyAttribute;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Bound;
 import io.stator.storage.Storage;
@@ -29,6 +28,7 @@ import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
 import io.stator.value.AttributeValue;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -105,20 +105,30 @@ final class Reads {
     context.checkAllUsed();
     if (keyCondition == null) {
       LegacyConditions.checkConditions(r.keyConditions());
-      if (r.keyConditions().size() != 1 && r.keyConditions().size() != 2) {
+      if (r.keyConditions().isEmpty()) {
         throw DynamoDbException.validation("Conditions can be of length 1 or 2 only");
       }
     }
 
     TableDefinition table = tables.forItems(r.tableName());
     IndexDefinition index = index(table, r.indexName(), r.consistentRead());
-    KeyAttribute hashKey = index == null ? table.hashKey() : index.hashKeys().get(0);
-    KeyAttribute rangeKey =
-        index == null ? table.rangeKey() : index.hasRangeKey() ? index.rangeKeys().get(0) : null;
-    KeyRange range =
+    if (keyCondition == null) {
+      // A multi-attribute GSI key takes one condition per key attribute (up to 8).
+      int most = index == null ? 2 : Math.max(2, index.keyAttributes().size());
+      if (r.keyConditions().size() > most) {
+        throw DynamoDbException.validation(
+            most == 2
+                ? "Conditions can be of length 1 or 2 only"
+                : "Conditions can be of length 1 to " + most + " only");
+      }
+    }
+    Map<String, KeyRange.Term> terms =
         keyCondition != null
-            ? KeyRange.fromExpression(keyCondition, hashKey, rangeKey)
-            : KeyRange.fromKeyConditions(r.keyConditions(), hashKey, rangeKey);
+            ? KeyRange.terms(keyCondition)
+            : KeyRange.terms(r.keyConditions());
+    KeyRange range = index == null ? KeyRange.fromTerms(terms, table.hashKey(), table.rangeKey())
+        : null;
+    IndexKeyRange indexRange = index == null ? null : IndexKeyRange.of(terms, index);
     if (filter != null) {
       String parameter = r.filterExpression() != null ? "Filter Expression" : "QueryFilter";
       for (Path path : paths(filter)) {
@@ -133,25 +143,24 @@ final class Reads {
 
     Source source = source(table, index, r.select(), projection, filter);
     boolean forward = r.scanIndexForward() == null || r.scanIndexForward();
-    Bound lower = index == null ? range.lower() : IndexKeys.lower(range.sortOperator(),
-        range.sortValues());
-    Bound upper = index == null ? range.upper() : IndexKeys.upper(range.sortOperator(),
-        range.sortValues());
-    byte[] partition = KeyCodec.partition(range.partition());
+    Bound lower = index == null ? range.lower() : indexRange.lower();
+    Bound upper = index == null ? range.upper() : indexRange.upper();
+    byte[] partition =
+        index == null ? KeyCodec.partition(range.partition()) : indexRange.partitionBytes();
     boolean exhausted = false;
     if (r.exclusiveStartKey() != null && index != null) {
       StorageKey start = IndexKeys.startKey(table, index, r.exclusiveStartKey());
-      AttributeValue startHash = r.exclusiveStartKey().get(hashKey.name());
-      if (rangeKey != null && range.sortOperator() != null) {
-        if (!range.matchesSort(r.exclusiveStartKey().get(rangeKey.name()))) {
+      boolean samePartition = Arrays.equals(start.partition(), partition);
+      if (indexRange.hasSortCondition()) {
+        if (!indexRange.containsSort(start.sort())) {
           throw DynamoDbException.validation(
               "The provided starting key does not match the range key predicate");
         }
-        if (!startHash.equals(range.partition())) {
+        if (!samePartition) {
           throw DynamoDbException.validation(
               "The query can return at most one row and cannot be restarted");
         }
-      } else if (!startHash.equals(range.partition())) {
+      } else if (!samePartition) {
         throw DynamoDbException.validation(
             "The provided starting key is outside query boundaries based on provided conditions");
       }

@@ -19,6 +19,7 @@ import io.stator.api.ListTablesResponse;
 import io.stator.api.ProvisionedThroughputDescription;
 import io.stator.api.TableDescription;
 import io.stator.api.UpdateTableRequest;
+import io.stator.api.StreamSpecification;
 import io.stator.api.UpdateTableResponse;
 import io.stator.schema.Catalog;
 import io.stator.schema.Constraints;
@@ -26,6 +27,8 @@ import io.stator.schema.GlobalIndexUpdates;
 import io.stator.schema.IndexDefinition;
 import io.stator.index.Indexes;
 import io.stator.schema.KeyAttribute;
+import io.stator.schema.StreamDefinition;
+import io.stator.schema.StreamSpecifications;
 import io.stator.schema.TableDefinition;
 import io.stator.schema.TableValidation;
 import io.stator.storage.CommitConflictException;
@@ -35,6 +38,7 @@ import io.stator.storage.StorageException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /** The table operations: CreateTable, DescribeTable, ListTables, DeleteTable, UpdateTable. */
@@ -88,7 +92,11 @@ final class Tables {
     return new ListTablesResponse(List.copyOf(names), last);
   }
 
-  DeleteTableResponse delete(DeleteTableRequest r) {
+  /**
+   * DeleteTable; {@code deleted} is told the definition of the incarnation it removed (so the
+   * capacity model forgets its partitions).
+   */
+  DeleteTableResponse delete(DeleteTableRequest r, Consumer<TableDefinition> deleted) {
     checkName(r.tableName());
     while (true) {
       Catalog.Entry entry = lookup(r.tableName());
@@ -99,6 +107,7 @@ final class Tables {
         } finally {
           cache.invalidate(entry.table().name());
         }
+        deleted.accept(entry.table());
         return new DeleteTableResponse(withStatus(before, "DELETING"));
       } catch (CommitConflictException e) {
         // the definition changed under us (UpdateTable, or delete and re-create): look again
@@ -117,6 +126,8 @@ final class Tables {
         applied = GlobalIndexUpdates.apply(updated, r);
         updated = applied.table();
       }
+      updated =
+          StreamSpecifications.apply(updated, r.streamSpecification(), options.clock().instant());
       if (updated == entry.table()) {
         return new UpdateTableResponse(describe(updated));
       }
@@ -124,12 +135,15 @@ final class Tables {
         storage.createSpace(applied.created().space());
         storage.createSpace(updated.changeLog());
       }
+      List<String> newStreams = streamSpaces(updated, entry.table());
+      newStreams.forEach(storage::createSpace);
       try {
         catalog.replace(updated, entry.version());
       } catch (CommitConflictException e) {
         if (applied != null && applied.created() != null) {
           storage.dropSpace(applied.created().space());
         }
+        newStreams.forEach(storage::dropSpace);
         continue; // concurrent change: apply the request to the new definition
       } finally {
         cache.invalidate(updated.name());
@@ -141,8 +155,21 @@ final class Tables {
         // After the catalog commit: from now on no write or propagation commits into it.
         storage.dropSpace(applied.deleted().space());
       }
+      // Streams disabled more than 24 hours ago are forgotten: their records go too.
+      streamSpaces(entry.table(), updated).forEach(storage::dropSpace);
       return new UpdateTableResponse(describe(updated));
     }
+  }
+
+  /** The spaces of the streams {@code table} has and {@code other} has not. */
+  private static List<String> streamSpaces(TableDefinition table, TableDefinition other) {
+    List<String> out = new ArrayList<>();
+    for (StreamDefinition s : table.streams()) {
+      if (other.streams().stream().noneMatch(o -> o.created().equals(s.created()))) {
+        out.add(s.space(table.tableId()));
+      }
+    }
+    return out;
   }
 
   /** The bytes a table holds, as the storage estimates them (0 if it is gone). */
@@ -209,6 +236,15 @@ final class Tables {
         cache.invalidate(tableName);
       }
     }
+  }
+
+  /** Every table's definition, in name order. */
+  List<TableDefinition> all() {
+    List<TableDefinition> out = new ArrayList<>();
+    for (Catalog.Entry e : catalog.all()) {
+      out.add(e.table());
+    }
+    return out;
   }
 
   /** The table for a table operation; DynamoDB names the table in the not-found message. */
@@ -291,9 +327,11 @@ final class Tables {
         new BillingModeSummary(t.billingMode(), t.lastUpdateToPayPerRequest()),
         locals.isEmpty() ? null : locals,
         globals.isEmpty() ? null : globals,
-        null,
-        null,
-        null,
+        t.enabledStream() == null
+            ? null
+            : new StreamSpecification(true, t.enabledStream().viewType()),
+        t.latestStream() == null ? null : t.latestStream().label(),
+        t.latestStream() == null ? null : arn + "/stream/" + t.latestStream().label(),
         false);
   }
 

@@ -4,8 +4,11 @@ import io.stator.api.CancellationReason;
 import io.stator.api.ConditionCheck;
 import io.stator.api.Delete;
 import io.stator.api.DynamoDbException;
+import io.stator.api.ErrorType;
 import io.stator.api.Get;
+import io.stator.api.ItemCollectionMetrics;
 import io.stator.api.ItemResponse;
+import io.stator.api.ProvisionedThroughputExceededException;
 import io.stator.api.Put;
 import io.stator.api.TransactGetItem;
 import io.stator.api.TransactGetItemsRequest;
@@ -14,21 +17,24 @@ import io.stator.api.TransactWriteItem;
 import io.stator.api.TransactWriteItemsRequest;
 import io.stator.api.TransactWriteItemsResponse;
 import io.stator.api.TransactionCanceledException;
+import io.stator.capacity.CapacityCalculator;
+import io.stator.capacity.CapacityModel;
+import io.stator.capacity.Consumption;
+import io.stator.capacity.ReadConsistency;
 import io.stator.expression.Condition;
 import io.stator.expression.ExpressionContext;
 import io.stator.expression.Expressions;
 import io.stator.expression.Path;
 import io.stator.expression.Update;
-import io.stator.item.ItemCodec;
-import io.stator.item.ItemSize;
-import io.stator.schema.Constraints;
-import io.stator.schema.KeyAttribute;
-import io.stator.schema.TableDefinition;
-import io.stator.api.ErrorType;
 import io.stator.index.IndexKeys;
 import io.stator.index.IndexWrite;
 import io.stator.index.Indexes;
+import io.stator.item.ItemCodec;
+import io.stator.item.ItemSize;
 import io.stator.schema.Catalog;
+import io.stator.schema.Constraints;
+import io.stator.schema.KeyAttribute;
+import io.stator.schema.TableDefinition;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitConflictException;
 import io.stator.storage.Storage;
@@ -117,8 +123,29 @@ import java.util.Set;
  *   <li>Single-item writes never fail with TransactionConflictException; they retry.
  *   <li>ClientRequestToken idempotency is kept in memory by this engine (see {@link
  *       ClientRequestTokens}): a restart, or another engine on the same storage, forgets tokens.
- *   <li>Capacity is not reported yet (transactional operations will cost twice the plain cost).
  * </ul>
+ *
+ * <h2>Capacity</h2>
+ *
+ * DynamoDB performs two underlying operations per item (prepare and commit), so a transaction
+ * costs twice the plain operation: a Put, Update or Delete two WCU per KB of the larger of the
+ * old and new item, at least 2; a ConditionCheck, which belongs to the write transaction and
+ * consumes write capacity like the others, two WCU per KB of the checked item, at least 2; a
+ * TransactGetItems Get two RCU per 4 KB of its item, each rounded on its own (2 for a missing
+ * item). ConsumedCapacity is one entry per table, in the order the tables first appear in
+ * TransactItems. Every item is charged to its partition in the {@link CapacityModel} before the
+ * commit, after the items are read (their sizes set the price); if one is throttled (enforce
+ * mode) the whole transaction is cancelled, with reason {@code ProvisionedThroughputExceeded}
+ * (provisioned table) or {@code ThrottlingError} (on-demand) on that action and {@code None} on
+ * the others, and nothing is written. The units already charged for the actions before it stay
+ * consumed, as a cancelled transaction's prepare phase consumes on DynamoDB; a transaction
+ * cancelled by a condition is charged too, without changing any size. A transaction that starts
+ * over because a table's definition changed under it (its index writes were computed for the
+ * old one), or because another write grew one of its item collections meanwhile, is charged
+ * once, by its first attempt. The index writes of the attempt that committed are reported too
+ * (per index with INDEXES), doubled like the table's. A repeated request with an already used
+ * ClientRequestToken writes nothing and, as documented, reports the read units of reading the
+ * items (strongly consistent), which are not charged to the partition model.
  */
 final class Transactions {
   /** DynamoDB's limits: 100 actions per transaction, 4 MB of data. */
@@ -131,18 +158,37 @@ final class Transactions {
 
   private static final String CONFLICT_MESSAGE = "Transaction is ongoing for the item";
 
+  /** The prefix of item collection spaces (see io.stator.index.ItemCollections). */
+  private static final String ITEM_COLLECTIONS = "collections.";
+
   private static final String[] RETURN_CONSUMED_CAPACITY = {"INDEXES", "TOTAL", "NONE"};
+
+  /** The cancellation messages of a throttled action, as the API reference words them. */
+  private static final String PROVISIONED_MESSAGE =
+      "The level of configured provisioned throughput for the table was exceeded. Consider"
+          + " increasing your provisioning level with the UpdateTable API.";
+
+  private static final String ON_DEMAND_MESSAGE =
+      "Throughput exceeds the current capacity of your table or index. DynamoDB is automatically"
+          + " scaling your table or index so please try again shortly. If exceptions persist,"
+          + " check if you have a hot key:"
+          + " https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/"
+          + "bp-partition-key-design.html.";
 
   private final Storage storage;
   private final Tables tables;
   private final Indexes indexes;
   private final ClientRequestTokens tokens;
+  private final CapacityModel capacity;
 
-  Transactions(Storage storage, Tables tables, Indexes indexes, ClientRequestTokens tokens) {
+  Transactions(
+      Storage storage, Tables tables, Indexes indexes, ClientRequestTokens tokens,
+      CapacityModel capacity) {
     this.storage = storage;
     this.tables = tables;
     this.indexes = indexes;
     this.tokens = tokens;
+    this.capacity = capacity;
   }
 
   // ---- TransactWriteItems -------------------------------------------------------------------
@@ -169,11 +215,18 @@ final class Transactions {
     List<Action> actions = validate(r);
     String token = r.clientRequestToken();
     if (token != null && tokens.begin(token, ClientRequestTokens.fingerprint(r))) {
-      return new TransactWriteItemsResponse(null, null); // applied before: do not apply again
+      // Applied before: do not apply again; report the reads of the items, as DynamoDB does.
+      try {
+        return new TransactWriteItemsResponse(
+            Consumption.list(replayReads(actions), r.returnConsumedCapacity()), null);
+      } catch (StorageException e) {
+        throw failure(actions.stream().map(Action::table).toList(), e);
+      }
     }
     boolean committed = false;
+    Committed done;
     try {
-      commit(actions);
+      done = commit(actions);
       committed = true;
     } catch (StorageException e) {
       throw failure(actions.stream().map(Action::table).toList(), e);
@@ -186,22 +239,55 @@ final class Transactions {
         }
       }
     }
-    return new TransactWriteItemsResponse(null, null);
+    return new TransactWriteItemsResponse(
+        Consumption.list(done.consumed().values(), r.returnConsumedCapacity()),
+        itemCollectionMetrics(done.indexWrites(), r.returnItemCollectionMetrics()));
+  }
+
+  /** ItemCollectionMetrics per table, for ReturnItemCollectionMetrics SIZE (else null). */
+  private static Map<String, List<ItemCollectionMetrics>> itemCollectionMetrics(
+      List<IndexWrite> written, String mode) {
+    Map<String, List<ItemCollectionMetrics>> out = new LinkedHashMap<>();
+    for (IndexWrite w : written) {
+      ItemCollectionMetrics m = w.itemCollectionMetrics(mode);
+      if (m != null) {
+        out.computeIfAbsent(w.tableName(), k -> new ArrayList<>()).add(m);
+      }
+    }
+    return out.isEmpty() ? null : out;
   }
 
   /**
-   * Read, evaluate, and commit once; cancels with reasons on any failure. Only a change of a
-   * table's definition in between (an index added or removed) makes it start over, since the
-   * index writes were computed for the old one.
+   * A committed transaction: what it consumed, per table in the order of first appearance, and
+   * the index side of the attempt that committed.
    */
-  private void commit(List<Action> actions) {
+  private record Committed(Map<String, Consumption> consumed, List<IndexWrite> indexWrites) {}
+
+  /**
+   * Read, evaluate, charge and commit once; cancels with reasons on any failure. Only a change
+   * of a table's definition in between (an index added or removed) makes it start over, since
+   * the index writes were computed for the old one; the capacity charged by the first attempt
+   * stands and is not charged again (a retry is our cost, not the client's). So does a counter
+   * of an item collection that another write grew meanwhile. Returns the write units consumed,
+   * per table in the order of first appearance: the table writes charged by the first attempt
+   * and the index writes of the attempt that committed (doubled, as every transactional write
+   * is), with that attempt's index side.
+   */
+  private Committed commit(List<Action> actions) {
+    Map<String, Consumption> consumed = new LinkedHashMap<>();
     while (true) {
       List<IndexWrite> indexWrites = new ArrayList<>();
       try {
-        commitOnce(actions, indexWrites);
-        return;
+        commitOnce(actions, indexWrites, consumed);
+        for (IndexWrite w : indexWrites) {
+          w.addTo(consumed.get(w.tableName()), true);
+        }
+        return new Committed(consumed, indexWrites);
       } catch (CommitConflictException e) {
-        if (!e.failed().space().equals(Catalog.SPACE)) {
+        // A changed definition, or an item collection another write grew meanwhile (a write to
+        // another item, which DynamoDB would not see as a conflict): start over.
+        String space = e.failed().space();
+        if (!space.equals(Catalog.SPACE) && !space.startsWith(ITEM_COLLECTIONS)) {
           throw conflict(actions, e.failed());
         }
       } finally {
@@ -210,15 +296,25 @@ final class Transactions {
     }
   }
 
-  private void commitOnce(List<Action> actions, List<IndexWrite> indexWrites) {
+  /**
+   * One attempt; charges {@code consumed} unless an earlier attempt already did (every action
+   * charges at least one unit, so an empty map means not charged yet).
+   */
+  private void commitOnce(
+      List<Action> actions, List<IndexWrite> indexWrites, Map<String, Consumption> consumed) {
     List<CancellationReason> reasons = new ArrayList<>(actions.size());
     boolean cancelled = false;
     Commit commit = new Commit();
-    for (Action a : actions) {
+    long[] oldSizes = new long[actions.size()];
+    long[] newSizes = new long[actions.size()];
+    for (int i = 0; i < actions.size(); i++) {
+      Action a = actions.get(i);
       String space = a.table().space();
       Optional<StoredRecord> current = storage.get(space, a.key());
       Map<String, AttributeValue> old =
           current.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
+      oldSizes[i] = old == null ? 0 : ItemSize.of(old);
+      newSizes[i] = oldSizes[i];
       CancellationReason reason = CancellationReason.NONE;
       if (a.condition() != null
           && !Expressions.evaluate(a.condition(), old == null ? Map.of() : old)) {
@@ -230,6 +326,7 @@ final class Transactions {
       } else {
         try {
           Map<String, AttributeValue> updated = write(commit, a, old);
+          newSizes[i] = updated == null ? 0 : ItemSize.of(updated);
           if (a.kind() != Kind.CONDITION_CHECK) {
             Catalog.Entry entry = tables.entryForItems(a.table().name());
             if (!entry.table().tableId().equals(a.table().tableId())) {
@@ -241,15 +338,23 @@ final class Transactions {
           if (e.type() == ErrorType.ResourceNotFoundException) {
             throw e;
           }
-          // The item made the action invalid (e.g. an update of a string with "+"): DynamoDB
-          // reports it as this action's ValidationError, not as a failed request.
-          reason = new CancellationReason(null, "ValidationError", e.getMessage());
+          if (e.type() == ErrorType.ItemCollectionSizeLimitExceededException) {
+            reason = new CancellationReason(null, "ItemCollectionSizeLimitExceeded",
+                e.getMessage());
+          } else {
+            // The item made the action invalid (e.g. an update of a string with "+"): DynamoDB
+            // reports it as this action's ValidationError, not as a failed request.
+            reason = new CancellationReason(null, "ValidationError", e.getMessage());
+          }
         }
       }
       cancelled |= !reason.isNone();
       reasons.add(reason);
       commit.expect(space, a.key(), current.map(StoredRecord::version)
           .orElse(Commit.Expectation.ABSENT));
+    }
+    if (consumed.isEmpty()) {
+      charge(actions, oldSizes, newSizes, cancelled, consumed);
     }
     if (cancelled) {
       throw new TransactionCanceledException(reasons);
@@ -258,8 +363,57 @@ final class Transactions {
   }
 
   /**
+   * Charges every action to its partition: twice the write units of the larger of the old and
+   * new item (a ConditionCheck's new item is the old one). A throttle cancels the transaction.
+   */
+  private void charge(
+      List<Action> actions, long[] oldSizes, long[] newSizes, boolean cancelled,
+      Map<String, Consumption> consumed) {
+    for (int i = 0; i < actions.size(); i++) {
+      Action a = actions.get(i);
+      double units = CapacityCalculator.write(oldSizes[i], newSizes[i], true);
+      long sizeDelta = cancelled ? 0 : newSizes[i] - oldSizes[i];
+      try {
+        capacity.write(a.table(), a.key().partition(), units, sizeDelta);
+      } catch (ProvisionedThroughputExceededException e) {
+        throw throttled(actions.size(), i, a.table());
+      }
+      consumed.computeIfAbsent(a.table().name(), Consumption::new).tableWrite(units);
+    }
+  }
+
+  /** What a repeated request reports: strongly consistent reads of its items, per table. */
+  private List<Consumption> replayReads(List<Action> actions) {
+    Map<String, Consumption> consumed = new LinkedHashMap<>();
+    for (Action a : actions) {
+      long size = storage.get(a.table().space(), a.key())
+          .map(rec -> ItemSize.of(ItemCodec.decode(rec.value()))).orElse(0L);
+      consumed.computeIfAbsent(a.table().name(), Consumption::new)
+          .tableRead(CapacityCalculator.getItem(size, ReadConsistency.STRONG));
+    }
+    return new ArrayList<>(consumed.values());
+  }
+
+  /**
+   * The cancellation of a transaction whose action {@code index} was throttled, with the code
+   * and message the API reference gives for a provisioned or an on-demand table.
+   */
+  private static TransactionCanceledException throttled(
+      int actions, int index, TableDefinition table) {
+    boolean onDemand = TableDefinition.PAY_PER_REQUEST.equals(table.billingMode());
+    CancellationReason reason = onDemand
+        ? new CancellationReason(null, "ThrottlingError", ON_DEMAND_MESSAGE)
+        : new CancellationReason(null, "ProvisionedThroughputExceeded", PROVISIONED_MESSAGE);
+    List<CancellationReason> reasons = new ArrayList<>(actions);
+    for (int i = 0; i < actions; i++) {
+      reasons.add(i == index ? reason : CancellationReason.NONE);
+    }
+    return new TransactionCanceledException(reasons);
+  }
+
+  /**
    * Adds the action's write, computed from the current item, to the commit; returns the item as
-   * the write leaves it (null when deleted).
+   * the write leaves it (null when deleted; the current item for a ConditionCheck).
    */
   private static Map<String, AttributeValue> write(
       Commit commit, Action a, Map<String, AttributeValue> old) {
@@ -535,33 +689,65 @@ final class Transactions {
   TransactGetItemsResponse get(TransactGetItemsRequest r) {
     List<Read> reads = validate(r);
     try {
-      return snapshot(reads);
+      return snapshot(reads, r.returnConsumedCapacity());
     } catch (StorageException e) {
       throw failure(reads.stream().map(Read::table).toList(), e);
     }
   }
 
-  private TransactGetItemsResponse snapshot(List<Read> reads) {
+  private TransactGetItemsResponse snapshot(List<Read> reads, String returnConsumedCapacity) {
     Commit.Expectation failed = null;
     for (int attempt = 0; attempt < SNAPSHOT_ATTEMPTS; attempt++) {
       List<ItemResponse> responses = new ArrayList<>(reads.size());
+      long[] sizes = new long[reads.size()];
       Commit check = new Commit();
-      for (Read read : reads) {
+      for (int i = 0; i < reads.size(); i++) {
+        Read read = reads.get(i);
         Optional<StoredRecord> record = storage.get(read.table().space(), read.key());
         check.expect(read.table().space(), read.key(),
             record.map(StoredRecord::version).orElse(Commit.Expectation.ABSENT));
-        responses.add(new ItemResponse(record
-            .map(rec -> Requests.project(ItemCodec.decode(rec.value()), read.projection()))
-            .orElse(null)));
+        Map<String, AttributeValue> item =
+            record.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
+        sizes[i] = item == null ? 0 : ItemSize.of(item);
+        responses.add(new ItemResponse(
+            item == null ? null : Requests.project(item, read.projection())));
       }
       try {
         storage.commit(check); // writes nothing: only proves all versions held at one instant
-        return new TransactGetItemsResponse(null, Collections.unmodifiableList(responses));
       } catch (CommitConflictException e) {
         failed = e.failed();
         Thread.yield();
+        continue;
       }
+      return new TransactGetItemsResponse(
+          Consumption.list(charge(reads, sizes), returnConsumedCapacity),
+          Collections.unmodifiableList(responses));
     }
+    throw readConflict(reads, failed);
+  }
+
+  /**
+   * Charges each Get to its partition: two RCU per 4 KB of its whole item (the projection does
+   * not reduce it), rounded per item; a throttle cancels the read transaction.
+   */
+  private List<Consumption> charge(List<Read> reads, long[] sizes) {
+    Map<String, Consumption> consumed = new LinkedHashMap<>();
+    for (int i = 0; i < reads.size(); i++) {
+      Read read = reads.get(i);
+      double units = CapacityCalculator.getItem(sizes[i], ReadConsistency.TRANSACTIONAL);
+      try {
+        capacity.read(read.table(), read.key().partition(), units);
+      } catch (ProvisionedThroughputExceededException e) {
+        throw throttled(reads.size(), i, read.table());
+      }
+      consumed.computeIfAbsent(read.table().name(), Consumption::new).tableRead(units);
+    }
+    return new ArrayList<>(consumed.values());
+  }
+
+  /** A TransactGetItems that kept meeting changes: TransactionConflict on the changed item. */
+  private static TransactionCanceledException readConflict(
+      List<Read> reads, Commit.Expectation failed) {
     List<CancellationReason> reasons = new ArrayList<>(reads.size());
     for (Read read : reads) {
       boolean conflicting =
@@ -571,7 +757,7 @@ final class Transactions {
               ? new CancellationReason(null, "TransactionConflict", CONFLICT_MESSAGE)
               : CancellationReason.NONE);
     }
-    throw new TransactionCanceledException(reasons);
+    return new TransactionCanceledException(reasons);
   }
 
   private List<Read> validate(TransactGetItemsRequest r) {

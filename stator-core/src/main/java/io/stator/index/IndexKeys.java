@@ -189,38 +189,48 @@ public final class IndexKeys {
   // ---- query bounds on index sort bytes ------------------------------------------------------
 
   /**
-   * The lower bound of the entries whose (single) sort key satisfies a key condition, over entry
-   * sort bytes (sort value escaped, then table key bytes).
+   * The lower bound of the entries whose sort key attributes start with the escaped values
+   * {@code prefix} (equality on the leading sort key attributes; empty for none) and whose next
+   * sort key attribute satisfies {@code operator} (null for none), over entry sort bytes (sort
+   * values escaped, then table key bytes). Because every escaped value is self-delimiting, the
+   * entries with a given prefix are one contiguous range, and a condition on the next attribute
+   * is a range within it: this is what makes multi-attribute sort keys ordered left to right.
    */
-  public static Bound lower(String operator, List<AttributeValue> values) {
+  public static Bound lower(byte[] prefix, String operator, List<AttributeValue> values) {
     if (operator == null) {
-      return null;
+      return prefix.length == 0 ? null : Bound.inclusive(prefix);
     }
-    byte[] first = escaped(values.get(0));
+    byte[] first = concat(prefix, escaped(values.get(0)));
     return switch (operator) {
       case "EQ", "GE", "BETWEEN" -> Bound.inclusive(first);
       case "GT" -> {
         Bound past = after(first);
         yield past == null ? Bound.exclusive(first) : Bound.inclusive(past.sort());
       }
-      case "BEGINS_WITH" -> Bound.inclusive(unterminated(values.get(0)));
-      default -> null;
+      case "BEGINS_WITH" -> Bound.inclusive(concat(prefix, unterminated(values.get(0))));
+      default -> prefix.length == 0 ? null : Bound.inclusive(prefix); // LT, LE
     };
   }
 
   /** The upper bound matching {@link #lower}. */
-  public static Bound upper(String operator, List<AttributeValue> values) {
+  public static Bound upper(byte[] prefix, String operator, List<AttributeValue> values) {
     if (operator == null) {
-      return null;
+      return prefix.length == 0 ? null : after(prefix);
     }
-    byte[] first = escaped(values.get(0));
+    byte[] first = concat(prefix, escaped(values.get(0)));
     return switch (operator) {
       case "EQ", "LE" -> after(first);
       case "LT" -> Bound.exclusive(first);
-      case "BETWEEN" -> after(escaped(values.get(1)));
-      case "BEGINS_WITH" -> after(unterminated(values.get(0)));
-      default -> null;
+      case "BETWEEN" -> after(concat(prefix, escaped(values.get(1))));
+      case "BEGINS_WITH" -> after(concat(prefix, unterminated(values.get(0))));
+      default -> prefix.length == 0 ? null : after(prefix); // GT, GE
     };
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] out = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
   }
 
   /** A key value in its escaped, self-delimiting form. */

@@ -1,6 +1,8 @@
 package io.stator.index;
 
+import io.stator.api.ItemCollectionMetrics;
 import io.stator.item.ItemCodec;
+import io.stator.item.ItemSize;
 import io.stator.schema.Catalog;
 import io.stator.schema.IndexDefinition;
 import io.stator.schema.TableDefinition;
@@ -10,9 +12,13 @@ import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
+import io.stator.stream.Streams;
+import io.stator.stream.UserIdentity;
 import io.stator.value.AttributeValue;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -33,9 +39,16 @@ import java.util.function.Consumer;
  *       writer retries with the new definition. This is what lets a backfill know that every
  *       write committed after its index appeared in the catalog is in the change log;
  *   <li>the LSI entries to delete and put (LSIs are strongly consistent: same commit);
+ *   <li>for a table with an LSI, the new size of the item's collection ({@link
+ *       ItemCollections}), which refuses a write past the collection size limit;
  *   <li>when the table has a GSI, one change-log record with the old and new item, under a
- *       sequence number taken now, after the read (see {@link Propagator}).
+ *       sequence number taken now, after the read (see {@link Propagator});
+ *   <li>when the table has an enabled stream and the write changes the item, its stream record
+ *       (see {@link Streams}).
  * </ul>
+ *
+ * <p>The returned {@link IndexWrite} also carries what the write costs in each index, by
+ * DynamoDB's rules, for ReturnConsumedCapacity.
  */
 public final class Indexes implements AutoCloseable {
   private final Storage storage;
@@ -49,11 +62,17 @@ public final class Indexes implements AutoCloseable {
    * @param gsiLag how long the propagator waits before applying a change (zero: at once)
    * @param onCatalogChange told the table name whenever a backfill changes a table's definition
    *     (so caches of definitions forget it)
+   * @param streams records each write's stream record in the write's commit
+   * @param itemCollectionSizeLimit the most bytes one item collection of a table with an LSI may
+   *     hold (0: DynamoDB's 10 GB; tests pass less to reach it with little data)
    */
   public Indexes(
       Storage storage, Catalog catalog, Duration gsiLag, Clock clock,
-      Consumer<String> onCatalogChange) {
+      Consumer<String> onCatalogChange, Streams streams, long itemCollectionSizeLimit) {
+    this.itemCollectionSizeLimit =
+        itemCollectionSizeLimit > 0 ? itemCollectionSizeLimit : ItemCollections.DEFAULT_LIMIT;
     this.storage = storage;
+    this.streams = streams;
     this.catalog = catalog;
     this.clock = clock;
     this.sequencer = new Sequencer(lastSequence() + 1);
@@ -69,6 +88,9 @@ public final class Indexes implements AutoCloseable {
     propagator.start();
     // Recovery: logs left by a previous run are applied, interrupted backfills start over.
     for (Catalog.Entry e : catalog.all()) {
+      if (e.table().hasLocalIndexes()) {
+        storage.createSpace(e.table().itemCollections()); // tables from before item collections
+      }
       if (e.table().hasGlobalIndexes()) {
         propagator.changed(e.table().name());
       }
@@ -81,6 +103,8 @@ public final class Indexes implements AutoCloseable {
   }
 
   private final Consumer<String> onCatalogChange;
+  private final Streams streams;
+  private final long itemCollectionSizeLimit;
 
   /**
    * Adds the index side of one write attempt to {@code commit}: call after reading {@code
@@ -92,23 +116,62 @@ public final class Indexes implements AutoCloseable {
   public IndexWrite stage(
       Catalog.Entry table, Map<String, AttributeValue> oldItem,
       Map<String, AttributeValue> newItem, Commit commit) {
+    return stage(table, oldItem, newItem, commit, null);
+  }
+
+  /**
+   * As above, for a write the service makes itself ({@code identity}, e.g. a Time to Live
+   * deletion), which its stream record names; null for a client's write.
+   */
+  public IndexWrite stage(
+      Catalog.Entry table, Map<String, AttributeValue> oldItem,
+      Map<String, AttributeValue> newItem, Commit commit, UserIdentity identity) {
     TableDefinition t = table.table();
     if (newItem != null) {
       IndexKeys.checkItem(t, newItem);
     }
     commit.expect(Catalog.SPACE, Catalog.key(t.name()), table.version());
+    List<IndexWrite.IndexUnits> units = new ArrayList<>();
     for (IndexDefinition index : t.indexes()) {
       if (!index.global()) {
         entryWrites(t, index, oldItem, newItem, commit);
       }
+      double u = units(t, index, oldItem, newItem);
+      if (u > 0) {
+        units.add(new IndexWrite.IndexUnits(index.name(), index.global(), u));
+      }
     }
+    // The collection counter may refuse the write (size limit), so it comes before the stream
+    // record and the change log take sequence numbers that only closing the IndexWrite resolves.
+    ItemCollectionMetrics metrics =
+        t.hasLocalIndexes() && (oldItem != null || newItem != null)
+            ? ItemCollections.stage(storage, t, oldItem, newItem, commit, itemCollectionSizeLimit)
+            : null;
+    // The stream record, if the table has a stream: in this same commit (see Streams).
+    long streamSequence = streams.stage(t, oldItem, newItem, commit, identity);
     if (!t.hasGlobalIndexes()) {
-      return new IndexWrite(this, t.name(), -1);
+      return new IndexWrite(this, t.name(), -1, streamSequence, units, metrics);
     }
     long sequence = sequencer.take();
     ChangeRecord record = new ChangeRecord(sequence, clock.millis(), oldItem, newItem);
     commit.put(t.changeLog(), ChangeRecord.key(sequence), record.encode());
-    return new IndexWrite(this, t.name(), sequence);
+    return new IndexWrite(this, t.name(), sequence, streamSequence, units, metrics);
+  }
+
+  /** The write units {@code index} is charged for moving an item from old to new. */
+  private static double units(
+      TableDefinition table, IndexDefinition index, Map<String, AttributeValue> oldItem,
+      Map<String, AttributeValue> newItem) {
+    StorageKey oldKey = IndexKeys.entryKey(table, index, oldItem);
+    StorageKey newKey = IndexKeys.entryKey(table, index, newItem);
+    Map<String, AttributeValue> oldEntry =
+        oldKey == null ? null : IndexKeys.project(table, index, oldItem);
+    Map<String, AttributeValue> newEntry =
+        newKey == null ? null : IndexKeys.project(table, index, newItem);
+    return IndexWrite.units(
+        oldKey, oldEntry == null ? 0 : ItemSize.of(oldEntry),
+        newKey, newEntry == null ? 0 : ItemSize.of(newEntry),
+        oldEntry == null || !oldEntry.equals(newEntry));
   }
 
   /** The deletes and puts that move an item's entry in one index from old to new. */
@@ -128,6 +191,10 @@ public final class Indexes implements AutoCloseable {
   void resolved(String tableName, long sequence) {
     sequencer.resolve(sequence);
     propagator.changed(tableName);
+  }
+
+  void streamResolved(long streamSequence) {
+    streams.resolve(streamSequence);
   }
 
   /** Starts filling a GSI that UpdateTable added (status CREATING) from the table's items. */

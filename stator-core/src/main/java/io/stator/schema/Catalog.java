@@ -37,7 +37,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class Catalog {
   public static final String SPACE = "catalog";
   static final int FORMAT_VERSION = 1;
-  private static final List<String> SPACE_PREFIXES = List.of("table.", "index.", "changes.");
+  private static final List<String> SPACE_PREFIXES =
+      List.of("table.", "index.", "changes.", "collections.", "stream.");
 
   private final Storage storage;
   /**
@@ -86,7 +87,10 @@ public final class Catalog {
    */
   public void create(TableDefinition table) {
     for (String space : spaces(table)) {
-      if (!space.equals(table.changeLog()) || table.hasGlobalIndexes()) {
+      boolean unused =
+          (space.equals(table.changeLog()) && !table.hasGlobalIndexes())
+              || (space.equals(table.itemCollections()) && !table.hasLocalIndexes());
+      if (!unused) {
         storage.createSpace(space);
       }
     }
@@ -104,8 +108,10 @@ public final class Catalog {
   }
 
   /**
-   * Every space of a table: its items, each index, and its change log (which exists once the
-   * table has had a global secondary index; dropping an absent space does nothing).
+   * Every space of a table: its items, each index, its change log (which exists once the table
+   * has had a global secondary index), its item collection sizes (which exist for a table with
+   * a local secondary index) and the records of each stream it keeps; dropping an absent space
+   * does nothing.
    */
   public static List<String> spaces(TableDefinition table) {
     List<String> out = new ArrayList<>();
@@ -114,6 +120,10 @@ public final class Catalog {
       out.add(index.space());
     }
     out.add(table.changeLog());
+    out.add(table.itemCollections());
+    for (StreamDefinition stream : table.streams()) {
+      out.add(stream.space(table.tableId()));
+    }
     return out;
   }
 
@@ -215,6 +225,20 @@ public final class Catalog {
     if (!t.timeToLive().equals(TimeToLive.DISABLED)) {
       m.put("ttl", timeToLive(t.timeToLive()));
     }
+    if (!t.contributorInsights().isEmpty()) {
+      List<AttributeValue> insights = new ArrayList<>();
+      for (ContributorInsights c : t.contributorInsights()) {
+        insights.add(contributorInsights(c));
+      }
+      m.put("insights", new AttributeValue.L(insights));
+    }
+    if (!t.streams().isEmpty()) {
+      List<AttributeValue> streams = new ArrayList<>();
+      for (StreamDefinition s : t.streams()) {
+        streams.add(stream(s));
+      }
+      m.put("streams", new AttributeValue.L(streams));
+    }
     byte[] fields = ItemCodec.encode(m);
     byte[] out = new byte[fields.length + 1];
     out[0] = FORMAT_VERSION;
@@ -251,7 +275,42 @@ public final class Catalog {
         instant(m.get("decrease")),
         text(m.get("status")),
         decodeIndexes(m.get("indexes"), defs),
-        timeToLive(m.get("ttl")));
+        timeToLive(m.get("ttl")),
+        contributorInsights(m.get("insights")),
+        streams(m.get("streams")));
+  }
+
+  /**
+   * A Contributor Insights setting as a map: {@code index} (absent for the table), {@code
+   * enabled}, {@code mode}, {@code updated} (epoch milliseconds). The field {@code insights}
+   * holding them is absent when no setting was ever changed, and in records written before it
+   * existed: both read as none.
+   */
+  private static AttributeValue contributorInsights(ContributorInsights c) {
+    Map<String, AttributeValue> m = new LinkedHashMap<>();
+    if (c.indexName() != null) {
+      m.put("index", new AttributeValue.S(c.indexName()));
+    }
+    m.put("enabled", new AttributeValue.Bool(c.enabled()));
+    m.put("mode", new AttributeValue.S(c.mode()));
+    m.put("updated", instant(c.lastUpdateDateTime()));
+    return new AttributeValue.M(m);
+  }
+
+  private static List<ContributorInsights> contributorInsights(AttributeValue v) {
+    List<ContributorInsights> out = new ArrayList<>();
+    if (v == null) {
+      return out;
+    }
+    for (AttributeValue e : ((AttributeValue.L) v).value()) {
+      Map<String, AttributeValue> m = ((AttributeValue.M) e).value();
+      out.add(new ContributorInsights(
+          m.containsKey("index") ? text(m.get("index")) : null,
+          ((AttributeValue.Bool) m.get("enabled")).value(),
+          text(m.get("mode")),
+          instant(m.get("updated"))));
+    }
+    return out;
   }
 
   // An index is a map of named fields, like the table, so later releases can add fields.
@@ -340,6 +399,32 @@ public final class Catalog {
         ((AttributeValue.Bool) m.get("enabled")).value(),
         m.containsKey("attribute") ? text(m.get("attribute")) : null,
         instant(m.get("modified")));
+  }
+
+  /**
+   * A stream as a map field: {@code created} (epoch milliseconds), {@code view}, {@code disabled}
+   * (epoch milliseconds, once disabled). The list {@code streams} is absent from records of
+   * tables that never had a stream, and from records written before the field existed.
+   */
+  private static AttributeValue stream(StreamDefinition s) {
+    Map<String, AttributeValue> m = new LinkedHashMap<>();
+    m.put("created", instant(s.created()));
+    m.put("view", new AttributeValue.S(s.viewType()));
+    putInstant(m, "disabled", s.disabled());
+    return new AttributeValue.M(m);
+  }
+
+  private static List<StreamDefinition> streams(AttributeValue v) {
+    List<StreamDefinition> out = new ArrayList<>();
+    if (v == null) {
+      return out;
+    }
+    for (AttributeValue e : ((AttributeValue.L) v).value()) {
+      Map<String, AttributeValue> m = ((AttributeValue.M) e).value();
+      out.add(new StreamDefinition(
+          instant(m.get("created")), text(m.get("view")), instant(m.get("disabled"))));
+    }
+    return out;
   }
 
   private static KeyAttribute find(List<KeyAttribute> defs, String name) {

@@ -1,12 +1,14 @@
 package io.stator.schema;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What the catalog knows about a table: its name, identity, key schema, attribute definitions,
- * billing and throughput, secondary indexes and Time to Live setting. Immutable; UpdateTable
- * produces a new definition.
+ * billing and throughput, secondary indexes, Time to Live and Contributor Insights settings.
+ * Immutable; UpdateTable produces a new definition.
  *
  * @param tableId a UUID, new for every incarnation of a table name
  * @param space the storage space holding this incarnation's items (derived from the id, so a
@@ -19,6 +21,10 @@ import java.util.List;
  * @param lastDecrease when provisioned throughput was last decreased, or null
  * @param indexes the secondary indexes, local and global, in definition order
  * @param timeToLive the Time to Live setting ({@link TimeToLive#DISABLED} when never enabled)
+ * @param streams the table's streams still kept (the enabled one, and disabled ones within
+ *     their 24 hours of retention), oldest first
+ * @param contributorInsights the Contributor Insights settings of the table and its indexes that
+ *     were ever changed, at most one per index name (null for the table)
  */
 public record TableDefinition(
     String name,
@@ -36,7 +42,9 @@ public record TableDefinition(
     Instant lastDecrease,
     String status,
     List<IndexDefinition> indexes,
-    TimeToLive timeToLive) {
+    TimeToLive timeToLive,
+    List<ContributorInsights> contributorInsights,
+    List<StreamDefinition> streams) {
 
   public static final String PROVISIONED = "PROVISIONED";
   public static final String PAY_PER_REQUEST = "PAY_PER_REQUEST";
@@ -47,6 +55,56 @@ public record TableDefinition(
     if (timeToLive == null) {
       timeToLive = TimeToLive.DISABLED;
     }
+    contributorInsights =
+        contributorInsights == null ? List.of() : List.copyOf(contributorInsights);
+    streams = streams == null ? List.of() : List.copyOf(streams);
+  }
+
+  /** A definition with Contributor Insights never changed. */
+  public TableDefinition(
+      String name,
+      String tableId,
+      String space,
+      KeyAttribute hashKey,
+      KeyAttribute rangeKey,
+      List<KeyAttribute> attributeDefinitions,
+      String billingMode,
+      long readCapacityUnits,
+      long writeCapacityUnits,
+      Instant creationDateTime,
+      Instant lastUpdateToPayPerRequest,
+      Instant lastIncrease,
+      Instant lastDecrease,
+      String status,
+      List<IndexDefinition> indexes,
+      TimeToLive timeToLive) {
+    this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
+        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
+        lastIncrease, lastDecrease, status, indexes, timeToLive, List.of(), List.of());
+  }
+
+  /** A definition without secondary indexes. */
+  public TableDefinition(
+      String name,
+      String tableId,
+      String space,
+      KeyAttribute hashKey,
+      KeyAttribute rangeKey,
+      List<KeyAttribute> attributeDefinitions,
+      String billingMode,
+      long readCapacityUnits,
+      long writeCapacityUnits,
+      Instant creationDateTime,
+      Instant lastUpdateToPayPerRequest,
+      Instant lastIncrease,
+      Instant lastDecrease,
+      String status,
+      TimeToLive timeToLive,
+      List<ContributorInsights> contributorInsights) {
+    this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
+        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
+        lastIncrease, lastDecrease, status, List.of(), timeToLive, contributorInsights,
+        List.of());
   }
 
   /** A definition without secondary indexes and with Time to Live disabled. */
@@ -67,12 +125,31 @@ public record TableDefinition(
       String status) {
     this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, List.of(), TimeToLive.DISABLED);
+        lastIncrease, lastDecrease, status, List.of(), TimeToLive.DISABLED, List.of(),
+        List.of());
   }
 
   /** The space of the table's change log, read by the GSI propagator (io.stator.index). */
   public String changeLog() {
     return "changes." + tableId;
+  }
+
+  /**
+   * The space of the table's item collection sizes (tables with a local secondary index; see
+   * {@code io.stator.index.ItemCollections}).
+   */
+  public String itemCollections() {
+    return "collections." + tableId;
+  }
+
+  /** True when the table has a local secondary index (and so item collections). */
+  public boolean hasLocalIndexes() {
+    for (IndexDefinition i : indexes) {
+      if (!i.global()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The index named {@code indexName}, or null. */
@@ -105,11 +182,23 @@ public record TableDefinition(
     return null;
   }
 
+  /**
+   * The definition with {@code newIndexes}; the Contributor Insights setting of an index that is
+   * no longer among them goes with it, as DynamoDB removes an index's rules with the index (a
+   * later index of the same name starts disabled).
+   */
   public TableDefinition withIndexes(List<IndexDefinition> newIndexes, List<KeyAttribute> defs) {
+    List<ContributorInsights> kept = new ArrayList<>();
+    for (ContributorInsights c : contributorInsights) {
+      if (c.indexName() == null
+          || newIndexes.stream().anyMatch(i -> i.name().equals(c.indexName()))) {
+        kept.add(c);
+      }
+    }
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, defs, billingMode, readCapacityUnits,
         writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest, lastIncrease,
-        lastDecrease, status, newIndexes, timeToLive);
+        lastDecrease, status, newIndexes, timeToLive, kept, streams);
   }
 
   public boolean hasRangeKey() {
@@ -131,7 +220,8 @@ public record TableDefinition(
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, newStatus, indexes, timeToLive);
+        lastIncrease, lastDecrease, newStatus, indexes, timeToLive, contributorInsights,
+        streams);
   }
 
   public TableDefinition withBilling(
@@ -139,13 +229,51 @@ public record TableDefinition(
       Instant decrease) {
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, mode, read, write,
-        creationDateTime, toPayPerRequest, increase, decrease, status, indexes, timeToLive);
+        creationDateTime, toPayPerRequest, increase, decrease, status, indexes, timeToLive,
+        contributorInsights, streams);
   }
 
   public TableDefinition withTimeToLive(TimeToLive setting) {
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, indexes, setting);
+        lastIncrease, lastDecrease, status, indexes, setting, contributorInsights,
+        streams);
+  }
+
+  public TableDefinition withContributorInsights(List<ContributorInsights> settings) {
+    return new TableDefinition(
+        name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
+        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
+        lastIncrease, lastDecrease, status, indexes, timeToLive, settings, streams);
+  }
+
+  /** The Contributor Insights setting of the table ({@code indexName} null) or index, or null. */
+  public ContributorInsights contributorInsights(String indexName) {
+    for (ContributorInsights c : contributorInsights) {
+      if (Objects.equals(c.indexName(), indexName)) {
+        return c;
+      }
+    }
+    return null;
+  }
+
+  public TableDefinition withStreams(List<StreamDefinition> newStreams) {
+    return new TableDefinition(
+        name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
+        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
+        lastIncrease, lastDecrease, status, indexes, timeToLive, contributorInsights,
+        newStreams);
+  }
+
+  /** The most recent stream (enabled or not), or null if the table never had one kept. */
+  public StreamDefinition latestStream() {
+    return streams.isEmpty() ? null : streams.get(streams.size() - 1);
+  }
+
+  /** The enabled stream, which every write records its change in, or null. */
+  public StreamDefinition enabledStream() {
+    StreamDefinition latest = latestStream();
+    return latest != null && latest.enabled() ? latest : null;
   }
 }

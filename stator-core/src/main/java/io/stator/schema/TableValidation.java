@@ -58,6 +58,7 @@ public final class TableValidation {
         c, "localSecondaryIndexes", IndexValidation.locals(r.localSecondaryIndexes()), false);
     IndexValidation.constraints(
         c, "globalSecondaryIndexes", IndexValidation.globals(r.globalSecondaryIndexes()), true);
+    StreamSpecifications.constraints(c, r.streamSpecification());
     c.check();
 
     boolean payPerRequest = TableDefinition.PAY_PER_REQUEST.equals(r.billingMode());
@@ -147,7 +148,9 @@ public final class TableValidation {
         null,
         "ACTIVE",
         indexes,
-        TimeToLive.DISABLED);
+        TimeToLive.DISABLED,
+        List.of(),
+        StreamSpecifications.create(r.streamSpecification(), now));
   }
 
   /** Validates the request-level constraints of UpdateTable (before the table is looked up). */
@@ -159,6 +162,7 @@ public final class TableValidation {
     c.oneOf("billingMode", r.billingMode(), "PROVISIONED", "PAY_PER_REQUEST");
     throughputConstraints(c, "provisionedThroughput", r.provisionedThroughput());
     GlobalIndexUpdates.constraints(c, r);
+    StreamSpecifications.constraints(c, r.streamSpecification());
     c.check();
     if (r.provisionedThroughput() == null
         && r.billingMode() == null

@@ -17,6 +17,10 @@ import java.util.Set;
  * concurrency primitive: conditional writes, UpdateItem and transactions are "read, compute,
  * commit with expectations" in the engine.
  *
+ * <p>Reads observe commits atomically: a range read ({@link #query}, {@link #scan}) sees each
+ * commit wholly or not at all, so a record that one commit moves from one key to another is
+ * never seen twice, nor missed. Secondary indexes rely on this when an item's index key changes.
+ *
  * <p>The SPI must stay implementable by a distributed engine (one Cassandra table per space,
  * {@code PRIMARY KEY ((partition), sort)}, a commit as one Accord transaction). So no call here
  * assumes that one process owns the data, holds a lock between calls, or reads its own

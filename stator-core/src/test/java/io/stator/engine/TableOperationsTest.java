@@ -54,6 +54,16 @@ class TableOperationsTest {
   }
 
   @Test
+  void deleteTableForgetsTheTablesCapacityModel() {
+    Engine engine = (Engine) db;
+    db.createTable(create("Orders", "pk", "S", "sk", "N"));
+    put(db, "Orders", item("pk", "a", "sk", 1));
+    assertThat(engine.capacityModel().trackedTables()).isEqualTo(1);
+    db.deleteTable(new DeleteTableRequest("Orders"));
+    assertThat(engine.capacityModel().trackedTables()).isZero();
+  }
+
+  @Test
   void provisionedTable() {
     TableDescription d = db.createTable(Fixtures.provisioned("Prov", 5, 7)).tableDescription();
     assertThat(d.billingModeSummary().billingMode()).isEqualTo("PROVISIONED");

@@ -17,6 +17,8 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
@@ -624,6 +626,56 @@ public abstract class StorageContract {
       assertThat(succeeded).isGreaterThan(0);
       assertThat(count).isEqualTo(succeeded);
     } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * A record moved between two sort keys by one commit (delete one, put the other) is seen by
+   * every range read exactly once: a read observes a commit wholly or not at all. Secondary
+   * indexes rely on it when an item's index key changes.
+   */
+  @Test
+  void rangeReadsSeeEachCommitWhollyOrNotAtAll() throws Exception {
+    storage.createSpace("t");
+    put("t", key("p", "a"), "v");
+    AtomicBoolean stop = new AtomicBoolean();
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      Future<Integer> mover =
+          pool.submit(
+              () -> {
+                String at = "a";
+                int moves = 0;
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+                for (; moves < 200_000 && System.nanoTime() < deadline; moves++) {
+                  String next = at.equals("a") ? "z" : "a";
+                  storage.commit(
+                      new Commit()
+                          .delete("t", key("p", at))
+                          .put("t", key("p", next), "v".getBytes(StandardCharsets.UTF_8)));
+                  at = next;
+                }
+                stop.set(true);
+                return moves;
+              });
+      Future<Integer> reader =
+          pool.submit(
+              () -> {
+                int reads = 0;
+                while (!stop.get()) {
+                  assertThat(storage.query("t", "p".getBytes(StandardCharsets.UTF_8), null, null,
+                          reads % 2 == 0, 10))
+                      .hasSize(1);
+                  assertThat(storage.scan("t", null, null, null, 10)).hasSize(1);
+                  reads++;
+                }
+                return reads;
+              });
+      assertThat(mover.get(2, TimeUnit.MINUTES)).isPositive();
+      assertThat(reader.get(2, TimeUnit.MINUTES)).isPositive();
+    } finally {
+      stop.set(true);
       pool.shutdownNow();
     }
   }

@@ -151,8 +151,11 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     if (operation == null || !authenticated) {
       WireProtocol.checkWellFormed(new ByteBufInputStream(content.duplicate()));
       if (operation == null) {
-        // DynamoDB names no operation in this error; neither do we.
-        throw new DynamoDbException(ErrorType.UnknownOperationException, null);
+        // DynamoDB names no operation in this error; only one of its own that Stator lacks
+        // gets a message.
+        throw new DynamoDbException(
+            ErrorType.UnknownOperationException,
+            DynamoDbOperations.unservedMessage(target(request)));
       }
       throw new DynamoDbException(
           ErrorType.MissingAuthenticationTokenException, "Request is missing Authentication Token");

@@ -1,6 +1,11 @@
 package io.stator.server;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -17,13 +22,16 @@ import picocli.CommandLine.Spec;
 /**
  * {@code stator hot-keys --table T}: asks a running server for its capacity model's view of a
  * table and prints, per partition, the consumed RCU/WCU per second, the throttles and the
- * hottest partition keys.
+ * hottest partition keys: what DynamoDB's Contributor Insights would rank as the most accessed
+ * and most throttled keys.
  */
 @Command(
     name = "hot-keys",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
-    description = "Show a table's partitions, throttles and hottest partition keys.")
+    description =
+        "Show a table's partitions, throttles and hottest partition keys (what Contributor"
+            + " Insights would show).")
 final class HotKeys implements Callable<Integer> {
   @Spec CommandSpec spec;
 
@@ -60,13 +68,20 @@ final class HotKeys implements Callable<Integer> {
       response = client.send(
           HttpRequest.newBuilder(URI.create(path)).timeout(Duration.ofSeconds(30)).GET().build(),
           HttpResponse.BodyHandlers.ofString());
-    } catch (java.io.IOException | IllegalArgumentException e) {
-      err.println("stator: cannot reach " + base + ": " + e.getMessage());
+    } catch (ConnectException e) {
+      // The JDK's ConnectException often has no message at all.
+      err.println("stator: cannot reach " + base + ": nothing answers there (is 'stator serve'"
+          + " running? choose its address with --endpoint)");
+      err.flush();
+      return 1;
+    } catch (IOException | IllegalArgumentException e) {
+      err.println("stator: cannot reach " + base + ": "
+          + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName()));
       err.flush();
       return 1;
     }
     if (response.statusCode() != 200) {
-      err.println("stator: " + response.body());
+      err.println("stator: " + errorMessage(response.body()));
       err.flush();
       return 1;
     }
@@ -76,5 +91,24 @@ final class HotKeys implements Callable<Integer> {
     }
     out.flush();
     return 0;
+  }
+
+  /** The message of the server's JSON error rather than the JSON itself. */
+  static String errorMessage(String body) {
+    try (JsonParser parser = new JsonFactory().createParser(body)) {
+      if (parser.nextToken() == JsonToken.START_OBJECT) {
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+          String field = parser.currentName();
+          JsonToken value = parser.nextToken();
+          if (field.equals("message") && value == JsonToken.VALUE_STRING) {
+            return parser.getText();
+          }
+          parser.skipChildren();
+        }
+      }
+    } catch (IOException e) {
+      // not JSON: shown as it is
+    }
+    return body;
   }
 }

@@ -11,6 +11,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -35,7 +39,27 @@ public final class Main implements Runnable {
   @Spec CommandSpec spec;
 
   public static void main(String[] args) {
-    System.exit(new CommandLine(new Main()).execute(args));
+    System.exit(commandLine().execute(args));
+  }
+
+  /** The command line, with usage errors reported briefly rather than with the whole help. */
+  static CommandLine commandLine() {
+    return new CommandLine(new Main()).setParameterExceptionHandler(Main::usageError);
+  }
+
+  /**
+   * A mistyped option gets its one-line reason and a pointer to the help, as most command-line
+   * tools do: printing the full help after it pushes the reason off the screen.
+   */
+  private static int usageError(CommandLine.ParameterException e, String[] args) {
+    CommandLine command = e.getCommandLine();
+    PrintWriter err = command.getErr();
+    err.println("stator: " + e.getMessage());
+    CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+    err.println(
+        "Try '" + command.getCommandSpec().qualifiedName() + " --help' for more information.");
+    err.flush();
+    return command.getCommandSpec().exitCodeOnInvalidInput();
   }
 
   @Override
@@ -122,7 +146,9 @@ public final class Main implements Runnable {
 
     @Option(
         names = "--data-dir",
-        description = "Directory of the durable RocksDB store (default: ./stator-data).")
+        description =
+            "Directory of the durable RocksDB store, created when missing (default: stator-data"
+                + " in the current directory).")
     Path dataDir;
 
     @Option(
@@ -189,7 +215,7 @@ public final class Main implements Runnable {
       try {
         storage = inMemory ? new MemoryStorage() : RocksDbStorage.open(dir);
       } catch (RuntimeException e) {
-        err.println("stator: cannot open the data directory " + dir + ": " + e.getMessage());
+        err.println("stator: cannot open the data directory " + dir + ": " + storeProblem(e));
         err.flush();
         return 1;
       }
@@ -207,7 +233,7 @@ public final class Main implements Runnable {
         server = StatorServer.start(host, port, database, region, inMemory);
       } catch (Exception e) {
         database.close();
-        err.println("stator: cannot listen on " + host + ":" + port + ": " + e.getMessage());
+        err.println("stator: cannot listen on " + host + ":" + port + ": " + bindProblem(e));
         err.flush();
         return 1;
       }
@@ -223,6 +249,42 @@ public final class Main implements Runnable {
       // hook closes the server and the storage.
       Thread.currentThread().join();
       return 0;
+    }
+
+    /**
+     * Why the store would not open, in the words a user acts on: RocksDB's own message for a
+     * second server on the same directory ("While lock file: .../LOCK: Resource temporarily
+     * unavailable") and the JDK's bare path for a file in the way say neither.
+     */
+    static String storeProblem(Throwable e) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        String message = String.valueOf(t.getMessage());
+        if (message.contains("lock file") || message.contains("LOCK")) {
+          return "another Stator server is using it (stop that one, or choose another"
+              + " --data-dir or --in-memory)";
+        }
+        if (t instanceof FileAlreadyExistsException
+            || t instanceof NotDirectoryException) {
+          return "it is not a directory";
+        }
+        if (t instanceof AccessDeniedException) {
+          return "permission denied";
+        }
+        if (t instanceof FileSystemException fs && fs.getReason() != null) {
+          return fs.getReason();
+        }
+      }
+      return e.getMessage();
+    }
+
+    /** Why the port could not be bound, with the usual way out when it is taken. */
+    static String bindProblem(Throwable e) {
+      String message = String.valueOf(e.getMessage());
+      if (message.contains("Address already in use")) {
+        return "the address is already in use (is another server running? choose another"
+            + " --port)";
+      }
+      return message;
     }
 
     private static String hostForUrl(String host) {

@@ -2,10 +2,18 @@ package io.stator.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.stator.storage.rocksdb.RocksDbStorage;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class MainTest {
@@ -13,7 +21,7 @@ class MainTest {
   private final StringWriter err = new StringWriter();
 
   private int run(String... args) {
-    CommandLine cli = new CommandLine(new Main());
+    CommandLine cli = Main.commandLine();
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(err, true));
     return cli.execute(args);
@@ -64,5 +72,72 @@ class MainTest {
   void noCommandIsAUsageError() {
     assertThat(run()).isEqualTo(2);
     assertThat(err.toString()).contains("stator serve");
+  }
+
+  @Test
+  void aUsageErrorIsOneReasonAndAPointerToTheHelpNotTheWholeHelp() {
+    assertThat(run("serve", "--prot", "8001")).isEqualTo(2);
+    assertThat(err.toString())
+        .startsWith("stator: Unknown options: '--prot'")
+        .contains("Try 'stator serve --help' for more information.")
+        .doesNotContain("Usage:");
+  }
+
+  @Test
+  void aMistypedCommandSuggestsTheRightOne() {
+    assertThat(run("serv")).isEqualTo(2);
+    assertThat(err.toString()).contains("serve").contains("Try 'stator --help'");
+  }
+
+  @Test
+  @Timeout(60) // a regression would start the server, which then waits for a signal
+  void aDataDirectoryHeldByAnotherServerIsExplained(@TempDir Path dir) {
+    try (RocksDbStorage held = RocksDbStorage.open(dir)) {
+      assertThat(run("serve", "--port", "0", "--data-dir", dir.toString())).isEqualTo(1);
+    }
+    assertThat(err.toString())
+        .contains("cannot open the data directory " + dir)
+        .contains("another Stator server is using it");
+  }
+
+  @Test
+  @Timeout(60) // a regression would start the server, which then waits for a signal
+  void aFileWhereTheDataDirectoryShouldBeIsExplained(@TempDir Path dir) throws IOException {
+    Path file = Files.writeString(dir.resolve("data"), "not a directory");
+    assertThat(run("serve", "--port", "0", "--data-dir", file.toString())).isEqualTo(1);
+    assertThat(err.toString()).contains(file + ": it is not a directory");
+  }
+
+  @Test
+  @Timeout(60) // a regression would start the server, which then waits for a signal
+  void aTakenPortIsExplained() throws IOException {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      String port = String.valueOf(taken.getLocalPort());
+      assertThat(run("serve", "--in-memory", "--port", port)).isEqualTo(1);
+    }
+    assertThat(err.toString())
+        .contains("the address is already in use")
+        .contains("--port");
+  }
+
+  @Test
+  void hotKeysWithNoServerSaysNothingAnswers() throws IOException {
+    int port;
+    try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = free.getLocalPort();
+    }
+    assertThat(run("hot-keys", "--table", "T", "--endpoint", "http://127.0.0.1:" + port))
+        .isEqualTo(1);
+    assertThat(err.toString())
+        .contains("cannot reach http://127.0.0.1:" + port + ": nothing answers there")
+        .doesNotContain("null");
+  }
+
+  @Test
+  void hotKeysShowsTheServersMessageRatherThanItsJson() {
+    assertThat(HotKeys.errorMessage(
+            "{\"__type\":\"ResourceNotFoundException\",\"message\":\"Table not found: T\"}"))
+        .isEqualTo("Table not found: T");
+    assertThat(HotKeys.errorMessage("Not Found")).isEqualTo("Not Found");
   }
 }

@@ -358,6 +358,24 @@ class SdkProtocolTest {
     }
 
     @Override
+    public io.stator.api.UpdateContributorInsightsResponse updateContributorInsights(
+        io.stator.api.UpdateContributorInsightsRequest r) {
+      throw bug();
+    }
+
+    @Override
+    public io.stator.api.DescribeContributorInsightsResponse describeContributorInsights(
+        io.stator.api.DescribeContributorInsightsRequest r) {
+      throw bug();
+    }
+
+    @Override
+    public io.stator.api.ListContributorInsightsResponse listContributorInsights(
+        io.stator.api.ListContributorInsightsRequest r) {
+      throw bug();
+    }
+
+    @Override
     public void close() {}
   }
 }

@@ -19,22 +19,25 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * A Storage in memory, for tests and {@code --in-memory}.
  *
  * <p>Each space is a concurrent sorted map, keyed by {@link MapKey} (which compares the 8-byte
- * hash head of partitions as one number first); reads take no lock. Commits are serialised by one
- * lock, which makes "check every expectation, then apply every write" atomic with respect to
- * other commits. A reader may observe a commit half-applied only across keys (never within a
- * key); the engine never relies on multi-key read atomicity outside a commit.
+ * hash head of partitions as one number first). Point reads take no lock; range reads share a
+ * read lock that commits take exclusively, which makes "check every expectation, then apply every
+ * write" atomic with respect to other commits and to range reads.
  */
 public final class MemoryStorage implements Storage {
   private static final byte[] EMPTY = new byte[0];
 
   private final Map<String, ConcurrentSkipListMap<MapKey, StoredRecord>> spaces =
       new ConcurrentHashMap<>();
-  private final Object commitLock = new Object();
+  // Commits take the write lock, range reads the read lock: a range read sees each commit
+  // wholly or not at all (an index entry moved by one commit is never seen twice or not at all).
+  // Point reads need no lock, as one key changes atomically in the skip list.
+  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private long lastVersion;
 
   @Override
@@ -44,8 +47,11 @@ public final class MemoryStorage implements Storage {
 
   @Override
   public void dropSpace(String space) {
-    synchronized (commitLock) {
+    lock.writeLock().lock();
+    try {
       spaces.remove(space);
+    } finally {
+      lock.writeLock().unlock();
     }
   }
 
@@ -71,7 +77,12 @@ public final class MemoryStorage implements Storage {
             ? new MapKey(successor(partition), EMPTY)
             : new MapKey(partition, upper.sort());
     boolean toInclusive = upper != null && upper.inclusive();
-    return first(range(space(space), from, fromInclusive, to, toInclusive), forward, limit);
+    lock.readLock().lock();
+    try {
+      return first(range(space(space), from, fromInclusive, to, toInclusive), forward, limit);
+    } finally {
+      lock.readLock().unlock();
+    }
   }
 
   @Override
@@ -87,7 +98,12 @@ public final class MemoryStorage implements Storage {
       }
     }
     MapKey to = toPartition == null ? null : new MapKey(toPartition, EMPTY);
-    return first(range(space(space), from, fromInclusive, to, false), true, limit);
+    lock.readLock().lock();
+    try {
+      return first(range(space(space), from, fromInclusive, to, false), true, limit);
+    } finally {
+      lock.readLock().unlock();
+    }
   }
 
   /** The records between two optional keys; empty (not an error) when the range is inverted. */
@@ -128,7 +144,8 @@ public final class MemoryStorage implements Storage {
 
   @Override
   public void commit(Commit commit) {
-    synchronized (commitLock) {
+    lock.writeLock().lock();
+    try {
       for (Commit.Expectation e : commit.expectations()) {
         StoredRecord current = space(e.space()).get(new MapKey(e.key()));
         long version = current == null ? Commit.Expectation.ABSENT : current.version();
@@ -150,6 +167,8 @@ public final class MemoryStorage implements Storage {
           map.put(new MapKey(key), new StoredRecord(key, version, w.value().clone()));
         }
       }
+    } finally {
+      lock.writeLock().unlock();
     }
   }
 

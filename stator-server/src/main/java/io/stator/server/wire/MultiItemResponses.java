@@ -173,10 +173,7 @@ final class MultiItemResponses {
       for (Map.Entry<String, List<ItemCollectionMetrics>> e : metrics.entrySet()) {
         out.writeArrayFieldStart(e.getKey());
         for (ItemCollectionMetrics m : e.getValue()) {
-          out.writeStartObject();
-          out.writeFieldName("ItemCollectionKey");
-          Responses.item(out, m.itemCollectionKey());
-          out.writeEndObject();
+          Responses.itemCollectionMetrics(out, m);
         }
         out.writeEndArray();
       }

@@ -8,6 +8,7 @@ import io.stator.api.CreateTableRequest;
 import io.stator.api.DeleteGlobalSecondaryIndexAction;
 import io.stator.api.DeleteItemRequest;
 import io.stator.api.DeleteTableRequest;
+import io.stator.api.DescribeContributorInsightsRequest;
 import io.stator.api.DescribeTableRequest;
 import io.stator.api.DescribeTimeToLiveRequest;
 import io.stator.api.ExpectedAttributeValue;
@@ -15,6 +16,7 @@ import io.stator.api.GetItemRequest;
 import io.stator.api.GlobalSecondaryIndex;
 import io.stator.api.GlobalSecondaryIndexUpdate;
 import io.stator.api.KeySchemaElement;
+import io.stator.api.ListContributorInsightsRequest;
 import io.stator.api.ListTablesRequest;
 import io.stator.api.LocalSecondaryIndex;
 import io.stator.api.Projection;
@@ -25,6 +27,7 @@ import io.stator.api.ScanRequest;
 import io.stator.api.StreamSpecification;
 import io.stator.api.Tag;
 import io.stator.api.TimeToLiveSpecification;
+import io.stator.api.UpdateContributorInsightsRequest;
 import io.stator.api.UpdateGlobalSecondaryIndexAction;
 import io.stator.api.UpdateItemRequest;
 import io.stator.api.UpdateTableRequest;
@@ -186,6 +189,56 @@ final class Requests {
       }
       return new TimeToLiveSpecification(enabled, attributeName);
     });
+  }
+
+  // ---- contributor insights ----------------------------------------------------------------
+
+  static UpdateContributorInsightsRequest updateContributorInsights(JsonInput in)
+      throws IOException {
+    String tableName = null;
+    String indexName = null;
+    String action = null;
+    String mode = null;
+    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
+      switch (m) {
+        case "TableName" -> tableName = in.string();
+        case "IndexName" -> indexName = in.string();
+        case "ContributorInsightsAction" -> action = in.string();
+        case "ContributorInsightsMode" -> mode = in.string();
+        default -> in.skip();
+      }
+    }
+    return new UpdateContributorInsightsRequest(tableName, indexName, action, mode);
+  }
+
+  static DescribeContributorInsightsRequest describeContributorInsights(JsonInput in)
+      throws IOException {
+    String tableName = null;
+    String indexName = null;
+    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
+      switch (m) {
+        case "TableName" -> tableName = in.string();
+        case "IndexName" -> indexName = in.string();
+        default -> in.skip();
+      }
+    }
+    return new DescribeContributorInsightsRequest(tableName, indexName);
+  }
+
+  static ListContributorInsightsRequest listContributorInsights(JsonInput in)
+      throws IOException {
+    String tableName = null;
+    String nextToken = null;
+    Integer maxResults = null;
+    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
+      switch (m) {
+        case "TableName" -> tableName = in.string();
+        case "NextToken" -> nextToken = in.string();
+        case "MaxResults" -> maxResults = in.integer();
+        default -> in.skip();
+      }
+    }
+    return new ListContributorInsightsRequest(tableName, nextToken, maxResults);
   }
 
   // ---- items --------------------------------------------------------------------------------

@@ -5,15 +5,18 @@ import io.stator.api.AttributeDefinition;
 import io.stator.api.BillingModeSummary;
 import io.stator.api.Capacity;
 import io.stator.api.ConsumedCapacity;
+import io.stator.api.ContributorInsightsSummary;
 import io.stator.api.CreateTableResponse;
 import io.stator.api.DeleteItemResponse;
 import io.stator.api.DeleteTableResponse;
+import io.stator.api.DescribeContributorInsightsResponse;
 import io.stator.api.DescribeTableResponse;
 import io.stator.api.DescribeTimeToLiveResponse;
 import io.stator.api.GetItemResponse;
 import io.stator.api.GlobalSecondaryIndexDescription;
 import io.stator.api.ItemCollectionMetrics;
 import io.stator.api.KeySchemaElement;
+import io.stator.api.ListContributorInsightsResponse;
 import io.stator.api.ListTablesResponse;
 import io.stator.api.LocalSecondaryIndexDescription;
 import io.stator.api.Projection;
@@ -23,6 +26,7 @@ import io.stator.api.QueryResponse;
 import io.stator.api.ScanResponse;
 import io.stator.api.StreamSpecification;
 import io.stator.api.TableDescription;
+import io.stator.api.UpdateContributorInsightsResponse;
 import io.stator.api.UpdateItemResponse;
 import io.stator.api.UpdateTableResponse;
 import io.stator.api.UpdateTimeToLiveResponse;
@@ -94,6 +98,52 @@ final class Responses {
       string(o, "AttributeName", d.attributeName());
       o.writeEndObject();
     });
+    out.writeEndObject();
+  }
+
+  static void updateContributorInsights(
+      JsonGenerator out, UpdateContributorInsightsResponse r) throws IOException {
+    out.writeStartObject();
+    string(out, "TableName", r.tableName());
+    string(out, "IndexName", r.indexName());
+    string(out, "ContributorInsightsStatus", r.contributorInsightsStatus());
+    string(out, "ContributorInsightsMode", r.contributorInsightsMode());
+    out.writeEndObject();
+  }
+
+  static void describeContributorInsights(
+      JsonGenerator out, DescribeContributorInsightsResponse r) throws IOException {
+    out.writeStartObject();
+    string(out, "TableName", r.tableName());
+    string(out, "IndexName", r.indexName());
+    field(out, "ContributorInsightsRuleList", r.contributorInsightsRuleList(),
+        Responses::strings);
+    string(out, "ContributorInsightsStatus", r.contributorInsightsStatus());
+    timestamp(out, "LastUpdateDateTime", r.lastUpdateDateTime());
+    field(out, "FailureException", r.failureException(), (o, f) -> {
+      o.writeStartObject();
+      string(o, "ExceptionName", f.exceptionName());
+      string(o, "ExceptionDescription", f.exceptionDescription());
+      o.writeEndObject();
+    });
+    string(out, "ContributorInsightsMode", r.contributorInsightsMode());
+    out.writeEndObject();
+  }
+
+  static void listContributorInsights(JsonGenerator out, ListContributorInsightsResponse r)
+      throws IOException {
+    out.writeStartObject();
+    out.writeArrayFieldStart("ContributorInsightsSummaries");
+    for (ContributorInsightsSummary summary : r.contributorInsightsSummaries()) {
+      out.writeStartObject();
+      string(out, "TableName", summary.tableName());
+      string(out, "IndexName", summary.indexName());
+      string(out, "ContributorInsightsStatus", summary.contributorInsightsStatus());
+      string(out, "ContributorInsightsMode", summary.contributorInsightsMode());
+      out.writeEndObject();
+    }
+    out.writeEndArray();
+    string(out, "NextToken", r.nextToken());
     out.writeEndObject();
   }
 
@@ -290,7 +340,7 @@ final class Responses {
     out.writeEndObject();
   }
 
-  private static void itemCollectionMetrics(JsonGenerator out, ItemCollectionMetrics m)
+  static void itemCollectionMetrics(JsonGenerator out, ItemCollectionMetrics m)
       throws IOException {
     out.writeStartObject();
     field(out, "ItemCollectionKey", m.itemCollectionKey(), Responses::item);

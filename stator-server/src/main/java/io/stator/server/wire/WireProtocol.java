@@ -9,8 +9,10 @@ import io.stator.api.Database;
 import io.stator.api.DynamoDbException;
 import io.stator.api.ErrorType;
 import io.stator.api.ProvisionedThroughputExceededException;
+import io.stator.api.ThrottlingException;
 import io.stator.api.ThrottlingReason;
 import io.stator.api.TransactionCanceledException;
+import io.stator.api.streams.DynamoDbStreams;
 import io.stator.value.AttributeValue;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,6 +33,13 @@ import java.util.function.BiFunction;
 public final class WireProtocol {
   /** The {@code X-Amz-Target} prefix of DynamoDB's operations. */
   public static final String TARGET_PREFIX = "DynamoDB_20120810.";
+
+  /**
+   * The {@code X-Amz-Target} prefix of DynamoDB Streams' operations, served on the same
+   * endpoint; their names (as {@link #operation} returns them) keep the prefix, so that a
+   * Streams operation is never mistaken for a DynamoDB one.
+   */
+  public static final String STREAMS_TARGET_PREFIX = "DynamoDBStreams_20120810.";
 
   private static final JsonFactory JSON = new JsonFactory();
 
@@ -124,13 +133,66 @@ public final class WireProtocol {
               new Operation<>(
                   Requests::describeTimeToLive,
                   Database::describeTimeToLive,
-                  Responses::describeTimeToLive)));
+                  Responses::describeTimeToLive)),
+          Map.entry(
+              "UpdateContributorInsights",
+              new Operation<>(
+                  Requests::updateContributorInsights,
+                  Database::updateContributorInsights,
+                  Responses::updateContributorInsights)),
+          Map.entry(
+              "DescribeContributorInsights",
+              new Operation<>(
+                  Requests::describeContributorInsights,
+                  Database::describeContributorInsights,
+                  Responses::describeContributorInsights)),
+          Map.entry(
+              "ListContributorInsights",
+              new Operation<>(
+                  Requests::listContributorInsights,
+                  Database::listContributorInsights,
+                  Responses::listContributorInsights)),
+          Map.entry(
+              STREAMS_TARGET_PREFIX + "ListStreams",
+              new Operation<>(
+                  StreamRequests::listStreams,
+                  (db, r) -> streams(db).listStreams(r),
+                  StreamResponses::listStreams)),
+          Map.entry(
+              STREAMS_TARGET_PREFIX + "DescribeStream",
+              new Operation<>(
+                  StreamRequests::describeStream,
+                  (db, r) -> streams(db).describeStream(r),
+                  StreamResponses::describeStream)),
+          Map.entry(
+              STREAMS_TARGET_PREFIX + "GetShardIterator",
+              new Operation<>(
+                  StreamRequests::getShardIterator,
+                  (db, r) -> streams(db).getShardIterator(r),
+                  StreamResponses::getShardIterator)),
+          Map.entry(
+              STREAMS_TARGET_PREFIX + "GetRecords",
+              new Operation<>(
+                  StreamRequests::getRecords,
+                  (db, r) -> streams(db).getRecords(r),
+                  StreamResponses::getRecords)));
+
+  /** The Streams API of a database; every engine has one (see {@link DynamoDbStreams}). */
+  private static DynamoDbStreams streams(Database database) {
+    if (database instanceof DynamoDbStreams streams) {
+      return streams;
+    }
+    throw new DynamoDbException(ErrorType.UnknownOperationException, null);
+  }
 
   /**
    * The operation named by an {@code X-Amz-Target} header, or null when Stator does not serve
    * it (DynamoDB then answers UnknownOperationException).
    */
   public static String operation(String target) {
+    if (target != null && target.startsWith(STREAMS_TARGET_PREFIX)) {
+      return OPERATIONS.containsKey(target) ? target : null;
+    }
     if (target == null || !target.startsWith(TARGET_PREFIX)) {
       return null;
     }
@@ -138,7 +200,7 @@ public final class WireProtocol {
     return OPERATIONS.containsKey(name) ? name : null;
   }
 
-  /** All operations Stator serves. */
+  /** All operations Stator serves (Streams operations with their target prefix). */
   public static Set<String> operations() {
     return OPERATIONS.keySet();
   }
@@ -188,7 +250,7 @@ public final class WireProtocol {
    * Writes the error body of an exception the engine raised, with what it carries: the item of
    * a ConditionalCheckFailedException, the CancellationReasons of a TransactionCanceledException
    * (which DynamoDB words with {@code Message}, as its shape declares), the ThrottlingReasons of
-   * a ProvisionedThroughputExceededException.
+   * a ProvisionedThroughputExceededException or a ThrottlingException.
    */
   public static void writeEngineError(
       ErrorType type, String message, DynamoDbException e, OutputStream out) throws IOException {
@@ -197,13 +259,21 @@ public final class WireProtocol {
         message,
         e == null ? null : e.item(),
         e instanceof TransactionCanceledException t ? t.cancellationReasons() : null,
-        e instanceof ProvisionedThroughputExceededException p ? p.throttlingReasons() : null,
+        throttlingReasons(e),
         out);
+  }
+
+  private static List<ThrottlingReason> throttlingReasons(DynamoDbException e) {
+    if (e instanceof ProvisionedThroughputExceededException p) {
+      return p.throttlingReasons();
+    }
+    return e instanceof ThrottlingException t ? t.throttlingReasons() : null;
   }
 
   /**
    * An error body; {@code throttlingReasons} are written as the current API's {@code
-   * ThrottlingReasons} list of {@code {reason, resource}}.
+   * ThrottlingReasons} list of {@code {reason, resource}} ({@code throttlingReasons} in a
+   * ThrottlingException, as its shape names it).
    */
   private static void writeError(
       ErrorType type,
@@ -229,7 +299,9 @@ public final class WireProtocol {
         Responses.item(generator, item);
       }
       if (throttlingReasons != null) {
-        generator.writeArrayFieldStart("ThrottlingReasons");
+        // The spec spells the member differently in the two shapes that carry it.
+        generator.writeArrayFieldStart(
+            type == ErrorType.ThrottlingException ? "throttlingReasons" : "ThrottlingReasons");
         for (ThrottlingReason r : throttlingReasons) {
           generator.writeStartObject();
           generator.writeStringField("reason", r.reason());

@@ -16,7 +16,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -29,8 +31,18 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.ThrottlingException;
+import software.amazon.awssdk.services.dynamodb.model.TransactGetItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
@@ -184,6 +196,101 @@ class CapacityTest {
         .contains("Table Sensors (PROVISIONED, 1 RCU / 1 WCU provisioned")
         .contains("0 read / 1 write throttles")
         .contains("2026-03-04 (200.5, 1)");
+  }
+
+  private static Map<String, AttributeValue> key(String pk) {
+    return Map.of("pk", AttributeValue.fromS(pk));
+  }
+
+  private static WriteRequest put(Map<String, AttributeValue> item) {
+    return WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build();
+  }
+
+  @Test
+  void batchesAndTransactionsReturnOneConsumedCapacityPerTable() {
+    start(CapacityMode.OBSERVE);
+    createTable("Music", null, null);
+    createTable("Books", null, null);
+    BatchWriteItemResponse written = client.batchWriteItem(b -> b
+        .requestItems(Map.of(
+            "Music", List.of(put(item("a", 1536)), put(item("b", 6656))),
+            "Books", List.of(put(item("c", 100)))))
+        .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL));
+    assertThat(written.unprocessedItems()).isEmpty();
+    assertThat(written.consumedCapacity())
+        .extracting(ConsumedCapacity::tableName, ConsumedCapacity::capacityUnits,
+            ConsumedCapacity::writeCapacityUnits)
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple("Music", 9.0, 9.0), // 2 KB + 7 KB
+            org.assertj.core.groups.Tuple.tuple("Books", 1.0, 1.0));
+
+    // The Developer Guide's example: 1.5 KB and 6.5 KB read as 4 KB + 8 KB.
+    BatchGetItemResponse read = client.batchGetItem(b -> b
+        .requestItems(Map.of("Music", KeysAndAttributes.builder()
+            .keys(key("a"), key("b")).consistentRead(true).build()))
+        .returnConsumedCapacity(ReturnConsumedCapacity.INDEXES));
+    ConsumedCapacity music = read.consumedCapacity().get(0);
+    assertThat(music.tableName()).isEqualTo("Music");
+    assertThat(music.capacityUnits()).isEqualTo(3.0);
+    assertThat(music.readCapacityUnits()).isEqualTo(3.0);
+    assertThat(music.table().readCapacityUnits()).isEqualTo(3.0);
+
+    List<ConsumedCapacity> transactWrite = client.transactWriteItems(b -> b
+        .transactItems(
+            TransactWriteItem.builder().put(p -> p.tableName("Music").item(item("d", 1536)))
+                .build(),
+            TransactWriteItem.builder().conditionCheck(c -> c.tableName("Books").key(key("c"))
+                .conditionExpression("attribute_exists(pk)")).build())
+        .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)).consumedCapacity();
+    assertThat(transactWrite)
+        .extracting(ConsumedCapacity::tableName, ConsumedCapacity::writeCapacityUnits)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("Music", 4.0),
+            org.assertj.core.groups.Tuple.tuple("Books", 2.0));
+
+    List<ConsumedCapacity> transactGet = client.transactGetItems(b -> b
+        .transactItems(
+            TransactGetItem.builder().get(g -> g.tableName("Music").key(key("a"))).build(),
+            TransactGetItem.builder().get(g -> g.tableName("Music").key(key("b"))).build())
+        .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)).consumedCapacity();
+    assertThat(transactGet).singleElement().satisfies(c -> {
+      assertThat(c.tableName()).isEqualTo("Music");
+      assertThat(c.readCapacityUnits()).isEqualTo(6.0);
+    });
+  }
+
+  @Test
+  void enforceModeReturnsThrottledBatchWritesAsUnprocessedItems() {
+    start(CapacityMode.ENFORCE);
+    createTable("Sensors", 10L, 990L); // one partition; its 1,000 WCU/s ceiling binds
+    // 10 writes of 100 KB spend the partition's second.
+    for (int i = 0; i < 10; i++) {
+      client.putItem(b -> b.tableName("Sensors").item(item("2026-03-01", 100 * 1024)));
+    }
+    ThrottlingException none = catchThrowableOfType(() -> client.batchWriteItem(b -> b
+        .requestItems(Map.of("Sensors", List.of(put(item("2026-03-02", 100)))))),
+        ThrottlingException.class);
+    assertThat(none).isNotNull();
+    assertThat(none.awsErrorDetails().errorCode()).isEqualTo("ThrottlingException");
+    assertThat(none.throttlingReasons()).singleElement().satisfies(r ->
+        assertThat(r.reason()).isEqualTo("TableWriteKeyRangeThroughputExceeded"));
+
+    clock.advance(Duration.ofMillis(2)); // 2 WCU back
+    WriteRequest third = put(item("2026-03-05", 100));
+    BatchWriteItemResponse partial = client.batchWriteItem(b -> b
+        .requestItems(Map.of("Sensors",
+            List.of(put(item("2026-03-03", 100)), put(item("2026-03-04", 100)), third)))
+        .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL));
+    assertThat(partial.unprocessedItems()).isEqualTo(Map.of("Sensors", List.of(third)));
+    assertThat(partial.consumedCapacity()).singleElement()
+        .satisfies(c -> assertThat(c.capacityUnits()).isEqualTo(2.0));
+
+    TransactionCanceledException cancelled = catchThrowableOfType(
+        () -> client.transactWriteItems(b -> b.transactItems(TransactWriteItem.builder()
+            .put(p -> p.tableName("Sensors").item(item("2026-03-06", 100))).build())),
+        TransactionCanceledException.class);
+    assertThat(cancelled.cancellationReasons()).extracting(CancellationReason::code)
+        .containsExactly("ProvisionedThroughputExceeded");
   }
 
   @Test

@@ -23,6 +23,7 @@ import software.amazon.awssdk.core.retry.RetryPolicy;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
  * A DynamoDB endpoint for the tests: the real {@link StatorServer} on a free loopback port over a
@@ -39,6 +40,7 @@ final class DynamoDbEndpoint implements AutoCloseable {
   private StatorServer server;
   private Database database;
   private DynamoDbClient client;
+  private DynamoDbStreamsClient streamsClient;
   private URI uri;
 
   private DynamoDbEndpoint(Target target, Path dataDirectory) {
@@ -79,6 +81,15 @@ final class DynamoDbEndpoint implements AutoCloseable {
             .retryPolicy(RetryPolicy.none())
             .addExecutionInterceptor(new HeaderRecorder()))
         .build();
+    // DynamoDB Streams is served on the same endpoint.
+    streamsClient = DynamoDbStreamsClient.builder()
+        .endpointOverride(uri)
+        .region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(
+            AwsBasicCredentials.create("AKIDEXAMPLE", "secret")))
+        .httpClient(UrlConnectionHttpClient.create())
+        .overrideConfiguration(c -> c.retryPolicy(RetryPolicy.none()))
+        .build();
   }
 
   /**
@@ -108,6 +119,11 @@ final class DynamoDbEndpoint implements AutoCloseable {
     return client;
   }
 
+  /** The AWS SDK's DynamoDB Streams client, on the same endpoint. */
+  DynamoDbStreamsClient streamsClient() {
+    return streamsClient;
+  }
+
   URI uri() {
     return uri;
   }
@@ -127,6 +143,7 @@ final class DynamoDbEndpoint implements AutoCloseable {
       throw new IllegalStateException(target + " keeps nothing across a restart");
     }
     client.close();
+    streamsClient.close();
     server.close();
     open();
   }
@@ -135,6 +152,9 @@ final class DynamoDbEndpoint implements AutoCloseable {
   public void close() {
     if (client != null) {
       client.close();
+    }
+    if (streamsClient != null) {
+      streamsClient.close();
     }
     if (server != null) {
       server.close();

@@ -205,14 +205,24 @@ class ShapesTest {
   }
 
   @Test
-  void everyDatabaseOperationIsServed() {
+  void everyDatabaseAndStreamsOperationIsServed() {
     List<String> methods =
-        java.util.Arrays.stream(io.stator.api.Database.class.getDeclaredMethods())
-            .map(java.lang.reflect.Method::getName)
-            .filter(name -> !name.equals("close"))
-            .map(name -> Character.toUpperCase(name.charAt(0)) + name.substring(1))
+        java.util.stream.Stream.concat(
+                java.util.Arrays.stream(io.stator.api.Database.class.getDeclaredMethods())
+                    .map(java.lang.reflect.Method::getName)
+                    .filter(name -> !name.equals("close"))
+                    .map(name -> Character.toUpperCase(name.charAt(0)) + name.substring(1)),
+                java.util.Arrays.stream(
+                        io.stator.api.streams.DynamoDbStreams.class.getDeclaredMethods())
+                    .map(java.lang.reflect.Method::getName)
+                    .map(name -> WireProtocol.STREAMS_TARGET_PREFIX
+                        + Character.toUpperCase(name.charAt(0)) + name.substring(1)))
             .toList();
     assertThat(WireProtocol.operations()).containsExactlyInAnyOrderElementsOf(methods);
+    assertThat(WireProtocol.operation("DynamoDBStreams_20120810.GetRecords"))
+        .isEqualTo("DynamoDBStreams_20120810.GetRecords");
+    assertThat(WireProtocol.operation("DynamoDB_20120810.GetRecords")).isNull();
+    assertThat(WireProtocol.operation("DynamoDBStreams_20120810.PutItem")).isNull();
   }
 
   private static String error(ErrorType type, String message, Map<String, AttributeValue> item)

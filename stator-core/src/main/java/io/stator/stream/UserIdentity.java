@@ -1,4 +1,4 @@
-package io.stator.engine;
+package io.stator.stream;
 
 /**
  * Who made a write, when it was not the caller of the API: DynamoDB's stream records carry a

@@ -1,0 +1,4 @@
+package io.stator.api;
+
+/** Why Contributor Insights last failed to change (status FAILED). */
+public record FailureException(String exceptionName, String exceptionDescription) {}

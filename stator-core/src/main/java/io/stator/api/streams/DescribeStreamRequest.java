@@ -1,0 +1,5 @@
+package io.stator.api.streams;
+
+/** DescribeStream. Null members are absent, as on the wire. */
+public record DescribeStreamRequest(
+    String streamArn, Integer limit, String exclusiveStartShardId, ShardFilter shardFilter) {}

@@ -1,0 +1,5 @@
+package io.stator.api.streams;
+
+/** DescribeStream's answer. */
+public record DescribeStreamResponse(
+    StreamDescription streamDescription) {}

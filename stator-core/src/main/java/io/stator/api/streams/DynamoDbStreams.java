@@ -1,0 +1,19 @@
+package io.stator.api.streams;
+
+/**
+ * DynamoDB Streams: the change records of tables with a stream enabled, one method per
+ * operation of the Streams API (target prefix {@code DynamoDBStreams_20120810}), with its
+ * semantics and errors ({@link io.stator.api.DynamoDbException}).
+ *
+ * <p>Every database from {@code Stator.open} implements it beside {@link io.stator.api.Database}
+ * (which has exactly DynamoDB's own operations): {@code (DynamoDbStreams) database}.
+ */
+public interface DynamoDbStreams {
+  ListStreamsResponse listStreams(ListStreamsRequest request);
+
+  DescribeStreamResponse describeStream(DescribeStreamRequest request);
+
+  GetShardIteratorResponse getShardIterator(GetShardIteratorRequest request);
+
+  GetRecordsResponse getRecords(GetRecordsRequest request);
+}

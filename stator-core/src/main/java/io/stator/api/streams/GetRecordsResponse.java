@@ -1,0 +1,7 @@
+package io.stator.api.streams;
+
+import java.util.List;
+
+/** GetRecords' answer; {@code nextShardIterator} null once a closed shard is read to its end. */
+public record GetRecordsResponse(
+    List<Record> records, String nextShardIterator) {}

@@ -1,0 +1,5 @@
+package io.stator.api.streams;
+
+/** GetShardIterator. Null members are absent, as on the wire. */
+public record GetShardIteratorRequest(
+    String streamArn, String shardId, String shardIteratorType, String sequenceNumber) {}

@@ -1,0 +1,5 @@
+package io.stator.api.streams;
+
+/** GetShardIterator's answer: an opaque iterator, valid 15 minutes. */
+public record GetShardIteratorResponse(
+    String shardIterator) {}

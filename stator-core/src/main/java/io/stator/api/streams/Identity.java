@@ -1,0 +1,8 @@
+package io.stator.api.streams;
+
+/**
+ * Who made a change: present only on Time to Live deletions ({@code Service}, {@code
+ * dynamodb.amazonaws.com}).
+ */
+public record Identity(
+    String principalId, String type) {}

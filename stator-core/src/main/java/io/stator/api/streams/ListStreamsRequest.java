@@ -1,0 +1,5 @@
+package io.stator.api.streams;
+
+/** ListStreams. Null members are absent, as on the wire. */
+public record ListStreamsRequest(
+    String tableName, Integer limit, String exclusiveStartStreamArn) {}

@@ -1,0 +1,7 @@
+package io.stator.api.streams;
+
+import java.util.List;
+
+/** ListStreams' answer: the streams, and where to continue when there are more. */
+public record ListStreamsResponse(
+    List<Stream> streams, String lastEvaluatedStreamArn) {}

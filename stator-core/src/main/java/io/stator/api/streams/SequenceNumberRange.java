@@ -1,0 +1,5 @@
+package io.stator.api.streams;
+
+/** The sequence numbers of a shard; {@code endingSequenceNumber} null while it is open. */
+public record SequenceNumberRange(
+    String startingSequenceNumber, String endingSequenceNumber) {}

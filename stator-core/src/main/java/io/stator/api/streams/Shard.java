@@ -1,0 +1,5 @@
+package io.stator.api.streams;
+
+/** A shard of a stream; {@code parentShardId} null for the first shard. */
+public record Shard(
+    String shardId, SequenceNumberRange sequenceNumberRange, String parentShardId) {}

@@ -1,0 +1,5 @@
+package io.stator.api.streams;
+
+/** DescribeStream's filter: {@code CHILD_SHARDS} of the shard {@code shardId}. */
+public record ShardFilter(
+    String type, String shardId) {}

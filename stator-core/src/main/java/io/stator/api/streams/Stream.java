@@ -1,0 +1,5 @@
+package io.stator.api.streams;
+
+/** A stream as ListStreams lists it. */
+public record Stream(
+    String streamArn, String tableName, String streamLabel) {}

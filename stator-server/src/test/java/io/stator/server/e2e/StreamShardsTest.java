@@ -1,0 +1,207 @@
+package io.stator.server.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.stator.EngineOptions;
+import io.stator.Stator;
+import io.stator.capacity.ManualClock;
+import io.stator.server.StatorServer;
+import io.stator.storage.memory.MemoryStorage;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.retry.RetryPolicy;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.ExpiredIteratorException;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.OperationType;
+import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.Shard;
+import software.amazon.awssdk.services.dynamodb.model.ShardFilterType;
+import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TrimmedDataAccessException;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+
+/**
+ * Streams across time, through the AWS SDK, on a server whose engine runs on a clock the test
+ * moves: shards close every four hours and children open, a consumer following parent/child
+ * order from TRIM_HORIZON sees exactly the changes made (single writes, batch items,
+ * transaction items and Time to Live deletions), iterators expire after 15 minutes and records
+ * are trimmed after 24 hours.
+ */
+class StreamShardsTest {
+  private final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T00:00:00Z"));
+  private StatorServer server;
+  private DynamoDbClient dynamo;
+  private DynamoDbStreamsClient streams;
+
+  @BeforeEach
+  void start() {
+    server = StatorServer.start("127.0.0.1", 0, Stator.open(new MemoryStorage(),
+        EngineOptions.defaults().withClock(clock).withTimeToLiveSweepInterval(Duration.ZERO)));
+    URI uri = URI.create("http://127.0.0.1:" + server.port());
+    var credentials = StaticCredentialsProvider.create(
+        AwsBasicCredentials.create("AKIDEXAMPLE", "secret"));
+    dynamo = DynamoDbClient.builder().endpointOverride(uri).region(Region.US_EAST_1)
+        .credentialsProvider(credentials).httpClient(UrlConnectionHttpClient.create())
+        .overrideConfiguration(c -> c.retryPolicy(RetryPolicy.none())).build();
+    streams = DynamoDbStreamsClient.builder().endpointOverride(uri).region(Region.US_EAST_1)
+        .credentialsProvider(credentials).httpClient(UrlConnectionHttpClient.create())
+        .overrideConfiguration(c -> c.retryPolicy(RetryPolicy.none())).build();
+  }
+
+  @AfterEach
+  void stop() {
+    dynamo.close();
+    streams.close();
+    server.close();
+  }
+
+  @Test
+  void aConsumerFollowingShardsSeesEveryChangeInOrderAcrossRotations() throws Exception {
+    String arn = createTable("orders");
+    dynamo.updateTimeToLive(r -> r.tableName("orders")
+        .timeToLiveSpecification(t -> t.enabled(true).attributeName("expires")));
+    List<String> expected = new ArrayList<>();
+    put("orders", "a", null);
+    expected.add("INSERT a");
+    put("orders", "a", "1");
+    expected.add("MODIFY a");
+    clock.advance(Duration.ofHours(4).plusMinutes(1)); // shard 0 closes, shard 1 opens
+    dynamo.batchWriteItem(r -> r.requestItems(Map.of("orders", List.of(
+        WriteRequest.builder().putRequest(PutRequest.builder()
+            .item(Map.of("pk", s("b"))).build()).build(),
+        WriteRequest.builder().deleteRequest(d -> d.key(Map.of("pk", s("a")))).build()))));
+    List<String> batch = List.of("INSERT b", "REMOVE a");
+    dynamo.transactWriteItems(r -> r.transactItems(
+        TransactWriteItem.builder().put(Put.builder().tableName("orders")
+            .item(Map.of("pk", s("c"), "expires",
+                AttributeValue.fromN(Long.toString(clock.instant().getEpochSecond() + 60))))
+            .build()).build(),
+        TransactWriteItem.builder().update(u -> u.tableName("orders").key(Map.of("pk", s("b")))
+            .updateExpression("SET v = :v")
+            .expressionAttributeValues(Map.of(":v", s("x")))).build()));
+    List<String> transaction = List.of("INSERT c", "MODIFY b");
+    clock.advance(Duration.ofHours(4)); // shard 1 closes, shard 2 opens; c has expired
+    sweep();
+    List<String> afterTransaction = List.of("REMOVE c");
+
+    List<Shard> shards = new StreamConsumer(streams, arn).shards();
+    assertThat(shards).hasSize(3);
+    assertThat(shards.get(1).parentShardId()).isEqualTo(shards.get(0).shardId());
+    assertThat(shards.get(2).parentShardId()).isEqualTo(shards.get(1).shardId());
+    assertThat(shards.subList(0, 2)).allSatisfy(s ->
+        assertThat(s.sequenceNumberRange().endingSequenceNumber()).isNotNull());
+    assertThat(shards.get(2).sequenceNumberRange().endingSequenceNumber()).isNull();
+    assertThat(streams.describeStream(r -> r.streamArn(arn).shardFilter(f -> f
+        .type(ShardFilterType.CHILD_SHARDS).shardId(shards.get(0).shardId())))
+        .streamDescription().shards()).containsExactly(shards.get(1));
+    var page = streams.describeStream(r -> r.streamArn(arn).limit(1)).streamDescription();
+    assertThat(page.shards()).containsExactly(shards.get(0));
+    assertThat(page.lastEvaluatedShardId()).isEqualTo(shards.get(0).shardId());
+
+    List<Record> records = new StreamConsumer(streams, arn).readAll();
+    List<String> seen = records.stream()
+        .map(r -> r.eventName() + " " + r.dynamodb().keys().get("pk").s()).toList();
+    assertThat(seen.subList(0, 2)).containsExactlyElementsOf(expected);
+    assertThat(seen.subList(2, 4)).containsExactlyInAnyOrderElementsOf(batch);
+    assertThat(seen.subList(4, 6)).containsExactlyInAnyOrderElementsOf(transaction);
+    assertThat(seen.subList(6, 7)).containsExactlyElementsOf(afterTransaction);
+    assertThat(seen).hasSize(7);
+    Record expiry = records.get(6);
+    assertThat(expiry.eventName()).isEqualTo(OperationType.REMOVE);
+    assertThat(expiry.userIdentity().type()).isEqualTo("Service");
+    assertThat(expiry.userIdentity().principalId()).isEqualTo("dynamodb.amazonaws.com");
+    assertThat(records.subList(0, 6)).allSatisfy(r -> assertThat(r.userIdentity()).isNull());
+    assertThat(records.get(0).dynamodb().approximateCreationDateTime())
+        .isEqualTo(Instant.parse("2026-03-01T00:00:00Z"));
+    // The closed shards' last records end their ranges.
+    assertThat(shards.get(0).sequenceNumberRange().endingSequenceNumber())
+        .isEqualTo(records.get(1).dynamodb().sequenceNumber());
+  }
+
+  @Test
+  void iteratorsExpireAfterFifteenMinutesAndRecordsAreTrimmedAfterADay() {
+    String arn = createTable("trimmed");
+    put("trimmed", "a", null);
+    Shard first = new StreamConsumer(streams, arn).shards().get(0);
+    String iterator = iterator(arn, first.shardId(), ShardIteratorType.TRIM_HORIZON, null);
+    clock.advance(Duration.ofMinutes(16));
+    ExpiredIteratorException expired = catchThrowableOfType(ExpiredIteratorException.class,
+        () -> streams.getRecords(r -> r.shardIterator(iterator)));
+    assertThat(expired).isNotNull();
+    assertThat(expired.awsErrorDetails().errorCode()).isEqualTo("ExpiredIteratorException");
+    assertThat(expired.awsErrorDetails().errorMessage())
+        .isEqualTo("The provided iterator exceeds the maximum age allowed.");
+
+    String sequenceNumber = new StreamConsumer(streams, arn).readAll().get(0).dynamodb()
+        .sequenceNumber();
+    clock.advance(Duration.ofHours(24));
+    TrimmedDataAccessException trimmed = catchThrowableOfType(TrimmedDataAccessException.class,
+        () -> iterator(arn, first.shardId(), ShardIteratorType.AT_SEQUENCE_NUMBER,
+            sequenceNumber));
+    assertThat(trimmed).isNotNull();
+    assertThat(trimmed.awsErrorDetails().errorMessage())
+        .isEqualTo("The data you are trying to access has been trimmed.");
+    assertThat(new StreamConsumer(streams, arn).readAll()).isEmpty();
+    put("trimmed", "b", null);
+    assertThat(new StreamConsumer(streams, arn).readAll())
+        .extracting(r -> r.dynamodb().keys().get("pk").s()).containsExactly("b");
+  }
+
+  private String createTable(String name) {
+    return dynamo.createTable(r -> r.tableName(name)
+        .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build())
+        .attributeDefinitions(AttributeDefinition.builder().attributeName("pk")
+            .attributeType(ScalarAttributeType.S).build())
+        .billingMode(BillingMode.PAY_PER_REQUEST)
+        .streamSpecification(s -> s.streamEnabled(true)
+            .streamViewType(StreamViewType.NEW_AND_OLD_IMAGES)))
+        .tableDescription().latestStreamArn();
+  }
+
+  private void put(String table, String pk, String v) {
+    Map<String, AttributeValue> item = v == null ? Map.of("pk", s(pk))
+        : Map.of("pk", s(pk), "v", s(v));
+    dynamo.putItem(r -> r.tableName(table).item(item));
+  }
+
+  private String iterator(String arn, String shard, ShardIteratorType type, String sequence) {
+    return streams.getShardIterator(r -> r.streamArn(arn).shardId(shard).shardIteratorType(type)
+        .sequenceNumber(sequence)).shardIterator();
+  }
+
+  private void sweep() throws Exception {
+    var request = java.net.http.HttpRequest.newBuilder(
+            URI.create("http://127.0.0.1:" + server.port() + "/stator/ttl/sweep"))
+        .POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build();
+    var response = java.net.http.HttpClient.newHttpClient()
+        .send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(response.body()).isEqualTo("{\"DeletedItems\":1}");
+  }
+
+  private static AttributeValue s(String value) {
+    return AttributeValue.fromS(value);
+  }
+}
