@@ -17,62 +17,77 @@ import java.util.List;
  */
 final class HotKeys {
   private final int size;
-  // A plain array searched by hash: with a few dozen counters one pass that compares longs finds
-  // the key, or the smallest counter to replace, with no hashing of the key's bytes and no map
-  // entries to allocate or iterate (this runs on every item request).
+  // Plain arrays searched by hash: with a few dozen counters one pass over contiguous longs and
+  // doubles finds the key, or the smallest counter to replace, without hashing the key's bytes,
+  // allocating map entries, or visiting each counter object (cache misses on a busy machine);
+  // this runs on every item request. hashes[i] and weights[i] mirror counters[i].
   private Counter[] counters;
+  private long[] hashes;
+  private double[] weights;
   private int count;
 
   HotKeys(int size) {
     this.size = size;
-    this.counters = new Counter[Math.max(1, size)];
+    int capacity = Math.max(1, size);
+    this.counters = new Counter[capacity];
+    this.hashes = new long[capacity];
+    this.weights = new double[capacity];
   }
 
   /** Adds the units of one request on {@code key}; returns its counter. */
   Counter add(ByteBuffer key, long hash, double readUnits, double writeUnits) {
-    Counter c = null;
+    int found = -1;
     int smallest = -1;
     for (int i = 0; i < count; i++) {
-      Counter candidate = counters[i];
-      if (candidate.hash == hash && candidate.key.equals(key)) {
-        c = candidate;
+      if (hashes[i] == hash && counters[i].key.equals(key)) {
+        found = i;
         break;
       }
-      if (smallest < 0 || candidate.weight < counters[smallest].weight) {
+      if (smallest < 0 || weights[i] < weights[smallest]) {
         smallest = i;
       }
     }
-    if (c == null) {
+    if (found < 0) {
       if (count < size) {
-        c = new Counter(key, hash, 0);
-        append(c);
+        found = append(new Counter(key, hash, 0));
       } else {
-        c = new Counter(key, hash, counters[smallest].weight);
-        counters[smallest] = c;
+        found = smallest;
+        set(found, new Counter(key, hash, weights[smallest]));
       }
     }
+    Counter c = counters[found];
     c.weight += readUnits + writeUnits;
     c.readUnits += readUnits;
     c.writeUnits += writeUnits;
+    weights[found] = c.weight;
     return c;
   }
 
   /** Tracks {@code c} as it is (a counter moved from a partition that split). */
   void put(Counter c) {
     for (int i = 0; i < count; i++) {
-      if (counters[i].hash == c.hash && counters[i].key.equals(c.key)) {
-        counters[i] = c;
+      if (hashes[i] == c.hash && counters[i].key.equals(c.key)) {
+        set(i, c);
         return;
       }
     }
     append(c);
   }
 
-  private void append(Counter c) {
+  private int append(Counter c) {
     if (count == counters.length) {
       counters = Arrays.copyOf(counters, count * 2);
+      hashes = Arrays.copyOf(hashes, count * 2);
+      weights = Arrays.copyOf(weights, count * 2);
     }
-    counters[count++] = c;
+    set(count, c);
+    return count++;
+  }
+
+  private void set(int i, Counter c) {
+    counters[i] = c;
+    hashes[i] = c.hash;
+    weights[i] = c.weight;
   }
 
   /** The tracked keys, heaviest first. */
