@@ -167,5 +167,47 @@ final class CannedDatabase implements Database {
   }
 
   @Override
+  public io.stator.api.TagResourceResponse tagResource(
+      io.stator.api.TagResourceRequest request) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public io.stator.api.UntagResourceResponse untagResource(
+      io.stator.api.UntagResourceRequest request) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public io.stator.api.ListTagsOfResourceResponse listTagsOfResource(
+      io.stator.api.ListTagsOfResourceRequest request) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public io.stator.api.DescribeContinuousBackupsResponse describeContinuousBackups(
+      io.stator.api.DescribeContinuousBackupsRequest request) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public io.stator.api.UpdateContinuousBackupsResponse updateContinuousBackups(
+      io.stator.api.UpdateContinuousBackupsRequest request) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public io.stator.api.DescribeLimitsResponse describeLimits(
+      io.stator.api.DescribeLimitsRequest request) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public io.stator.api.DescribeEndpointsResponse describeEndpoints(
+      io.stator.api.DescribeEndpointsRequest request) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
   public void close() {}
 }

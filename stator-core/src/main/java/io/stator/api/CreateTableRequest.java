@@ -14,4 +14,24 @@ public record CreateTableRequest(
     StreamSpecification streamSpecification,
     List<Tag> tags,
     String tableClass,
-    Boolean deletionProtectionEnabled) {}
+    Boolean deletionProtectionEnabled,
+    SSESpecification sseSpecification) {
+
+  /** A request without SSESpecification. */
+  public CreateTableRequest(
+      String tableName,
+      List<AttributeDefinition> attributeDefinitions,
+      List<KeySchemaElement> keySchema,
+      List<LocalSecondaryIndex> localSecondaryIndexes,
+      List<GlobalSecondaryIndex> globalSecondaryIndexes,
+      String billingMode,
+      ProvisionedThroughput provisionedThroughput,
+      StreamSpecification streamSpecification,
+      List<Tag> tags,
+      String tableClass,
+      Boolean deletionProtectionEnabled) {
+    this(tableName, attributeDefinitions, keySchema, localSecondaryIndexes,
+        globalSecondaryIndexes, billingMode, provisionedThroughput, streamSpecification, tags,
+        tableClass, deletionProtectionEnabled, null);
+  }
+}

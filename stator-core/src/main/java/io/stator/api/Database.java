@@ -58,6 +58,26 @@ public interface Database extends AutoCloseable {
 
   ListContributorInsightsResponse listContributorInsights(ListContributorInsightsRequest request);
 
+  TagResourceResponse tagResource(TagResourceRequest request);
+
+  UntagResourceResponse untagResource(UntagResourceRequest request);
+
+  ListTagsOfResourceResponse listTagsOfResource(ListTagsOfResourceRequest request);
+
+  /** The point-in-time recovery setting (Stator records it; it keeps no backups to restore). */
+  DescribeContinuousBackupsResponse describeContinuousBackups(
+      DescribeContinuousBackupsRequest request);
+
+  UpdateContinuousBackupsResponse updateContinuousBackups(UpdateContinuousBackupsRequest request);
+
+  DescribeLimitsResponse describeLimits(DescribeLimitsRequest request);
+
+  /**
+   * The regional endpoint. An embedded database answers DynamoDB's address for its region; the
+   * server answers the address it was reached at.
+   */
+  DescribeEndpointsResponse describeEndpoints(DescribeEndpointsRequest request);
+
   /** Closes the database and the storage under it. */
   @Override
   void close();

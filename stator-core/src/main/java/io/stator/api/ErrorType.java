@@ -13,6 +13,7 @@ public enum ErrorType {
   AccessDeniedException(400),
   ResourceNotFoundException(400),
   ResourceInUseException(400),
+  TableNotFoundException(400),
   ConditionalCheckFailedException(400),
   LimitExceededException(400),
   ItemCollectionSizeLimitExceededException(400),

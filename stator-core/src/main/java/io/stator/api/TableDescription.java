@@ -21,4 +21,32 @@ public record TableDescription(
     StreamSpecification streamSpecification,
     String latestStreamLabel,
     String latestStreamArn,
-    Boolean deletionProtectionEnabled) {}
+    Boolean deletionProtectionEnabled,
+    TableClassSummary tableClassSummary,
+    SSEDescription sseDescription) {
+
+  /** A description without a table class summary and server-side encryption description. */
+  public TableDescription(
+      List<AttributeDefinition> attributeDefinitions,
+      String tableName,
+      List<KeySchemaElement> keySchema,
+      String tableStatus,
+      Instant creationDateTime,
+      ProvisionedThroughputDescription provisionedThroughput,
+      Long tableSizeBytes,
+      Long itemCount,
+      String tableArn,
+      String tableId,
+      BillingModeSummary billingModeSummary,
+      List<LocalSecondaryIndexDescription> localSecondaryIndexes,
+      List<GlobalSecondaryIndexDescription> globalSecondaryIndexes,
+      StreamSpecification streamSpecification,
+      String latestStreamLabel,
+      String latestStreamArn,
+      Boolean deletionProtectionEnabled) {
+    this(attributeDefinitions, tableName, keySchema, tableStatus, creationDateTime,
+        provisionedThroughput, tableSizeBytes, itemCount, tableArn, tableId, billingModeSummary,
+        localSecondaryIndexes, globalSecondaryIndexes, streamSpecification, latestStreamLabel,
+        latestStreamArn, deletionProtectionEnabled, null, null);
+  }
+}

@@ -11,4 +11,21 @@ public record UpdateTableRequest(
     List<GlobalSecondaryIndexUpdate> globalSecondaryIndexUpdates,
     StreamSpecification streamSpecification,
     String tableClass,
-    Boolean deletionProtectionEnabled) {}
+    Boolean deletionProtectionEnabled,
+    SSESpecification sseSpecification) {
+
+  /** A request without SSESpecification. */
+  public UpdateTableRequest(
+      String tableName,
+      List<AttributeDefinition> attributeDefinitions,
+      String billingMode,
+      ProvisionedThroughput provisionedThroughput,
+      List<GlobalSecondaryIndexUpdate> globalSecondaryIndexUpdates,
+      StreamSpecification streamSpecification,
+      String tableClass,
+      Boolean deletionProtectionEnabled) {
+    this(tableName, attributeDefinitions, billingMode, provisionedThroughput,
+        globalSecondaryIndexUpdates, streamSpecification, tableClass, deletionProtectionEnabled,
+        null);
+  }
+}

@@ -102,8 +102,9 @@ final class BatchOperations {
     c.notNull("requestItems", requestItems);
     c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(), "INDEXES", "TOTAL", "NONE");
     if (requestItems != null) {
-      c.lengthAtLeast("requestItems", requestItems, requestItems.size(), 1);
-      checkTableNames(c, requestItems.keySet(), requestItems);
+      String shown = ShownValue.keysAndAttributes(requestItems);
+      c.lengthAtLeast("requestItems", shown, requestItems.size(), 1);
+      checkTableNames(c, requestItems.keySet(), shown);
       requestItems.forEach(
           (name, reads) -> {
             String path = "requestItems." + name + ".member";
@@ -112,8 +113,9 @@ final class BatchOperations {
             }
             c.notNull(path + ".keys", reads.keys());
             if (reads.keys() != null) {
-              c.lengthAtLeast(path + ".keys", reads.keys(), reads.keys().size(), 1);
-              c.lengthAtMost(path + ".keys", reads.keys(), reads.keys().size(), MAX_GET_KEYS);
+              String keys = ShownValue.keys(reads.keys());
+              c.lengthAtLeast(path + ".keys", keys, reads.keys().size(), 1);
+              c.lengthAtMost(path + ".keys", keys, reads.keys().size(), MAX_GET_KEYS);
             }
             if (reads.attributesToGet() != null) {
               int n = reads.attributesToGet().size();
@@ -249,11 +251,12 @@ final class BatchOperations {
     c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(), "INDEXES", "TOTAL", "NONE");
     c.oneOf("returnItemCollectionMetrics", r.returnItemCollectionMetrics(), "SIZE", "NONE");
     if (requestItems != null) {
-      c.lengthAtLeast("requestItems", requestItems, requestItems.size(), 1);
-      checkTableNames(c, requestItems.keySet(), requestItems);
+      String shown = ShownValue.writeRequests(requestItems);
+      c.lengthAtLeast("requestItems", shown, requestItems.size(), 1);
+      checkTableNames(c, requestItems.keySet(), shown);
       for (List<WriteRequest> writes : requestItems.values()) {
         if (writes == null || writes.isEmpty() || writes.size() > MAX_WRITES) {
-          c.add("requestItems", requestItems,
+          c.add("requestItems", shown,
               "Map value must satisfy constraint: [Member must have length less than or equal"
                   + " to " + MAX_WRITES + ", Member must have length greater than or equal to 1]");
           break;

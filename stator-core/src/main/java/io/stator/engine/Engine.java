@@ -43,6 +43,21 @@ import io.stator.api.UpdateTableRequest;
 import io.stator.api.UpdateTableResponse;
 import io.stator.api.UpdateTimeToLiveRequest;
 import io.stator.api.UpdateTimeToLiveResponse;
+import io.stator.api.DescribeContinuousBackupsRequest;
+import io.stator.api.DescribeContinuousBackupsResponse;
+import io.stator.api.DescribeEndpointsRequest;
+import io.stator.api.DescribeEndpointsResponse;
+import io.stator.api.DescribeLimitsRequest;
+import io.stator.api.DescribeLimitsResponse;
+import io.stator.api.Endpoint;
+import io.stator.api.ListTagsOfResourceRequest;
+import io.stator.api.ListTagsOfResourceResponse;
+import io.stator.api.TagResourceRequest;
+import io.stator.api.TagResourceResponse;
+import io.stator.api.UntagResourceRequest;
+import io.stator.api.UntagResourceResponse;
+import io.stator.api.UpdateContinuousBackupsRequest;
+import io.stator.api.UpdateContinuousBackupsResponse;
 import io.stator.api.streams.DescribeStreamRequest;
 import io.stator.api.streams.DescribeStreamResponse;
 import io.stator.api.streams.DynamoDbStreams;
@@ -181,6 +196,14 @@ import java.util.List;
  * the commit of the change they describe, through the write hook every path shares ({@link
  * Indexes#stage}), and the Streams API ({@link DynamoDbStreams}, which the engine implements
  * beside {@link Database}) reads them. See {@link Streams}.
+ *
+ * <h2>Table settings</h2>
+ *
+ * Deletion protection, table class, server-side encryption, the point-in-time recovery flag and
+ * the tags are the table's {@code TableSettings} in the catalog: UpdateTable and the small
+ * operations ({@link Tagging}, {@link ContinuousBackups}) change them like any definition
+ * change, DescribeTable reports them, and DeleteTable refuses a protected table. None of them
+ * changes how items are stored or read.
  */
 public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep {
   private final Storage storage;
@@ -194,6 +217,9 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
   private final Clock clock;
   private final TimeToLiveSweeper sweeper;
   private final CapacityModel capacity;
+  private final Tagging tagging;
+  private final ContinuousBackups continuousBackups;
+  private final String region;
   private final Streams streams;
 
   public Engine(Storage storage, EngineOptions options) {
@@ -220,6 +246,9 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
         new Transactions(
             storage, tables, indexes, new ClientRequestTokens(options.clock()), capacity);
     this.clock = options.clock();
+    this.tagging = new Tagging(tables, options);
+    this.continuousBackups = new ContinuousBackups(tables, options.clock());
+    this.region = options.region();
     // The sweeper deletes through Items' delete path, so expired items leave the secondary
     // indexes (LSI entries in the same commit, GSIs through the change log) like any delete.
     this.sweeper =
@@ -400,6 +429,52 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
     int to = Math.min(from + limit, all.size());
     return new ListContributorInsightsResponse(
         List.copyOf(all.subList(from, to)), to < all.size() ? Integer.toString(to) : null);
+  }
+
+  @Override
+  public TagResourceResponse tagResource(TagResourceRequest r) {
+    return tagging.tagResource(r);
+  }
+
+  @Override
+  public UntagResourceResponse untagResource(UntagResourceRequest r) {
+    return tagging.untagResource(r);
+  }
+
+  @Override
+  public ListTagsOfResourceResponse listTagsOfResource(ListTagsOfResourceRequest r) {
+    return tagging.listTagsOfResource(r);
+  }
+
+  @Override
+  public DescribeContinuousBackupsResponse describeContinuousBackups(
+      DescribeContinuousBackupsRequest r) {
+    return continuousBackups.describe(r);
+  }
+
+  @Override
+  public UpdateContinuousBackupsResponse updateContinuousBackups(
+      UpdateContinuousBackupsRequest r) {
+    return continuousBackups.update(r);
+  }
+
+  /**
+   * DynamoDB's default quotas: 80,000 read and write capacity units per account and region,
+   * 40,000 per table. Stator enforces no quota of its own; these are what tools expect to read.
+   */
+  @Override
+  public DescribeLimitsResponse describeLimits(DescribeLimitsRequest r) {
+    return new DescribeLimitsResponse(80_000L, 80_000L, 40_000L, 40_000L);
+  }
+
+  /**
+   * DynamoDB's regional address, cached for a day as DynamoDB says. The server replaces it with
+   * the address a client reached it at.
+   */
+  @Override
+  public DescribeEndpointsResponse describeEndpoints(DescribeEndpointsRequest r) {
+    return new DescribeEndpointsResponse(
+        List.of(new Endpoint("dynamodb." + region + ".amazonaws.com", 1440)));
   }
 
   @Override

@@ -17,9 +17,11 @@ import io.stator.api.KeySchemaElement;
 import io.stator.api.ListTablesRequest;
 import io.stator.api.ListTablesResponse;
 import io.stator.api.ProvisionedThroughputDescription;
+import io.stator.api.SSEDescription;
+import io.stator.api.StreamSpecification;
+import io.stator.api.TableClassSummary;
 import io.stator.api.TableDescription;
 import io.stator.api.UpdateTableRequest;
-import io.stator.api.StreamSpecification;
 import io.stator.api.UpdateTableResponse;
 import io.stator.schema.Catalog;
 import io.stator.schema.Constraints;
@@ -27,17 +29,21 @@ import io.stator.schema.GlobalIndexUpdates;
 import io.stator.schema.IndexDefinition;
 import io.stator.index.Indexes;
 import io.stator.schema.KeyAttribute;
+import io.stator.schema.SettingsValidation;
 import io.stator.schema.StreamDefinition;
 import io.stator.schema.StreamSpecifications;
 import io.stator.schema.TableDefinition;
+import io.stator.schema.TableSettings;
 import io.stator.schema.TableValidation;
 import io.stator.storage.CommitConflictException;
 import io.stator.storage.SpaceStats;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
@@ -100,6 +106,11 @@ final class Tables {
     checkName(r.tableName());
     while (true) {
       Catalog.Entry entry = lookup(r.tableName());
+      if (entry.table().settings().deletionProtectionEnabled()) {
+        throw DynamoDbException.validation(
+            "Resource cannot be deleted as it is currently protected against deletion. Disable"
+                + " deletion protection first.");
+      }
       try {
         TableDescription before = describe(entry.table());
         try {
@@ -126,6 +137,7 @@ final class Tables {
         applied = GlobalIndexUpdates.apply(updated, r);
         updated = applied.table();
       }
+      updated = SettingsValidation.update(updated, r, options.clock().instant());
       updated =
           StreamSpecifications.apply(updated, r.streamSpecification(), options.clock().instant());
       if (updated == entry.table()) {
@@ -238,6 +250,12 @@ final class Tables {
     }
   }
 
+  /** The ARN of the table named {@code tableName}. */
+  String arn(String tableName) {
+    return "arn:aws:dynamodb:" + options.region() + ":" + options.accountId() + ":table/"
+        + tableName;
+  }
+
   /** Every table's definition, in name order. */
   List<TableDefinition> all() {
     List<TableDefinition> out = new ArrayList<>();
@@ -332,7 +350,49 @@ final class Tables {
             : new StreamSpecification(true, t.enabledStream().viewType()),
         t.latestStream() == null ? null : t.latestStream().label(),
         t.latestStream() == null ? null : arn + "/stream/" + t.latestStream().label(),
-        false);
+        t.settings().deletionProtectionEnabled(),
+        tableClassSummary(t.settings()),
+        sseDescription(t.settings()));
+  }
+
+  /**
+   * DynamoDB shows a TableClassSummary once a class was given: at creation without a time, after
+   * an UpdateTable that changed it with the time of the change.
+   */
+  private static TableClassSummary tableClassSummary(TableSettings s) {
+    return s.tableClass() == null ? null
+        : new TableClassSummary(s.tableClass(), s.tableClassUpdated());
+  }
+
+  /**
+   * The SSEDescription of a table encrypted with a KMS key; none for the default encryption with
+   * an AWS owned key, which DynamoDB does not describe.
+   */
+  private SSEDescription sseDescription(TableSettings s) {
+    if (s.kmsMasterKeyId() == null) {
+      return null;
+    }
+    return new SSEDescription("ENABLED", "KMS", kmsKeyArn(s.kmsMasterKeyId()), null);
+  }
+
+  /**
+   * The ARN of a KMS key given as a key id, alias, ARN or alias ARN. DynamoDB's AWS managed key
+   * ({@code alias/aws/dynamodb}) has an id of its own in each account and region; Stator makes a
+   * stable one from the two.
+   */
+  private String kmsKeyArn(String keyId) {
+    if (keyId.startsWith("arn:")) {
+      return keyId;
+    }
+    String prefix = "arn:aws:kms:" + options.region() + ":" + options.accountId() + ":";
+    if (keyId.startsWith("alias/")) {
+      return prefix + keyId;
+    }
+    String id = keyId.equals(TableSettings.DEFAULT_KMS_KEY)
+        ? UUID.nameUUIDFromBytes(
+            (prefix + "alias/aws/dynamodb").getBytes(StandardCharsets.UTF_8)).toString()
+        : keyId;
+    return prefix + "key/" + id;
   }
 
   private static TableDescription withStatus(TableDescription d, String status) {
@@ -341,6 +401,6 @@ final class Tables {
         d.provisionedThroughput(), d.tableSizeBytes(), d.itemCount(), d.tableArn(), d.tableId(),
         d.billingModeSummary(), d.localSecondaryIndexes(), d.globalSecondaryIndexes(),
         d.streamSpecification(), d.latestStreamLabel(), d.latestStreamArn(),
-        d.deletionProtectionEnabled());
+        d.deletionProtectionEnabled(), d.tableClassSummary(), d.sseDescription());
   }
 }

@@ -239,6 +239,9 @@ public final class Catalog {
       }
       m.put("streams", new AttributeValue.L(streams));
     }
+    if (!t.settings().isDefault()) {
+      m.put("settings", t.settings().encode());
+    }
     byte[] fields = ItemCodec.encode(m);
     byte[] out = new byte[fields.length + 1];
     out[0] = FORMAT_VERSION;
@@ -277,7 +280,8 @@ public final class Catalog {
         decodeIndexes(m.get("indexes"), defs),
         timeToLive(m.get("ttl")),
         contributorInsights(m.get("insights")),
-        streams(m.get("streams")));
+        streams(m.get("streams")),
+        TableSettings.decode(m.get("settings")));
   }
 
   /**

@@ -7,8 +7,8 @@ import java.util.Objects;
 
 /**
  * What the catalog knows about a table: its name, identity, key schema, attribute definitions,
- * billing and throughput, secondary indexes, Time to Live and Contributor Insights settings.
- * Immutable; UpdateTable produces a new definition.
+ * billing and throughput, secondary indexes, Time to Live, Contributor Insights, streams and
+ * table settings. Immutable; UpdateTable produces a new definition.
  *
  * @param tableId a UUID, new for every incarnation of a table name
  * @param space the storage space holding this incarnation's items (derived from the id, so a
@@ -21,10 +21,12 @@ import java.util.Objects;
  * @param lastDecrease when provisioned throughput was last decreased, or null
  * @param indexes the secondary indexes, local and global, in definition order
  * @param timeToLive the Time to Live setting ({@link TimeToLive#DISABLED} when never enabled)
- * @param streams the table's streams still kept (the enabled one, and disabled ones within
- *     their 24 hours of retention), oldest first
  * @param contributorInsights the Contributor Insights settings of the table and its indexes that
  *     were ever changed, at most one per index name (null for the table)
+ * @param streams the table's streams still kept (the enabled one, and disabled ones within
+ *     their 24 hours of retention), oldest first
+ * @param settings deletion protection, table class, encryption, point-in-time recovery and tags
+ *     ({@link TableSettings#DEFAULT} when none was ever given)
  */
 public record TableDefinition(
     String name,
@@ -44,7 +46,8 @@ public record TableDefinition(
     List<IndexDefinition> indexes,
     TimeToLive timeToLive,
     List<ContributorInsights> contributorInsights,
-    List<StreamDefinition> streams) {
+    List<StreamDefinition> streams,
+    TableSettings settings) {
 
   public static final String PROVISIONED = "PROVISIONED";
   public static final String PAY_PER_REQUEST = "PAY_PER_REQUEST";
@@ -58,6 +61,86 @@ public record TableDefinition(
     contributorInsights =
         contributorInsights == null ? List.of() : List.copyOf(contributorInsights);
     streams = streams == null ? List.of() : List.copyOf(streams);
+    if (settings == null) {
+      settings = TableSettings.DEFAULT;
+    }
+  }
+
+  /** A definition with the default {@link TableSettings}. */
+  public TableDefinition(
+      String name,
+      String tableId,
+      String space,
+      KeyAttribute hashKey,
+      KeyAttribute rangeKey,
+      List<KeyAttribute> attributeDefinitions,
+      String billingMode,
+      long readCapacityUnits,
+      long writeCapacityUnits,
+      Instant creationDateTime,
+      Instant lastUpdateToPayPerRequest,
+      Instant lastIncrease,
+      Instant lastDecrease,
+      String status,
+      List<IndexDefinition> indexes,
+      TimeToLive timeToLive,
+      List<ContributorInsights> contributorInsights,
+      List<StreamDefinition> streams) {
+    this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
+        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
+        lastIncrease, lastDecrease, status, indexes, timeToLive, contributorInsights, streams,
+        TableSettings.DEFAULT);
+  }
+
+  /** A definition without streams. */
+  public TableDefinition(
+      String name,
+      String tableId,
+      String space,
+      KeyAttribute hashKey,
+      KeyAttribute rangeKey,
+      List<KeyAttribute> attributeDefinitions,
+      String billingMode,
+      long readCapacityUnits,
+      long writeCapacityUnits,
+      Instant creationDateTime,
+      Instant lastUpdateToPayPerRequest,
+      Instant lastIncrease,
+      Instant lastDecrease,
+      String status,
+      List<IndexDefinition> indexes,
+      TimeToLive timeToLive,
+      List<ContributorInsights> contributorInsights,
+      TableSettings settings) {
+    this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
+        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
+        lastIncrease, lastDecrease, status, indexes, timeToLive, contributorInsights, List.of(),
+        settings);
+  }
+
+  /** A definition without streams and with the default {@link TableSettings}. */
+  public TableDefinition(
+      String name,
+      String tableId,
+      String space,
+      KeyAttribute hashKey,
+      KeyAttribute rangeKey,
+      List<KeyAttribute> attributeDefinitions,
+      String billingMode,
+      long readCapacityUnits,
+      long writeCapacityUnits,
+      Instant creationDateTime,
+      Instant lastUpdateToPayPerRequest,
+      Instant lastIncrease,
+      Instant lastDecrease,
+      String status,
+      List<IndexDefinition> indexes,
+      TimeToLive timeToLive,
+      List<ContributorInsights> contributorInsights) {
+    this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
+        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
+        lastIncrease, lastDecrease, status, indexes, timeToLive, contributorInsights, List.of(),
+        TableSettings.DEFAULT);
   }
 
   /** A definition with Contributor Insights never changed. */
@@ -80,7 +163,8 @@ public record TableDefinition(
       TimeToLive timeToLive) {
     this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, indexes, timeToLive, List.of(), List.of());
+        lastIncrease, lastDecrease, status, indexes, timeToLive, List.of(), List.of(),
+        TableSettings.DEFAULT);
   }
 
   /** A definition without secondary indexes. */
@@ -104,7 +188,7 @@ public record TableDefinition(
     this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
         lastIncrease, lastDecrease, status, List.of(), timeToLive, contributorInsights,
-        List.of());
+        List.of(), TableSettings.DEFAULT);
   }
 
   /** A definition without secondary indexes and with Time to Live disabled. */
@@ -126,7 +210,7 @@ public record TableDefinition(
     this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
         lastIncrease, lastDecrease, status, List.of(), TimeToLive.DISABLED, List.of(),
-        List.of());
+        List.of(), TableSettings.DEFAULT);
   }
 
   /** The space of the table's change log, read by the GSI propagator (io.stator.index). */
@@ -198,7 +282,7 @@ public record TableDefinition(
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, defs, billingMode, readCapacityUnits,
         writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest, lastIncrease,
-        lastDecrease, status, newIndexes, timeToLive, kept, streams);
+        lastDecrease, status, newIndexes, timeToLive, kept, streams, settings);
   }
 
   public boolean hasRangeKey() {
@@ -221,7 +305,7 @@ public record TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
         lastIncrease, lastDecrease, newStatus, indexes, timeToLive, contributorInsights,
-        streams);
+        streams, settings);
   }
 
   public TableDefinition withBilling(
@@ -230,7 +314,7 @@ public record TableDefinition(
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, mode, read, write,
         creationDateTime, toPayPerRequest, increase, decrease, status, indexes, timeToLive,
-        contributorInsights, streams);
+        contributorInsights, streams, settings);
   }
 
   public TableDefinition withTimeToLive(TimeToLive setting) {
@@ -238,14 +322,23 @@ public record TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
         lastIncrease, lastDecrease, status, indexes, setting, contributorInsights,
-        streams);
+        streams, settings);
   }
 
-  public TableDefinition withContributorInsights(List<ContributorInsights> settings) {
+  public TableDefinition withContributorInsights(List<ContributorInsights> newInsights) {
     return new TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, indexes, timeToLive, settings, streams);
+        lastIncrease, lastDecrease, status, indexes, timeToLive, newInsights, streams,
+        settings);
+  }
+
+  public TableDefinition withSettings(TableSettings newSettings) {
+    return new TableDefinition(
+        name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
+        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
+        lastIncrease, lastDecrease, status, indexes, timeToLive, contributorInsights, streams,
+        newSettings);
   }
 
   /** The Contributor Insights setting of the table ({@code indexName} null) or index, or null. */
@@ -263,7 +356,7 @@ public record TableDefinition(
         name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
         lastIncrease, lastDecrease, status, indexes, timeToLive, contributorInsights,
-        newStreams);
+        newStreams, settings);
   }
 
   /** The most recent stream (enabled or not), or null if the table never had one kept. */

@@ -59,6 +59,7 @@ public final class TableValidation {
     IndexValidation.constraints(
         c, "globalSecondaryIndexes", IndexValidation.globals(r.globalSecondaryIndexes()), true);
     StreamSpecifications.constraints(c, r.streamSpecification());
+    SettingsValidation.constraints(c, r);
     c.check();
 
     boolean payPerRequest = TableDefinition.PAY_PER_REQUEST.equals(r.billingMode());
@@ -150,7 +151,8 @@ public final class TableValidation {
         indexes,
         TimeToLive.DISABLED,
         List.of(),
-        StreamSpecifications.create(r.streamSpecification(), now));
+        StreamSpecifications.create(r.streamSpecification(), now),
+        SettingsValidation.create(r));
   }
 
   /** Validates the request-level constraints of UpdateTable (before the table is looked up). */
@@ -163,13 +165,15 @@ public final class TableValidation {
     throughputConstraints(c, "provisionedThroughput", r.provisionedThroughput());
     GlobalIndexUpdates.constraints(c, r);
     StreamSpecifications.constraints(c, r.streamSpecification());
+    SettingsValidation.constraints(c, r);
     c.check();
     if (r.provisionedThroughput() == null
         && r.billingMode() == null
         && r.streamSpecification() == null
         && (r.globalSecondaryIndexUpdates() == null || r.globalSecondaryIndexUpdates().isEmpty())
         && r.deletionProtectionEnabled() == null
-        && r.tableClass() == null) {
+        && r.tableClass() == null
+        && r.sseSpecification() == null) {
       throw DynamoDbException.validation(
           "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled,"
               + " GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");

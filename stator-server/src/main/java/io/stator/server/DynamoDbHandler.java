@@ -165,7 +165,8 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     }
     try (ByteBufOutputStream stream = new ByteBufOutputStream(out)) {
       WireProtocol.invoke(
-          database, operation, new ByteBufInputStream(content.duplicate()), stream);
+          database, operation, request.headers().get(HttpHeaderNames.HOST),
+          new ByteBufInputStream(content.duplicate()), stream);
     }
   }
 

@@ -376,6 +376,48 @@ class SdkProtocolTest {
     }
 
     @Override
+    public io.stator.api.TagResourceResponse tagResource(
+        io.stator.api.TagResourceRequest request) {
+      throw bug();
+    }
+
+    @Override
+    public io.stator.api.UntagResourceResponse untagResource(
+        io.stator.api.UntagResourceRequest request) {
+      throw bug();
+    }
+
+    @Override
+    public io.stator.api.ListTagsOfResourceResponse listTagsOfResource(
+        io.stator.api.ListTagsOfResourceRequest request) {
+      throw bug();
+    }
+
+    @Override
+    public io.stator.api.DescribeContinuousBackupsResponse describeContinuousBackups(
+        io.stator.api.DescribeContinuousBackupsRequest request) {
+      throw bug();
+    }
+
+    @Override
+    public io.stator.api.UpdateContinuousBackupsResponse updateContinuousBackups(
+        io.stator.api.UpdateContinuousBackupsRequest request) {
+      throw bug();
+    }
+
+    @Override
+    public io.stator.api.DescribeLimitsResponse describeLimits(
+        io.stator.api.DescribeLimitsRequest request) {
+      throw bug();
+    }
+
+    @Override
+    public io.stator.api.DescribeEndpointsResponse describeEndpoints(
+        io.stator.api.DescribeEndpointsRequest request) {
+      throw bug();
+    }
+
+    @Override
     public void close() {}
   }
 }

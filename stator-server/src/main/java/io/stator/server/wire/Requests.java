@@ -23,6 +23,7 @@ import io.stator.api.Projection;
 import io.stator.api.ProvisionedThroughput;
 import io.stator.api.PutItemRequest;
 import io.stator.api.QueryRequest;
+import io.stator.api.SSESpecification;
 import io.stator.api.ScanRequest;
 import io.stator.api.StreamSpecification;
 import io.stator.api.Tag;
@@ -58,6 +59,7 @@ final class Requests {
     List<Tag> tags = null;
     String tableClass = null;
     Boolean deletionProtectionEnabled = null;
+    SSESpecification sseSpecification = null;
     for (String m = in.nextMember(); m != null; m = in.nextMember()) {
       switch (m) {
         case "TableName" -> tableName = in.string();
@@ -72,6 +74,7 @@ final class Requests {
         case "Tags" -> tags = in.list(Requests::tag);
         case "TableClass" -> tableClass = in.string();
         case "DeletionProtectionEnabled" -> deletionProtectionEnabled = in.bool();
+        case "SSESpecification" -> sseSpecification = SettingsRequests.sseSpecification(in);
         default -> in.skip();
       }
     }
@@ -86,7 +89,8 @@ final class Requests {
         streamSpecification,
         tags,
         tableClass,
-        deletionProtectionEnabled);
+        deletionProtectionEnabled,
+        sseSpecification);
   }
 
   static DescribeTableRequest describeTable(JsonInput in) throws IOException {
@@ -131,6 +135,7 @@ final class Requests {
     StreamSpecification streamSpecification = null;
     String tableClass = null;
     Boolean deletionProtectionEnabled = null;
+    SSESpecification sseSpecification = null;
     for (String m = in.nextMember(); m != null; m = in.nextMember()) {
       switch (m) {
         case "TableName" -> tableName = in.string();
@@ -143,6 +148,7 @@ final class Requests {
         case "StreamSpecification" -> streamSpecification = streamSpecification(in);
         case "TableClass" -> tableClass = in.string();
         case "DeletionProtectionEnabled" -> deletionProtectionEnabled = in.bool();
+        case "SSESpecification" -> sseSpecification = SettingsRequests.sseSpecification(in);
         default -> in.skip();
       }
     }
@@ -154,7 +160,8 @@ final class Requests {
         globalSecondaryIndexUpdates,
         streamSpecification,
         tableClass,
-        deletionProtectionEnabled);
+        deletionProtectionEnabled,
+        sseSpecification);
   }
 
   // ---- time to live -------------------------------------------------------------------------

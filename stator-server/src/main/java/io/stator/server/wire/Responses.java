@@ -241,6 +241,8 @@ final class Responses {
     string(out, "LatestStreamLabel", t.latestStreamLabel());
     string(out, "LatestStreamArn", t.latestStreamArn());
     bool(out, "DeletionProtectionEnabled", t.deletionProtectionEnabled());
+    SettingsResponses.tableClassSummary(out, t.tableClassSummary());
+    SettingsResponses.sseDescription(out, t.sseDescription());
     out.writeEndObject();
   }
 

@@ -6,7 +6,10 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.stator.api.CancellationReason;
 import io.stator.api.Database;
+import io.stator.api.DescribeEndpointsRequest;
+import io.stator.api.DescribeEndpointsResponse;
 import io.stator.api.DynamoDbException;
+import io.stator.api.Endpoint;
 import io.stator.api.ErrorType;
 import io.stator.api.ProvisionedThroughputExceededException;
 import io.stator.api.ThrottlingException;
@@ -17,6 +20,7 @@ import io.stator.value.AttributeValue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -153,6 +157,48 @@ public final class WireProtocol {
                   Database::listContributorInsights,
                   Responses::listContributorInsights)),
           Map.entry(
+              "TagResource",
+              new Operation<>(
+                  SettingsRequests::tagResource,
+                  Database::tagResource,
+                  SettingsResponses::tagResource)),
+          Map.entry(
+              "UntagResource",
+              new Operation<>(
+                  SettingsRequests::untagResource,
+                  Database::untagResource,
+                  SettingsResponses::untagResource)),
+          Map.entry(
+              "ListTagsOfResource",
+              new Operation<>(
+                  SettingsRequests::listTagsOfResource,
+                  Database::listTagsOfResource,
+                  SettingsResponses::listTagsOfResource)),
+          Map.entry(
+              "DescribeContinuousBackups",
+              new Operation<>(
+                  SettingsRequests::describeContinuousBackups,
+                  Database::describeContinuousBackups,
+                  SettingsResponses::describeContinuousBackups)),
+          Map.entry(
+              "UpdateContinuousBackups",
+              new Operation<>(
+                  SettingsRequests::updateContinuousBackups,
+                  Database::updateContinuousBackups,
+                  SettingsResponses::updateContinuousBackups)),
+          Map.entry(
+              "DescribeLimits",
+              new Operation<>(
+                  SettingsRequests::describeLimits,
+                  Database::describeLimits,
+                  SettingsResponses::describeLimits)),
+          Map.entry(
+              "DescribeEndpoints",
+              new Operation<>(
+                  SettingsRequests::describeEndpoints,
+                  Database::describeEndpoints,
+                  SettingsResponses::describeEndpoints)),
+          Map.entry(
               STREAMS_TARGET_PREFIX + "ListStreams",
               new Operation<>(
                   StreamRequests::listStreams,
@@ -218,6 +264,34 @@ public final class WireProtocol {
       throw new DynamoDbException(ErrorType.UnknownOperationException, null);
     }
     op.invoke(database, body, out);
+  }
+
+  /**
+   * Like {@link #invoke(Database, String, InputStream, OutputStream)} for a request that reached
+   * the server at {@code host} (its {@code Host} header, e.g. {@code localhost:8000}): that is
+   * the address DescribeEndpoints answers, since a client that discovers endpoints must come
+   * back to this server, not to DynamoDB's regional one.
+   */
+  public static void invoke(
+      Database database, String operation, String host, InputStream body, OutputStream out)
+      throws IOException {
+    if (host == null || host.isBlank() || !operation.equals("DescribeEndpoints")) {
+      invoke(database, operation, body, out);
+      return;
+    }
+    new Operation<DescribeEndpointsRequest, DescribeEndpointsResponse>(
+            SettingsRequests::describeEndpoints,
+            (db, request) -> reachedAt(db.describeEndpoints(request), host.trim()),
+            SettingsResponses::describeEndpoints)
+        .invoke(database, body, out);
+  }
+
+  private static DescribeEndpointsResponse reachedAt(DescribeEndpointsResponse r, String host) {
+    List<Endpoint> endpoints = new ArrayList<>();
+    for (Endpoint e : r.endpoints()) {
+      endpoints.add(new Endpoint(host, e.cachePeriodInMinutes()));
+    }
+    return new DescribeEndpointsResponse(endpoints);
   }
 
   /**

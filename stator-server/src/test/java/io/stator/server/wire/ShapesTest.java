@@ -19,6 +19,7 @@ import io.stator.api.ProvisionedThroughput;
 import io.stator.api.ProvisionedThroughputDescription;
 import io.stator.api.QueryRequest;
 import io.stator.api.QueryResponse;
+import io.stator.api.SSESpecification;
 import io.stator.api.TableDescription;
 import io.stator.api.UpdateTableRequest;
 import io.stator.value.AttributeValue;
@@ -68,6 +69,7 @@ class ShapesTest {
     assertThat(r.streamSpecification().streamViewType()).isEqualTo("NEW_IMAGE");
     assertThat(r.tags()).hasSize(1);
     assertThat(r.deletionProtectionEnabled()).isFalse();
+    assertThat(r.sseSpecification()).isEqualTo(new SSESpecification(true, null, null));
     assertThat(r.globalSecondaryIndexes()).isNull();
   }
 

@@ -1,0 +1,5 @@
+package io.stator.api;
+
+/** DescribeContinuousBackups' answer. */
+public record DescribeContinuousBackupsResponse(
+    ContinuousBackupsDescription continuousBackupsDescription) {}

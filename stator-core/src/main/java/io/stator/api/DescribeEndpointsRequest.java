@@ -1,0 +1,4 @@
+package io.stator.api;
+
+/** DescribeEndpoints, which has no parameters. */
+public record DescribeEndpointsRequest() {}

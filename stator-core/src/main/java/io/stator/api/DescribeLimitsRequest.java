@@ -1,0 +1,4 @@
+package io.stator.api;
+
+/** DescribeLimits, which has no parameters. */
+public record DescribeLimitsRequest() {}

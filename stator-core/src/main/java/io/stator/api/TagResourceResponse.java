@@ -1,0 +1,4 @@
+package io.stator.api;
+
+/** TagResource's answer, which has no members. */
+public record TagResourceResponse() {}

@@ -1,0 +1,4 @@
+package io.stator.api;
+
+/** UntagResource's answer, which has no members. */
+public record UntagResourceResponse() {}

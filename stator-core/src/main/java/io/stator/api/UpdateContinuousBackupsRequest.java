@@ -1,0 +1,6 @@
+package io.stator.api;
+
+/** UpdateContinuousBackups; {@code tableName} may be the table's ARN. */
+public record UpdateContinuousBackupsRequest(
+    String tableName,
+    PointInTimeRecoverySpecification pointInTimeRecoverySpecification) {}
