@@ -25,7 +25,11 @@ const RUNS = Number(option('--runs', 5))
 const ITEMS = Number(option('--items', 100000))
 const PORT = Number(option('--port', 18050))
 const OUT = option('--out', fs.mkdtempSync('/tmp/stator-startup-'))
-const JVM = ['-XX:MaxRAMPercentage=50', '-XX:+ExitOnOutOfMemoryError']
+// The launcher's flags (./stator); JVM_FLAGS replaces them, e.g. to compare GC settings.
+const JVM = process.env.JVM_FLAGS !== undefined
+  ? process.env.JVM_FLAGS.split(/\s+/).filter(Boolean)
+  : ['-XX:MaxRAMPercentage=50', '-XX:+ExitOnOutOfMemoryError', '-XX:G1PeriodicGCInterval=5000',
+      '-XX:GCTimeRatio=4', '-XX:MinHeapFreeRatio=10', '-XX:MaxHeapFreeRatio=30']
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms))
 
 function healthy () {

@@ -2,9 +2,8 @@ package io.stator.capacity;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The heaviest partition keys of one partition by capacity units, in bounded memory: the
@@ -18,43 +17,82 @@ import java.util.Map;
  */
 final class HotKeys {
   private final int size;
-  private final Map<ByteBuffer, Counter> counters = new HashMap<>();
+  // Plain arrays searched by hash: with a few dozen counters one pass over contiguous longs and
+  // doubles finds the key, or the smallest counter to replace, without hashing the key's bytes,
+  // allocating map entries, or visiting each counter object (cache misses on a busy machine);
+  // this runs on every item request. hashes[i] and weights[i] mirror counters[i].
+  private Counter[] counters;
+  private long[] hashes;
+  private double[] weights;
+  private int count;
 
   HotKeys(int size) {
     this.size = size;
+    int capacity = Math.max(1, size);
+    this.counters = new Counter[capacity];
+    this.hashes = new long[capacity];
+    this.weights = new double[capacity];
   }
 
   /** Adds the units of one request on {@code key}; returns its counter. */
   Counter add(ByteBuffer key, long hash, double readUnits, double writeUnits) {
-    Counter c = counters.get(key);
-    if (c == null) {
-      if (counters.size() < size) {
-        c = new Counter(key, hash, 0);
-      } else {
-        Counter smallest = null;
-        for (Counter candidate : counters.values()) {
-          if (smallest == null || candidate.weight < smallest.weight) {
-            smallest = candidate;
-          }
-        }
-        counters.remove(smallest.key);
-        c = new Counter(key, hash, smallest.weight);
+    int found = -1;
+    int smallest = -1;
+    for (int i = 0; i < count; i++) {
+      if (hashes[i] == hash && counters[i].key.equals(key)) {
+        found = i;
+        break;
       }
-      counters.put(key, c);
+      if (smallest < 0 || weights[i] < weights[smallest]) {
+        smallest = i;
+      }
     }
+    if (found < 0) {
+      if (count < size) {
+        found = append(new Counter(key, hash, 0));
+      } else {
+        found = smallest;
+        set(found, new Counter(key, hash, weights[smallest]));
+      }
+    }
+    Counter c = counters[found];
     c.weight += readUnits + writeUnits;
     c.readUnits += readUnits;
     c.writeUnits += writeUnits;
+    weights[found] = c.weight;
     return c;
   }
 
+  /** Tracks {@code c} as it is (a counter moved from a partition that split). */
   void put(Counter c) {
-    counters.put(c.key, c);
+    for (int i = 0; i < count; i++) {
+      if (hashes[i] == c.hash && counters[i].key.equals(c.key)) {
+        set(i, c);
+        return;
+      }
+    }
+    append(c);
+  }
+
+  private int append(Counter c) {
+    if (count == counters.length) {
+      counters = Arrays.copyOf(counters, count * 2);
+      hashes = Arrays.copyOf(hashes, count * 2);
+      weights = Arrays.copyOf(weights, count * 2);
+    }
+    set(count, c);
+    return count++;
+  }
+
+  private void set(int i, Counter c) {
+    counters[i] = c;
+    hashes[i] = c.hash;
+    weights[i] = c.weight;
   }
 
   /** The tracked keys, heaviest first. */
   List<Counter> top() {
-    List<Counter> out = new ArrayList<>(counters.values());
+    List<Counter> out = new ArrayList<>(Arrays.asList(counters).subList(0, count));
     out.sort((a, b) -> Double.compare(b.weight, a.weight));
     return out;
   }

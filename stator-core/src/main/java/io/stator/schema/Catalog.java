@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The table definitions, kept in the storage itself (space {@value #SPACE}) so that a restart
@@ -40,6 +41,17 @@ public final class Catalog {
       List.of("table.", "index.", "changes.", "collections.", "stream.");
 
   private final Storage storage;
+  /**
+   * The last definition decoded per table name, with the version of the record it came from.
+   * Only a memo of the decoding, never of the storage: every {@link #get} still reads the record
+   * and uses the memo only when the record's version is the memo's. A version is never reused
+   * for a key, also across deletes (see {@link Storage}), so an equal version means the same
+   * bytes; this holds whoever changed the catalog, another process on a shared storage included,
+   * and needs no invalidation. It saves the decoding for the readers that must see the
+   * storage's current record: GSI propagation (once per batch of changes), backfills, the Time
+   * to Live sweeper, and the engine's table operations.
+   */
+  private final ConcurrentHashMap<String, Entry> decoded = new ConcurrentHashMap<>();
 
   public Catalog(Storage storage) {
     this.storage = storage;
@@ -50,9 +62,23 @@ public final class Catalog {
   public record Entry(TableDefinition table, long version) {}
 
   public Optional<Entry> get(String tableName) {
-    return storage
-        .get(SPACE, key(tableName))
-        .map(r -> new Entry(decode(r.value()), r.version()));
+    Optional<StoredRecord> record = storage.get(SPACE, key(tableName));
+    if (record.isEmpty()) {
+      decoded.remove(tableName); // bounds the memo by the tables that exist
+      return Optional.empty();
+    }
+    return Optional.of(entry(tableName, record.get()));
+  }
+
+  private Entry entry(String tableName, StoredRecord r) {
+    Entry known = decoded.get(tableName);
+    if (known != null && known.version() == r.version()) {
+      return known;
+    }
+    Entry entry = new Entry(decode(r.value()), r.version());
+    // A racing get may store an older entry over this one; that costs a later decoding only.
+    decoded.put(tableName, entry);
+    return entry;
   }
 
   /**
@@ -140,7 +166,7 @@ public final class Catalog {
   public List<Entry> all() {
     List<Entry> out = new ArrayList<>();
     for (StoredRecord r : storage.scan(SPACE, null, null, null, Integer.MAX_VALUE)) {
-      out.add(new Entry(decode(r.value()), r.version()));
+      out.add(entry(new String(r.key().partition(), StandardCharsets.UTF_8), r));
     }
     return out;
   }

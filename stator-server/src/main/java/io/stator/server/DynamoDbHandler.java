@@ -8,15 +8,18 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.util.AsciiString;
 import io.stator.api.Database;
 import io.stator.api.DynamoDbException;
 import io.stator.api.ErrorType;
@@ -24,7 +27,6 @@ import io.stator.server.wire.WireProtocol;
 import io.stator.ttl.ExpiredItemSweep;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.UUID;
 import java.util.zip.CRC32;
 
 /**
@@ -51,6 +53,10 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
   static final String AMZ_JSON = "application/x-amz-json-1.0";
   private static final String JSON = "application/json";
   static final String TTL_SWEEP_PATH = "/stator/ttl/sweep";
+  private static final AsciiString REQUEST_ID = AsciiString.cached("x-amzn-RequestId");
+  private static final AsciiString CRC32_HEADER = AsciiString.cached("x-amz-crc32");
+  private static final HttpHeadersFactory UNVALIDATED =
+      DefaultHttpHeadersFactory.headersFactory().withValidation(false);
 
   private final Database database;
   private final byte[] healthy;
@@ -211,7 +217,7 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       String contentType,
       ByteBuf body,
       boolean keepAlive) {
-    FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
+    FullHttpResponse response = response(status, body);
     setHeaders(response, contentType, body);
     if (keepAlive) {
       response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
@@ -222,6 +228,17 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     }
   }
 
+  /**
+   * A response whose headers Netty does not validate: every header this server sets has a
+   * constant name and a value that is a constant, a number or a request id it made itself, never
+   * text from a request, so the checks (a scan of every character of every header) would only
+   * cost time.
+   */
+  static FullHttpResponse response(HttpResponseStatus status, ByteBuf body) {
+    return new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body, UNVALIDATED,
+        DefaultHttpHeadersFactory.trailersFactory());
+  }
+
   static void setHeaders(FullHttpResponse response, String contentType, ByteBuf body) {
     CRC32 crc = new CRC32();
     crc.update(body.nioBuffer());
@@ -229,8 +246,8 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         .headers()
         .set(HttpHeaderNames.CONTENT_TYPE, contentType)
         .setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes())
-        .set("x-amzn-RequestId", UUID.randomUUID().toString())
-        .set("x-amz-crc32", Long.toString(crc.getValue()));
+        .set(REQUEST_ID, RequestIds.next())
+        .set(CRC32_HEADER, Long.toString(crc.getValue()));
   }
 
   @Override

@@ -229,7 +229,8 @@ public final class Main implements Runnable {
                   .withGsiLag(gsiLag));
       StatorServer server;
       try {
-        server = StatorServer.start(host, port, database, region);
+        // In memory no call blocks: serve it on the event loops (see StatorServer).
+        server = StatorServer.start(host, port, database, region, inMemory);
       } catch (Exception e) {
         database.close();
         err.println("stator: cannot listen on " + host + ":" + port + ": " + bindProblem(e));

@@ -4,14 +4,12 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufOutputStream;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpVersion;
 import io.stator.api.ErrorType;
 import io.stator.server.wire.WireProtocol;
 import java.io.IOException;
@@ -41,8 +39,7 @@ final class RequestSizeLimit extends HttpObjectAggregator {
       throw new UncheckedIOException(e);
     }
     FullHttpResponse response =
-        new DefaultFullHttpResponse(
-            HttpVersion.HTTP_1_1, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, body);
+        DynamoDbHandler.response(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, body);
     DynamoDbHandler.setHeaders(response, DynamoDbHandler.AMZ_JSON, body);
     response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
     ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);

@@ -217,6 +217,34 @@ class HttpProtocolTest {
     }
   }
 
+  /** With the calls on the event loops, a write and the reads after it still answer in order. */
+  @Test
+  void pipelinedWritesAndReadsAreAnsweredInOrderWithCallsOnTheEventLoops() throws Exception {
+    try (StatorServer inline =
+            StatorServer.start("127.0.0.1", 0, Stator.inMemory(), "us-east-1", true);
+        Socket socket = new Socket("127.0.0.1", inline.port())) {
+      socket.setSoTimeout(10_000);
+      ByteArrayOutputStream all = new ByteArrayOutputStream();
+      all.write(rawPost("CreateTable", "{\"TableName\":\"pipe\",\"BillingMode\":\"PAY_PER_REQUEST\","
+          + "\"AttributeDefinitions\":[{\"AttributeName\":\"k\",\"AttributeType\":\"S\"}],"
+          + "\"KeySchema\":[{\"AttributeName\":\"k\",\"KeyType\":\"HASH\"}]}"));
+      for (int i = 0; i < 20; i++) {
+        all.write(rawPost("PutItem",
+            "{\"TableName\":\"pipe\",\"Item\":{\"k\":{\"S\":\"a\"},\"n\":{\"N\":\"" + i + "\"}}}"));
+        all.write(rawPost("GetItem",
+            "{\"TableName\":\"pipe\",\"Key\":{\"k\":{\"S\":\"a\"}},\"ConsistentRead\":true}"));
+      }
+      socket.getOutputStream().write(all.toByteArray());
+      socket.getOutputStream().flush();
+      InputStream in = socket.getInputStream();
+      assertThat(RawResponse.read(in).body).contains("\"TableStatus\"");
+      for (int i = 0; i < 20; i++) {
+        assertThat(RawResponse.read(in).status).isEqualTo(200);
+        assertThat(RawResponse.read(in).body).contains("\"n\":{\"N\":\"" + i + "\"}");
+      }
+    }
+  }
+
   @Test
   void anOversizedBodyIsRequestEntityTooLarge() throws Exception {
     try (Socket socket = socket()) {

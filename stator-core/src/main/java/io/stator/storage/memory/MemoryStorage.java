@@ -24,15 +24,15 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 /**
  * A Storage in memory, for tests and {@code --in-memory}.
  *
- * <p>Each space is a concurrent sorted map; reads take no lock. Commits are serialised by one
- * lock, which makes "check every expectation, then apply every write" atomic with respect to
- * other commits. A reader may observe a commit half-applied only across keys (never within a
- * key); the engine never relies on multi-key read atomicity outside a commit.
+ * <p>Each space is a concurrent sorted map, keyed by {@link MapKey} (which compares the 8-byte
+ * hash head of partitions as one number first). Point reads take no lock; range reads share a
+ * read lock that commits take exclusively, which makes "check every expectation, then apply every
+ * write" atomic with respect to other commits and to range reads.
  */
 public final class MemoryStorage implements Storage {
   private static final byte[] EMPTY = new byte[0];
 
-  private final Map<String, ConcurrentSkipListMap<StorageKey, StoredRecord>> spaces =
+  private final Map<String, ConcurrentSkipListMap<MapKey, StoredRecord>> spaces =
       new ConcurrentHashMap<>();
   // Commits take the write lock, range reads the read lock: a range read sees each commit
   // wholly or not at all (an index entry moved by one commit is never seen twice or not at all).
@@ -62,20 +62,20 @@ public final class MemoryStorage implements Storage {
 
   @Override
   public Optional<StoredRecord> get(String space, StorageKey key) {
-    return Optional.ofNullable(space(space).get(key));
+    return Optional.ofNullable(space(space).get(new MapKey(key)));
   }
 
   @Override
   public List<StoredRecord> query(
       String space, byte[] partition, Bound lower, Bound upper, boolean forward, int limit) {
-    StorageKey from = new StorageKey(partition, lower == null ? EMPTY : lower.sort());
+    MapKey from = new MapKey(partition, lower == null ? EMPTY : lower.sort());
     boolean fromInclusive = lower == null || lower.inclusive();
     // Without an upper bound the range ends before the smallest partition greater than this one,
     // which is the partition followed by a 0x00 byte.
-    StorageKey to =
+    MapKey to =
         upper == null
-            ? StorageKey.of(successor(partition))
-            : new StorageKey(partition, upper.sort());
+            ? new MapKey(successor(partition), EMPTY)
+            : new MapKey(partition, upper.sort());
     boolean toInclusive = upper != null && upper.inclusive();
     lock.readLock().lock();
     try {
@@ -88,13 +88,16 @@ public final class MemoryStorage implements Storage {
   @Override
   public List<StoredRecord> scan(
       String space, byte[] fromPartition, byte[] toPartition, StorageKey startAfter, int limit) {
-    StorageKey from = fromPartition == null ? null : StorageKey.of(fromPartition);
+    MapKey from = fromPartition == null ? null : new MapKey(fromPartition, EMPTY);
     boolean fromInclusive = true;
-    if (startAfter != null && (from == null || startAfter.compareTo(from) >= 0)) {
-      from = startAfter;
-      fromInclusive = false;
+    if (startAfter != null) {
+      MapKey after = new MapKey(startAfter);
+      if (from == null || after.compareTo(from) >= 0) {
+        from = after;
+        fromInclusive = false;
+      }
     }
-    StorageKey to = toPartition == null ? null : StorageKey.of(toPartition);
+    MapKey to = toPartition == null ? null : new MapKey(toPartition, EMPTY);
     lock.readLock().lock();
     try {
       return first(range(space(space), from, fromInclusive, to, false), true, limit);
@@ -104,11 +107,11 @@ public final class MemoryStorage implements Storage {
   }
 
   /** The records between two optional keys; empty (not an error) when the range is inverted. */
-  private static NavigableMap<StorageKey, StoredRecord> range(
-      NavigableMap<StorageKey, StoredRecord> map,
-      StorageKey from,
+  private static NavigableMap<MapKey, StoredRecord> range(
+      NavigableMap<MapKey, StoredRecord> map,
+      MapKey from,
       boolean fromInclusive,
-      StorageKey to,
+      MapKey to,
       boolean toInclusive) {
     if (from != null && to != null) {
       int c = from.compareTo(to);
@@ -124,7 +127,7 @@ public final class MemoryStorage implements Storage {
   }
 
   private static List<StoredRecord> first(
-      NavigableMap<StorageKey, StoredRecord> range, boolean forward, int limit) {
+      NavigableMap<MapKey, StoredRecord> range, boolean forward, int limit) {
     List<StoredRecord> out = new ArrayList<>(Math.min(limit, 64));
     for (StoredRecord r : forward ? range.values() : range.descendingMap().values()) {
       if (out.size() >= limit) {
@@ -144,7 +147,7 @@ public final class MemoryStorage implements Storage {
     lock.writeLock().lock();
     try {
       for (Commit.Expectation e : commit.expectations()) {
-        StoredRecord current = space(e.space()).get(e.key());
+        StoredRecord current = space(e.space()).get(new MapKey(e.key()));
         long version = current == null ? Commit.Expectation.ABSENT : current.version();
         if (version != e.version()) {
           throw new CommitConflictException(e);
@@ -155,13 +158,13 @@ public final class MemoryStorage implements Storage {
       }
       long version = ++lastVersion;
       for (Commit.Write w : commit.writes()) {
-        ConcurrentSkipListMap<StorageKey, StoredRecord> map = space(w.space());
+        ConcurrentSkipListMap<MapKey, StoredRecord> map = space(w.space());
         if (w.isDelete()) {
-          map.remove(w.key());
+          map.remove(new MapKey(w.key()));
         } else {
           // Copies, so a caller reusing its arrays cannot reorder the map or change a record.
           StorageKey key = new StorageKey(w.key().partition().clone(), w.key().sort().clone());
-          map.put(key, new StoredRecord(key, version, w.value().clone()));
+          map.put(new MapKey(key), new StoredRecord(key, version, w.value().clone()));
         }
       }
     } finally {
@@ -183,8 +186,8 @@ public final class MemoryStorage implements Storage {
   @Override
   public void close() {}
 
-  private ConcurrentSkipListMap<StorageKey, StoredRecord> space(String name) {
-    ConcurrentSkipListMap<StorageKey, StoredRecord> map = spaces.get(name);
+  private ConcurrentSkipListMap<MapKey, StoredRecord> space(String name) {
+    ConcurrentSkipListMap<MapKey, StoredRecord> map = spaces.get(name);
     if (map == null) {
       throw new StorageException("no such space: " + name);
     }

@@ -67,7 +67,8 @@ final class DynamoDbEndpoint implements AutoCloseable {
       uri = URI.create(Target.externalEndpoint());
     } else {
       database = Stator.open(Storages.open(target, dataDirectory));
-      server = StatorServer.start("127.0.0.1", 0, database);
+      // As the command line serves them: calls on the event loops in memory, workers on RocksDB.
+      server = StatorServer.start("127.0.0.1", 0, database, "us-east-1", target == Target.MEMORY);
       uri = URI.create("http://127.0.0.1:" + server.port());
     }
     client = DynamoDbClient.builder()
