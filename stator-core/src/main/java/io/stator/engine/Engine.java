@@ -200,7 +200,10 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
     this.storage = storage;
     Catalog catalog = new Catalog(storage);
     catalog.dropOrphanSpaces();
-    this.streams = new Streams(storage, catalog, options);
+    // Streams follow the capacity model's partitions (one shard per partition); the model is
+    // made below, and only asked once requests arrive.
+    this.streams =
+        new Streams(storage, catalog, options, this::partitionStarts, this::forget);
     this.indexes =
         new Indexes(storage, catalog, options.gsiLag(), options.clock(), this::forget, streams);
     this.tables = new Tables(storage, catalog, options, indexes);
@@ -228,7 +231,11 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
     sweeper.startIfNeeded();
   }
 
-  /** Forgets a cached table definition changed by a backfill. */
+  private long[] partitionStarts(TableDefinition table) {
+    return capacity.partitionStarts(table);
+  }
+
+  /** Forgets a cached table definition changed by a backfill or a stream. */
   private void forget(String tableName) {
     Tables t = tables;
     if (t != null) { // null only while starting, when nothing is cached yet
