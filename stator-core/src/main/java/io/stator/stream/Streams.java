@@ -114,9 +114,9 @@ import java.util.function.Function;
  * would find other shards. Why the lock: without it, a writer could take a number above {@code
  * F} and still commit with the old definition before the catalog commit, landing in the parent
  * above its end. The lock is held for one catalog commit, and splits are rare. Layouts only
- * refine: after a restart the model may have fewer partitions than the stream recorded (the
- * model forgets its heat splits), and the stream keeps its own, splitting further only where
- * the model has a boundary it has not.
+ * refine, and the capacity model is in memory: after a restart the model rebuilds its
+ * partitions (forgetting its heat splits, dividing evenly), so the stream keeps the layout it
+ * recorded and follows only the model's splits from then on.
  *
  * <h2>Retention</h2>
  *
@@ -148,6 +148,12 @@ public final class Streams implements DynamoDbStreams {
   private final Map<String, Long> trimmedEpochs = new ConcurrentHashMap<>();
   /** Per stream space, the model's partition starts the stream's definition already follows. */
   private final Map<String, Followed> followed = new ConcurrentHashMap<>();
+  /**
+   * Per stream space, the model's partition starts when this engine first followed a stream
+   * that had recorded its layout before (in an earlier run): the model rebuilds its partitions
+   * at start, and only its splits since are news to the stream.
+   */
+  private final Map<String, long[]> baselines = new ConcurrentHashMap<>();
 
   private record Followed(StreamDefinition stream, long[] starts) {}
 
@@ -236,7 +242,9 @@ public final class Streams implements DynamoDbStreams {
     if (known != null && known.stream() == stream && known.starts() == model) {
       return false;
     }
-    if (!stream.partitions().isEmpty() && missing(stream, model).isEmpty()) {
+    long[] baseline = stream.partitions().isEmpty() ? model : baselines.computeIfAbsent(space,
+        x -> model);
+    if (!stream.partitions().isEmpty() && missing(stream, model, baseline).isEmpty()) {
       followed.put(space, new Followed(stream, model));
       return false;
     }
@@ -258,9 +266,10 @@ public final class Streams implements DynamoDbStreams {
           starts.add(start);
         }
         updated = now.withPartitions(starts);
+        baselines.put(space, model);
       } else {
         List<StreamDefinition.Split> splits = new ArrayList<>();
-        for (long at : splitOrder(now, missing(now, model))) {
+        for (long at : splitOrder(now, missing(now, model, baseline))) {
           long f = sequencer.take(0);
           sequencer.resolve(f); // a number no record has: the split's place in the sequence
           splits.add(new StreamDefinition.Split(f, at));
@@ -286,9 +295,12 @@ public final class Streams implements DynamoDbStreams {
     return changed;
   }
 
-  /** The model's partition starts the stream's layout lacks. */
-  private static List<Long> missing(StreamDefinition stream, long[] model) {
+  /** The model's partition starts the stream's layout lacks, but for those of the baseline. */
+  private static List<Long> missing(StreamDefinition stream, long[] model, long[] baseline) {
     TreeSet<Long> have = new ShardLayout("", stream).currentStarts();
+    for (long start : baseline) {
+      have.add(start);
+    }
     List<Long> out = new ArrayList<>();
     for (long start : model) {
       if (!have.contains(start)) {
