@@ -180,7 +180,9 @@ import java.util.List;
  * A table's streams are part of its definition in the catalog; their records are written in
  * the commit of the change they describe, through the write hook every path shares ({@link
  * Indexes#stage}), and the Streams API ({@link DynamoDbStreams}, which the engine implements
- * beside {@link Database}) reads them. See {@link Streams}.
+ * beside {@link Database}) reads them. A stream's shards follow the capacity model's partitions
+ * (one open shard per partition, children on a split), which the stream records in its
+ * definition; the streams of a deleted table stay readable for 24 hours. See {@link Streams}.
  */
 public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep {
   private final Storage storage;

@@ -48,7 +48,6 @@ public final class Catalog {
   public Catalog(Storage storage) {
     this.storage = storage;
     storage.createSpace(SPACE);
-    storage.createSpace(RETIRED);
   }
 
   /** A definition with the catalog record's version (for optimistic updates). */
@@ -128,6 +127,7 @@ public final class Catalog {
         new Commit().expect(SPACE, key(table.name()), version).delete(SPACE, key(table.name()));
     TableDefinition retired = table.withStreams(kept);
     if (!kept.isEmpty()) {
+      storage.createSpace(RETIRED); // made when first needed: most stores never have one
       commit.put(RETIRED, retiredKey(table), encode(retired));
     }
     storage.commit(commit);
@@ -142,6 +142,9 @@ public final class Catalog {
   /** The definitions of deleted tables whose streams may still be readable, by TableId. */
   public List<TableDefinition> retired() {
     List<TableDefinition> out = new ArrayList<>();
+    if (!storage.spaces().contains(RETIRED)) {
+      return out;
+    }
     for (StoredRecord r : storage.scan(RETIRED, null, null, null, Integer.MAX_VALUE)) {
       out.add(decode(r.value()));
     }
