@@ -143,14 +143,23 @@ class StreamPartitionsTest {
     int writers = 4;
     int each = 150;
     AtomicInteger progress = new AtomicInteger();
+    AtomicBoolean updated = new AtomicBoolean();
+    Map<String, Integer> written = new ConcurrentHashMap<>();
     List<Thread> threads = new ArrayList<>();
     for (int w = 0; w < writers; w++) {
       String key = "item" + w;
       Thread t = new Thread(() -> {
-        for (int i = 0; i < each; i++) {
-          put("tbl", key, Integer.toString(i));
+        // At least `each` changes, and at least `each` after the UpdateTable that splits.
+        int i = 0;
+        int until = Integer.MAX_VALUE;
+        while (i < until) {
+          if (until == Integer.MAX_VALUE && updated.get()) {
+            until = Math.max(each, i + each);
+          }
+          put("tbl", key, Integer.toString(i++));
           progress.incrementAndGet();
         }
+        written.put(key, i);
       });
       threads.add(t);
     }
@@ -175,6 +184,7 @@ class StreamPartitionsTest {
     }
     db.updateTable(new UpdateTableRequest(
         "tbl", null, null, new ProvisionedThroughput(5L, 3500L), null, null, null, null));
+    updated.set(true);
     for (Thread t : threads) {
       t.join();
     }
@@ -189,7 +199,7 @@ class StreamPartitionsTest {
     Map<String, List<String>> seen = perItem(new Consumer(arn).readAll());
     for (int w = 0; w < writers; w++) {
       List<String> expected = new ArrayList<>();
-      for (int i = 0; i < each; i++) {
+      for (int i = 0; i < written.get("item" + w); i++) {
         expected.add((i == 0 ? "INSERT " : "MODIFY ") + i);
       }
       assertThat(seen.get("item" + w)).containsExactlyElementsOf(expected);
