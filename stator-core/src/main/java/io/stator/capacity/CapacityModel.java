@@ -175,6 +175,15 @@ public final class CapacityModel {
     return tables.size();
   }
 
+  /**
+   * The starts of {@code table}'s partitions now (unsigned hashes, ascending): the same array
+   * until a partition splits, so a caller can tell a change by identity. Streams follow these
+   * (one shard per partition). Do not modify the array.
+   */
+  public long[] partitionStarts(TableDefinition table) {
+    return table(table, clock.millis()).starts();
+  }
+
   /** The number of partitions of {@code table} now. */
   public int partitionCount(TableDefinition table) {
     return table(table, clock.millis()).partitionCount();

@@ -17,6 +17,8 @@ final class TableCapacity {
   final String arn;
   final String hashKeyType;
   private final TreeMap<Long, Partition> partitions = new TreeMap<>(Long::compareUnsigned);
+  /** The partitions' starts, ascending, replaced on every split (read without the lock). */
+  private volatile long[] starts;
 
   private String billingMode;
   private long provisionedRead;
@@ -60,6 +62,21 @@ final class TableCapacity {
       p.bytes = sizeBytes / count;
     }
     reshare(nowMillis);
+    publishStarts();
+  }
+
+  private void publishStarts() {
+    long[] out = new long[partitions.size()];
+    int i = 0;
+    for (long start : partitions.keySet()) {
+      out[i++] = start;
+    }
+    starts = out;
+  }
+
+  /** The partitions' starts, ascending (the same array until a partition splits). */
+  long[] starts() {
+    return starts;
   }
 
   private boolean onDemand() {
@@ -286,6 +303,7 @@ final class TableCapacity {
     partitions.put(left.start, left);
     partitions.put(right.start, right);
     reshare(nowMillis);
+    publishStarts();
   }
 
   /** Each partition's share of provisioned throughput: an equal part. */

@@ -195,7 +195,9 @@ import java.util.List;
  * A table's streams are part of its definition in the catalog; their records are written in
  * the commit of the change they describe, through the write hook every path shares ({@link
  * Indexes#stage}), and the Streams API ({@link DynamoDbStreams}, which the engine implements
- * beside {@link Database}) reads them. See {@link Streams}.
+ * beside {@link Database}) reads them. A stream's shards follow the capacity model's partitions
+ * (one open shard per partition, children on a split), which the stream records in its
+ * definition; the streams of a deleted table stay readable for 24 hours. See {@link Streams}.
  *
  * <h2>Table settings</h2>
  *
@@ -226,7 +228,10 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
     this.storage = storage;
     Catalog catalog = new Catalog(storage);
     catalog.dropOrphanSpaces();
-    this.streams = new Streams(storage, catalog, options);
+    // Streams follow the capacity model's partitions (one shard per partition); the model is
+    // made below, and only asked once requests arrive.
+    this.streams =
+        new Streams(storage, catalog, options, this::partitionStarts, this::forget);
     this.indexes =
         new Indexes(
             storage, catalog, options.gsiLag(), options.clock(), this::forget, streams,
@@ -259,7 +264,11 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
     sweeper.startIfNeeded();
   }
 
-  /** Forgets a cached table definition changed by a backfill. */
+  private long[] partitionStarts(TableDefinition table) {
+    return capacity.partitionStarts(table);
+  }
+
+  /** Forgets a cached table definition changed by a backfill or a stream. */
   private void forget(String tableName) {
     Tables t = tables;
     if (t != null) { // null only while starting, when nothing is cached yet

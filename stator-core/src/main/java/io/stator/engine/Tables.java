@@ -114,7 +114,7 @@ final class Tables {
       try {
         TableDescription before = describe(entry.table());
         try {
-          catalog.delete(entry.table(), entry.version());
+          catalog.delete(entry.table(), entry.version(), options.clock().instant());
         } finally {
           cache.invalidate(entry.table().name());
         }

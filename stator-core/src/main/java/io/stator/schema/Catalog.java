@@ -36,6 +36,10 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class Catalog {
   public static final String SPACE = "catalog";
+  /** The definitions of deleted tables, kept while their streams are readable. */
+  public static final String RETIRED = "catalog.retired";
+  /** How long a disabled stream stays readable: 24 hours, as DynamoDB keeps stream records. */
+  static final long STREAM_RETENTION_MILLIS = 24L * 60 * 60 * 1000;
   static final int FORMAT_VERSION = 1;
   private static final List<String> SPACE_PREFIXES =
       List.of("table.", "index.", "changes.", "collections.", "stream.");
@@ -137,14 +141,65 @@ public final class Catalog {
 
   /**
    * Removes a table and drops its items, indexes and change log, if its record still has {@code
-   * version}.
+   * version}. Its streams stay readable for 24 hours, as DynamoDB keeps the stream of a deleted
+   * table: in the same commit, the definition moves to the space {@value #RETIRED} (keyed by
+   * TableId) with its enabled stream disabled at {@code now}, and the streams' spaces stay
+   * until {@link #forgetRetired}.
    */
-  public void delete(TableDefinition table, long version) {
-    storage.commit(
-        new Commit().expect(SPACE, key(table.name()), version).delete(SPACE, key(table.name())));
+  public void delete(TableDefinition table, long version, Instant now) {
+    List<StreamDefinition> kept = new ArrayList<>();
+    for (StreamDefinition s : table.streams()) {
+      StreamDefinition closed = s.enabled() ? s.disabledAt(now) : s;
+      if (closed.disabled().toEpochMilli() + STREAM_RETENTION_MILLIS > now.toEpochMilli()) {
+        kept.add(closed);
+      }
+    }
+    Commit commit =
+        new Commit().expect(SPACE, key(table.name()), version).delete(SPACE, key(table.name()));
+    TableDefinition retired = table.withStreams(kept);
+    if (!kept.isEmpty()) {
+      storage.createSpace(RETIRED); // made when first needed: most stores never have one
+      commit.put(RETIRED, retiredKey(table), encode(retired));
+    }
+    storage.commit(commit);
+    List<String> keep = kept.isEmpty() ? List.of() : retiredSpaces(retired);
     for (String space : spaces(table)) {
+      if (!keep.contains(space)) {
+        storage.dropSpace(space);
+      }
+    }
+  }
+
+  /** The definitions of deleted tables whose streams may still be readable, by TableId. */
+  public List<TableDefinition> retired() {
+    List<TableDefinition> out = new ArrayList<>();
+    if (!storage.spaces().contains(RETIRED)) {
+      return out;
+    }
+    for (StoredRecord r : storage.scan(RETIRED, null, null, null, Integer.MAX_VALUE)) {
+      out.add(decode(r.value()));
+    }
+    return out;
+  }
+
+  /** Forgets a deleted table's streams for good (once 24 hours have passed): drops their spaces. */
+  public void forgetRetired(TableDefinition table) {
+    storage.commit(new Commit().delete(RETIRED, retiredKey(table)));
+    for (String space : retiredSpaces(table)) {
       storage.dropSpace(space);
     }
+  }
+
+  private static StorageKey retiredKey(TableDefinition table) {
+    return StorageKey.of(table.tableId().getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static List<String> retiredSpaces(TableDefinition table) {
+    List<String> out = new ArrayList<>();
+    for (StreamDefinition s : table.streams()) {
+      out.add(s.space(table.tableId()));
+    }
+    return out;
   }
 
   /** The catalog key of a table, for commits that must fail if the definition changes. */
@@ -180,6 +235,9 @@ public final class Catalog {
     Set<String> used = new HashSet<>();
     for (Entry e : all()) {
       used.addAll(spaces(e.table()));
+    }
+    for (TableDefinition t : retired()) {
+      used.addAll(retiredSpaces(t));
     }
     for (String space : storage.spaces()) {
       boolean ours = SPACE_PREFIXES.stream().anyMatch(space::startsWith);
@@ -407,15 +465,37 @@ public final class Catalog {
 
   /**
    * A stream as a map field: {@code created} (epoch milliseconds), {@code view}, {@code disabled}
-   * (epoch milliseconds, once disabled). The list {@code streams} is absent from records of
-   * tables that never had a stream, and from records written before the field existed.
+   * (epoch milliseconds, once disabled), {@code partitions} (a list of partition starts, once
+   * recorded) and {@code splits} (a list of maps {@code s} sequence number, {@code at} split
+   * point, once a partition split). The list {@code streams} is absent from records of tables
+   * that never had a stream, and from records written before the field existed; the partition
+   * fields are absent until recorded, and from records written before they existed.
    */
   private static AttributeValue stream(StreamDefinition s) {
     Map<String, AttributeValue> m = new LinkedHashMap<>();
     m.put("created", instant(s.created()));
     m.put("view", new AttributeValue.S(s.viewType()));
     putInstant(m, "disabled", s.disabled());
+    if (!s.partitions().isEmpty()) {
+      List<AttributeValue> starts = new ArrayList<>();
+      for (long start : s.partitions()) {
+        starts.add(number(start));
+      }
+      m.put("partitions", new AttributeValue.L(starts));
+    }
+    if (!s.splits().isEmpty()) {
+      List<AttributeValue> splits = new ArrayList<>();
+      for (StreamDefinition.Split split : s.splits()) {
+        splits.add(new AttributeValue.M(
+            Map.of("s", number(split.sequenceNumber()), "at", number(split.at()))));
+      }
+      m.put("splits", new AttributeValue.L(splits));
+    }
     return new AttributeValue.M(m);
+  }
+
+  private static long longOf(AttributeValue v) {
+    return Long.parseLong(((AttributeValue.N) v).value());
   }
 
   private static List<StreamDefinition> streams(AttributeValue v) {
@@ -425,8 +505,22 @@ public final class Catalog {
     }
     for (AttributeValue e : ((AttributeValue.L) v).value()) {
       Map<String, AttributeValue> m = ((AttributeValue.M) e).value();
+      List<Long> starts = new ArrayList<>();
+      if (m.containsKey("partitions")) {
+        for (AttributeValue start : ((AttributeValue.L) m.get("partitions")).value()) {
+          starts.add(longOf(start));
+        }
+      }
+      List<StreamDefinition.Split> splits = new ArrayList<>();
+      if (m.containsKey("splits")) {
+        for (AttributeValue split : ((AttributeValue.L) m.get("splits")).value()) {
+          Map<String, AttributeValue> f = ((AttributeValue.M) split).value();
+          splits.add(new StreamDefinition.Split(longOf(f.get("s")), longOf(f.get("at"))));
+        }
+      }
       out.add(new StreamDefinition(
-          instant(m.get("created")), text(m.get("view")), instant(m.get("disabled"))));
+          instant(m.get("created")), text(m.get("view")), instant(m.get("disabled")), starts,
+          splits));
     }
     return out;
   }

@@ -12,8 +12,9 @@ import java.util.Map;
 /**
  * One stream record as the stream's space keeps it.
  *
- * <p>Key: the shard number as the partition (8 big-endian bytes) and the sequence number as the
- * sort key (8 big-endian bytes), so GetRecords is one forward range read within a shard.
+ * <p>Key: the shard's key as the partition (its starting sequence number, range start and range
+ * end, 8 big-endian bytes each, see {@link ShardLayout}) and the sequence number as the sort key
+ * (8 big-endian bytes), so GetRecords is one forward range read within a shard.
  *
  * <p>Value: a format version byte (1), then the fields as an item (see {@link ItemCodec}, named
  * fields so later versions can add some): {@code e} the eventName, {@code k} the keys, {@code o}
@@ -35,12 +36,17 @@ record LoggedChange(
 
   static final byte FORMAT_VERSION = 1;
 
-  static StorageKey key(long shard, long sequenceNumber) {
-    return new StorageKey(partition(shard), sort(sequenceNumber));
+  static StorageKey key(byte[] shard, long sequenceNumber) {
+    return new StorageKey(shard, sort(sequenceNumber));
   }
 
-  static byte[] partition(long shard) {
-    return ByteBuffer.allocate(8).putLong(shard).array();
+  /** The partition of a shard's records: its key (see {@link ShardLayout}). */
+  static byte[] partition(long open, long start, long end) {
+    return ByteBuffer.allocate(24).putLong(open).putLong(start).putLong(end).array();
+  }
+
+  static byte[] partition(ShardLayout.Shard shard) {
+    return partition(shard.open(), shard.start(), shard.end());
   }
 
   static byte[] sort(long sequenceNumber) {

@@ -21,6 +21,7 @@ import io.stator.api.streams.Stream;
 import io.stator.api.streams.StreamDescription;
 import io.stator.api.streams.StreamRecord;
 import io.stator.item.ItemSize;
+import io.stator.key.KeyCodec;
 import io.stator.schema.Catalog;
 import io.stator.schema.Constraints;
 import io.stator.schema.KeyAttribute;
@@ -28,6 +29,7 @@ import io.stator.schema.StreamDefinition;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Bound;
 import io.stator.storage.Commit;
+import io.stator.storage.CommitConflictException;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.storage.StoredRecord;
@@ -40,7 +42,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * DynamoDB Streams: the records every write adds to its table's stream, and the Streams API
@@ -67,14 +73,60 @@ import java.util.UUID;
  * time of a commit) and reads only below that point: a record is readable as soon as its write
  * is acknowledged, and no reader moves past a number whose record may still appear.
  *
- * <h2>Shards and retention</h2>
+ * <h2>Shards follow partitions</h2>
  *
- * See {@link ShardLayout}: one open shard per stream, rotated every four hours of the engine's
- * clock. Records are readable for 24 hours (older ones are skipped by readers, and an iterator
+ * See {@link ShardLayout}: one open shard per partition of the table (the partitions of the
+ * capacity model), children when a partition splits, and every four hours of the engine's
+ * clock. The layout a stream follows is recorded in its definition in the catalog: the
+ * partition starts when it was first needed, then each split with the sequence number {@code
+ * F} from which records go to its halves. A record's shard is a function of its sequence
+ * number, its key's hash and that recorded history, so readers, writers and a restarted engine
+ * all derive the same shards.
+ *
+ * <p>When a write finds that the capacity model has split a partition the stream has not
+ * recorded ({@link #stage}), it records the split: holding the sequencer's lock (so that no
+ * sequence number is taken meanwhile), it takes {@code F} and commits the new definition to
+ * the catalog, then lets go. The ordering argument, which is why a record never lands in a
+ * closed shard after a consumer has read its end:
+ *
+ * <ul>
+ *   <li>Every write expects the catalog version it was computed against. A writer that routed
+ *       its record with the old layout either commits before the catalog commit, and then took
+ *       its number before the lock was taken, so below {@code F}: its record is in the parent,
+ *       where the derived layout puts a number below {@code F}; or it commits after, and its
+ *       commit fails on the catalog version and is retried against the new definition. A writer
+ *       with the new definition read it after the catalog commit, so its number is above
+ *       {@code F}: its record is in a child.
+ *   <li>A reader reads the definition first and then settles the sequencer. If it sees the
+ *       split, {@code F} was taken before, so the settle point is above it, and the settle
+ *       waits for every writer holding a number below it: every record the parent will ever
+ *       have is committed (or abandoned) before the reader calls the parent closed and gives
+ *       its EndingSequenceNumber.
+ *   <li>Per item order: two changes of an item commit in sequence number order (see {@link
+ *       StreamSequencer}); if the first is in the parent and the second in a child, a consumer
+ *       that reads the parent before its children sees them in order. Rotation is the same
+ *       with the epoch boundary in place of {@code F}.
+ * </ul>
+ *
+ * Why not route by the capacity model's current partitions directly: the model is in memory
+ * and a split happens between a writer's routing and its commit, so two writers could put one
+ * item's changes in two shards the wrong way round, and a restart (which rebuilds the model)
+ * would find other shards. Why the lock: without it, a writer could take a number above {@code
+ * F} and still commit with the old definition before the catalog commit, landing in the parent
+ * above its end. The lock is held for one catalog commit, and splits are rare. Layouts only
+ * refine, and the capacity model is in memory: after a restart the model rebuilds its
+ * partitions (forgetting its heat splits, dividing evenly), so the stream keeps the layout it
+ * recorded and follows only the model's splits from then on.
+ *
+ * <h2>Retention</h2>
+ *
+ * Records are readable for 24 hours (older ones are skipped by readers, and an iterator
  * pointing before that is refused with TrimmedDataAccessException); a disabled stream stays
  * readable for 24 hours and is then forgotten by the next UpdateTable of its table, which drops
- * its space. Iterators are opaque strings carrying the stream, shard, position and the time they
- * were made; they expire after 15 minutes.
+ * its space. The streams of a deleted table stay readable, DISABLED, for 24 hours too (the
+ * catalog keeps the deleted definition, see {@link Catalog#delete}); they are dropped when a
+ * Streams call finds them expired. Iterators are opaque strings carrying the stream, shard,
+ * position and the time they were made; they expire after 15 minutes.
  *
  * <p>Like the table cache, the sequencer is in memory: one engine owns the streams of its
  * storage.
@@ -90,15 +142,35 @@ public final class Streams implements DynamoDbStreams {
   private final String region;
   private final String arnPrefix;
   private final StreamSequencer sequencer;
-  /** Per stream space, the shards below which records have been deleted (since start). */
-  private final Map<String, Long> trimmedShards = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Function<TableDefinition, long[]> partitions;
+  private final Consumer<String> onCatalogChange;
+  /** Per stream space, the epochs below which records have been deleted (since start). */
+  private final Map<String, Long> trimmedEpochs = new ConcurrentHashMap<>();
+  /** Per stream space, the model's partition starts the stream's definition already follows. */
+  private final Map<String, Followed> followed = new ConcurrentHashMap<>();
+  /**
+   * Per stream space, the model's partition starts when this engine first followed a stream
+   * that had recorded its layout before (in an earlier run): the model rebuilds its partitions
+   * at start, and only its splits since are news to the stream.
+   */
+  private final Map<String, long[]> baselines = new ConcurrentHashMap<>();
 
-  public Streams(Storage storage, Catalog catalog, EngineOptions options) {
+  private record Followed(StreamDefinition stream, long[] starts) {}
+
+  /**
+   * @param partitions the capacity model's partition starts of a table (see {@code
+   *     CapacityModel.partitionStarts}), the same array until a partition splits
+   * @param onCatalogChange told the table name after this class changed its definition
+   */
+  public Streams(Storage storage, Catalog catalog, EngineOptions options,
+      Function<TableDefinition, long[]> partitions, Consumer<String> onCatalogChange) {
     this.storage = storage;
     this.catalog = catalog;
     this.region = options.region();
     this.arnPrefix = "arn:aws:dynamodb:" + options.region() + ":" + options.accountId() + ":table/";
     this.sequencer = new StreamSequencer(options.clock());
+    this.partitions = partitions;
+    this.onCatalogChange = onCatalogChange;
     recover();
   }
 
@@ -107,7 +179,9 @@ public final class Streams implements DynamoDbStreams {
   /**
    * Adds the stream record of one write attempt to {@code commit}, if the table has an enabled
    * stream and the write changes the item; returns its sequence number, to {@link #resolve} after
-   * the commit attempt, or -1 when no record was staged.
+   * the commit attempt, or -1 when no record was staged. When the table's partitions changed
+   * since the stream recorded them, records the change first (see the class comment); the
+   * write's commit then fails on the catalog version and is retried.
    *
    * @param identity who made the change when the service did (Time to Live), else null
    */
@@ -118,6 +192,7 @@ public final class Streams implements DynamoDbStreams {
     if (stream == null || (oldItem == null ? newItem == null : oldItem.equals(newItem))) {
       return -1;
     }
+    follow(table, stream);
     String eventName = oldItem == null ? "INSERT" : newItem == null ? "REMOVE" : "MODIFY";
     Map<String, AttributeValue> keys = keys(table, newItem != null ? newItem : oldItem);
     String view = stream.viewType();
@@ -129,10 +204,11 @@ public final class Streams implements DynamoDbStreams {
             identity == null ? null : identity.type(),
             identity == null ? null : identity.principalId());
     ShardLayout layout = new ShardLayout(table.tableId(), stream);
+    long hash = KeyCodec.hashOf(KeyCodec.partition(keys.get(table.hashKey().name())));
     long sequenceNumber = sequencer.take(layout.firstSequence(0));
     commit.put(
         stream.space(table.tableId()),
-        LoggedChange.key(layout.shardOf(sequenceNumber), sequenceNumber),
+        LoggedChange.key(layout.route(sequenceNumber, hash), sequenceNumber),
         change.encode());
     return sequenceNumber;
   }
@@ -153,6 +229,120 @@ public final class Streams implements DynamoDbStreams {
     return keys;
   }
 
+  // ---- following the partitions --------------------------------------------------------------
+
+  /**
+   * Records in the catalog what the stream does not know yet of the table's partitions: the
+   * first layout, or the splits since. Returns whether the catalog changed.
+   */
+  private boolean follow(TableDefinition table, StreamDefinition stream) {
+    String space = stream.space(table.tableId());
+    long[] model = partitions.apply(table);
+    Followed known = followed.get(space);
+    if (known != null && known.stream() == stream && known.starts() == model) {
+      return false;
+    }
+    long[] baseline = stream.partitions().isEmpty() ? model : baselines.computeIfAbsent(space,
+        x -> model);
+    if (!stream.partitions().isEmpty() && missing(stream, model, baseline).isEmpty()) {
+      followed.put(space, new Followed(stream, model));
+      return false;
+    }
+    boolean changed = false;
+    synchronized (sequencer) { // no sequence number is taken while the layout changes
+      Optional<Catalog.Entry> entry = catalog.get(table.name());
+      if (entry.isEmpty() || !entry.get().table().tableId().equals(table.tableId())) {
+        return false;
+      }
+      TableDefinition current = entry.get().table();
+      StreamDefinition now = current.enabledStream();
+      if (now == null || !now.created().equals(stream.created())) {
+        return false;
+      }
+      StreamDefinition updated;
+      if (now.partitions().isEmpty()) {
+        List<Long> starts = new ArrayList<>();
+        for (long start : model) {
+          starts.add(start);
+        }
+        updated = now.withPartitions(starts);
+        baselines.put(space, model);
+      } else {
+        List<StreamDefinition.Split> splits = new ArrayList<>();
+        for (long at : splitOrder(now, missing(now, model, baseline))) {
+          long f = sequencer.take(0);
+          sequencer.resolve(f); // a number no record has: the split's place in the sequence
+          splits.add(new StreamDefinition.Split(f, at));
+        }
+        if (splits.isEmpty()) {
+          return false;
+        }
+        updated = now.withSplits(splits);
+      }
+      List<StreamDefinition> streams = new ArrayList<>(current.streams());
+      streams.set(streams.size() - 1, updated);
+      try {
+        catalog.replace(current.withStreams(streams), entry.get().version());
+        changed = true;
+      } catch (CommitConflictException e) {
+        // changed meanwhile (UpdateTable, another write's record of this split): the write
+        // fails on the catalog version and retries with the new definition, which follows
+      }
+    }
+    if (changed) {
+      onCatalogChange.accept(table.name());
+    }
+    return changed;
+  }
+
+  /** The model's partition starts the stream's layout lacks, but for those of the baseline. */
+  private static List<Long> missing(StreamDefinition stream, long[] model, long[] baseline) {
+    TreeSet<Long> have = new ShardLayout("", stream).currentStarts();
+    for (long start : baseline) {
+      have.add(start);
+    }
+    List<Long> out = new ArrayList<>();
+    for (long start : model) {
+      if (!have.contains(start)) {
+        out.add(start);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The order in which to record new boundaries as binary splits: within each range of the
+   * stream's layout, the boundary nearest the middle of the new ones first, then each side, so
+   * every split divides one shard into two, as DynamoDB's do.
+   */
+  private static List<Long> splitOrder(StreamDefinition stream, List<Long> boundaries) {
+    List<Long> out = new ArrayList<>();
+    List<Long> starts = new ArrayList<>(new ShardLayout("", stream).currentStarts());
+    for (int i = 0; i < starts.size(); i++) {
+      long start = starts.get(i);
+      long end = i + 1 < starts.size() ? starts.get(i + 1) : 0;
+      List<Long> inside = new ArrayList<>();
+      for (long b : boundaries) {
+        if (ShardLayout.inside(b, start, end)) {
+          inside.add(b);
+        }
+      }
+      inside.sort(Long::compareUnsigned);
+      bisect(inside, 0, inside.size(), out);
+    }
+    return out;
+  }
+
+  private static void bisect(List<Long> sorted, int from, int to, List<Long> out) {
+    if (from >= to) {
+      return;
+    }
+    int middle = (from + to) >>> 1;
+    out.add(sorted.get(middle));
+    bisect(sorted, from, middle, out);
+    bisect(sorted, middle + 1, to, out);
+  }
+
   // ---- ListStreams ---------------------------------------------------------------------------
 
   @Override
@@ -166,22 +356,32 @@ public final class Streams implements DynamoDbStreams {
     c.check();
     int limit = r.limit() == null ? 100 : r.limit();
     long now = sequencer.millis();
-    List<Catalog.Entry> tables;
+    List<TableDefinition> tables = new ArrayList<>();
     if (r.tableName() != null) {
-      tables =
-          List.of(catalog.get(r.tableName()).orElseThrow(() -> DynamoDbException.resourceNotFound(
-              "Requested resource not found: Table: " + r.tableName() + " not found")));
+      catalog.get(r.tableName()).ifPresent(e -> tables.add(e.table()));
+      for (TableDefinition t : retired(now)) {
+        if (t.name().equals(r.tableName())) {
+          tables.add(t);
+        }
+      }
+      if (tables.isEmpty()) {
+        throw DynamoDbException.resourceNotFound(
+            "Requested resource not found: Table: " + r.tableName() + " not found");
+      }
     } else {
-      tables = catalog.all();
+      catalog.all().forEach(e -> tables.add(e.table()));
+      tables.addAll(retired(now));
     }
     List<Stream> all = new ArrayList<>();
-    for (Catalog.Entry e : tables) {
-      for (StreamDefinition s : e.table().streams()) {
+    for (TableDefinition t : tables) {
+      for (StreamDefinition s : t.streams()) {
         if (kept(s, now)) {
-          all.add(new Stream(arn(e.table(), s), e.table().name(), s.label()));
+          all.add(new Stream(arn(t, s), t.name(), s.label()));
         }
       }
     }
+    // By table name, then by creation (the label is the creation instant), live or deleted.
+    all.sort(java.util.Comparator.comparing(Stream::tableName).thenComparing(Stream::streamLabel));
     int from = 0;
     if (r.exclusiveStartStreamArn() != null) {
       for (int i = 0; i < all.size(); i++) {
@@ -194,6 +394,19 @@ public final class Streams implements DynamoDbStreams {
     List<Stream> page = all.subList(Math.min(from, all.size()), Math.min(from + limit, all.size()));
     String last = from + limit < all.size() ? page.get(page.size() - 1).streamArn() : null;
     return new ListStreamsResponse(List.copyOf(page), last);
+  }
+
+  /** The deleted tables whose streams are still readable; forgets the others. */
+  private List<TableDefinition> retired(long now) {
+    List<TableDefinition> out = new ArrayList<>();
+    for (TableDefinition t : catalog.retired()) {
+      if (t.streams().stream().anyMatch(s -> kept(s, now))) {
+        out.add(t);
+      } else {
+        catalog.forgetRetired(t);
+      }
+    }
+    return out;
   }
 
   // ---- DescribeStream ------------------------------------------------------------------------
@@ -219,32 +432,31 @@ public final class Streams implements DynamoDbStreams {
     StreamSequencer.Settled settled = sequencer.settle(SETTLE_TIMEOUT_MILLIS);
     long now = settled.millis();
     ShardLayout layout = s.layout();
-    long first = layout.firstShard(now);
-    long last = layout.lastShard(now);
-    trimBefore(s, first);
-    long from = first;
-    long to = last;
+    trimBefore(s, layout.firstEpoch(now));
+    List<ShardLayout.Shard> kept = layout.kept(now);
+    List<ShardLayout.Shard> listed = kept;
     if (r.shardFilter() != null) {
-      long parent = layout.shard(r.shardFilter().shardId());
-      if (parent < 0 || parent > last) {
+      String parent = r.shardFilter().shardId();
+      if (kept.stream().noneMatch(k -> k.id().equals(parent))) {
         throw DynamoDbException.resourceNotFound(
-            "Requested resource not found: Shard " + r.shardFilter().shardId() + " not found");
+            "Requested resource not found: Shard " + parent + " not found");
       }
-      from = parent + 1;
-      to = Math.min(parent + 1, last);
+      listed = kept.stream().filter(k -> parent.equals(k.parentId())).toList();
     } else if (r.exclusiveStartShardId() != null) {
-      long after = layout.shard(r.exclusiveStartShardId());
-      if (after >= 0) {
-        from = Math.max(first, after + 1);
+      for (int i = 0; i < kept.size(); i++) {
+        if (kept.get(i).id().equals(r.exclusiveStartShardId())) {
+          listed = kept.subList(i + 1, kept.size());
+          break;
+        }
       }
     }
     int limit = r.limit() == null ? 100 : r.limit();
     List<Shard> shards = new ArrayList<>();
-    for (long k = from; k <= to && shards.size() < limit; k++) {
+    for (ShardLayout.Shard k : listed.subList(0, Math.min(limit, listed.size()))) {
       shards.add(shard(s, layout, k, settled));
     }
     String lastEvaluated =
-        from + shards.size() <= to ? shards.get(shards.size() - 1).shardId() : null;
+        listed.size() > limit ? shards.get(shards.size() - 1).shardId() : null;
     TableDefinition t = s.table();
     List<KeySchemaElement> keySchema = new ArrayList<>();
     keySchema.add(new KeySchemaElement(t.hashKey().name(), "HASH"));
@@ -264,10 +476,12 @@ public final class Streams implements DynamoDbStreams {
             lastEvaluated));
   }
 
-  private Shard shard(Located s, ShardLayout layout, long k, StreamSequencer.Settled settled) {
+  private Shard shard(
+      Located s, ShardLayout layout, ShardLayout.Shard k, StreamSequencer.Settled settled) {
     String ending = null;
     if (closed(s, layout, k, settled)) {
-      long end = Math.max(layout.firstSequence(k), layout.endSequence(k) - 1);
+      long close = k.splitAt() >= 0 ? k.splitAt() : layout.endSequence(k.epoch());
+      long end = Math.max(k.open(), close - 1);
       List<StoredRecord> lastRecord =
           storage.query(s.space(), LoggedChange.partition(k), null, null, false, 1);
       if (!lastRecord.isEmpty()) {
@@ -276,22 +490,26 @@ public final class Streams implements DynamoDbStreams {
       ending = StreamSequencer.format(end);
     }
     return new Shard(
-        layout.shardId(k),
-        new SequenceNumberRange(StreamSequencer.format(layout.firstSequence(k)), ending),
-        k == 0 ? null : layout.shardId(k - 1));
+        k.id(),
+        new SequenceNumberRange(StreamSequencer.format(k.open()), ending),
+        k.parentId());
   }
 
   /**
-   * Whether shard {@code k} can receive no more records: its four hours are over (or the stream
-   * was disabled in it) and every write that took a number before the settle point resolved.
+   * Whether shard {@code k} can receive no more records: its partition split (the split is in
+   * the definition the caller read before settling), its four hours are over, or the stream
+   * was disabled in it; and every write that took a number before the settle point resolved.
    */
   private static boolean closed(
-      Located s, ShardLayout layout, long k, StreamSequencer.Settled settled) {
+      Located s, ShardLayout layout, ShardLayout.Shard k, StreamSequencer.Settled settled) {
     if (!settled.complete()) {
       return false;
     }
-    if (k < layout.lastShard(settled.millis())) {
-      return settled.bound() >= layout.endSequence(k);
+    if (k.splitAt() >= 0) {
+      return true;
+    }
+    if (k.epoch() < layout.lastEpoch(settled.millis())) {
+      return settled.bound() >= layout.endSequence(k.epoch());
     }
     return !s.stream().enabled();
   }
@@ -322,8 +540,8 @@ public final class Streams implements DynamoDbStreams {
     StreamSequencer.Settled settled = sequencer.settle(SETTLE_TIMEOUT_MILLIS);
     long now = settled.millis();
     ShardLayout layout = s.layout();
-    long k = layout.shard(r.shardId());
-    if (k < layout.firstShard(now) || k > layout.lastShard(now)) {
+    ShardLayout.Shard k = layout.find(r.shardId(), now);
+    if (k == null) {
       throw DynamoDbException.resourceNotFound(
           "Requested resource not found: Shard does not exist");
     }
@@ -333,7 +551,9 @@ public final class Streams implements DynamoDbStreams {
       case "LATEST" -> position = settled.bound() - 1;
       default -> {
         long n = StreamSequencer.parse(r.sequenceNumber());
-        if (n < 0 || layout.shardOf(n) != k || n < layout.firstSequence(k)) {
+        boolean inShard = n >= k.open()
+            && (k.splitAt() >= 0 ? n < k.splitAt() : layout.epochOf(n) == k.epoch());
+        if (n < 0 || !inShard) {
           throw DynamoDbException.validation(
               "Invalid SequenceNumber " + r.sequenceNumber() + " for shard " + r.shardId());
         }
@@ -344,7 +564,7 @@ public final class Streams implements DynamoDbStreams {
       }
     }
     Iterator iterator =
-        new Iterator(s.table().tableId(), s.layout().createdMillis(), k, position, now,
+        new Iterator(s.table().tableId(), layout.createdMillis(), k, position, now,
             r.streamArn());
     return new GetShardIteratorResponse(iterator.encode());
   }
@@ -368,29 +588,33 @@ public final class Streams implements DynamoDbStreams {
           "Limit must be less than or equal to " + MAX_RECORDS + ", but was " + r.limit());
     }
     Iterator iterator = Iterator.decode(r.shardIterator());
-    StreamSequencer.Settled settled = sequencer.settle(SETTLE_TIMEOUT_MILLIS);
-    long now = settled.millis();
-    if (now - iterator.issuedMillis() > ITERATOR_LIFETIME_MILLIS) {
+    if (sequencer.millis() - iterator.issuedMillis() > ITERATOR_LIFETIME_MILLIS) {
       throw new DynamoDbException(
           ErrorType.ExpiredIteratorException,
           "The provided iterator exceeds the maximum age allowed.");
     }
+    // The definition first, then the settle point: see "Shards follow partitions".
     Located s = locate(iterator.streamArn());
     if (!s.table().tableId().equals(iterator.tableId())
         || s.layout().createdMillis() != iterator.streamCreatedMillis()) {
       throw DynamoDbException.resourceNotFound(
           "Requested resource not found: Stream: " + iterator.streamArn() + " not found");
     }
+    StreamSequencer.Settled settled = sequencer.settle(SETTLE_TIMEOUT_MILLIS);
+    long now = settled.millis();
     ShardLayout layout = s.layout();
-    long k = iterator.shard();
-    long trim = trimPoint(now);
-    if (k < layout.firstShard(now)) {
+    if (layout.epochOf(iterator.open()) < layout.firstEpoch(now)) {
       throw trimmed();
     }
+    ShardLayout.Shard k = layout.find(iterator.open(), iterator.start(), iterator.end());
+    if (k == null) {
+      throw DynamoDbException.validation("Invalid ShardIterator");
+    }
+    long trim = trimPoint(now);
     long after = iterator.position();
     if (after == Iterator.TRIM_HORIZON) {
-      after = Math.max(layout.firstSequence(k), trim) - 1;
-    } else if (after + 1 < trim && layout.firstSequence(k) < trim) {
+      after = Math.max(k.open(), trim) - 1;
+    } else if (after + 1 < trim && k.open() < trim) {
       throw trimmed(); // the records this iterator points at are older than 24 hours
     }
     int limit = r.limit() == null ? MAX_RECORDS : r.limit();
@@ -455,14 +679,17 @@ public final class Streams implements DynamoDbStreams {
   }
 
   /**
-   * Deletes the records of shards older than the retention (before {@code first}), which no
+   * Deletes the records of epochs older than the retention (before {@code first}), which no
    * reader can reach any more. Consumers describe their stream regularly, so that is when it
-   * happens; a shard's records go once all of its span is older than 24 hours.
+   * happens; a shard's records go once all of its epoch is older than 24 hours.
    */
   private void trimBefore(Located s, long first) {
     String space = s.space();
-    long from = trimmedShards.getOrDefault(space, 0L);
-    for (long k = from; k < first; k++) {
+    long from = trimmedEpochs.getOrDefault(space, 0L);
+    if (first <= from) {
+      return;
+    }
+    for (ShardLayout.Shard k : s.layout().shards(from, first - 1)) {
       while (true) {
         List<StoredRecord> batch =
             storage.query(space, LoggedChange.partition(k), null, null, true, 1000);
@@ -476,14 +703,12 @@ public final class Streams implements DynamoDbStreams {
         storage.commit(commit);
       }
     }
-    if (first > from) {
-      trimmedShards.put(space, first);
-    }
+    trimmedEpochs.put(space, first);
   }
 
   // ---- common --------------------------------------------------------------------------------
 
-  /** A stream found by its ARN, with its table. */
+  /** A stream found by its ARN, with its table (live, or deleted within 24 hours). */
   private record Located(TableDefinition table, StreamDefinition stream) {
     ShardLayout layout() {
       return new ShardLayout(table.tableId(), stream);
@@ -516,9 +741,23 @@ public final class Streams implements DynamoDbStreams {
     }
     long now = sequencer.millis();
     if (entry.isPresent()) {
-      for (StreamDefinition s : entry.get().table().streams()) {
+      TableDefinition table = entry.get().table();
+      for (StreamDefinition s : table.streams()) {
         if (s.label().equals(label) && kept(s, now)) {
-          return new Located(entry.get().table(), s);
+          if (s.enabled() && s.partitions().isEmpty() && follow(table, s)) {
+            return locate(streamArn); // its first layout was just recorded
+          }
+          return new Located(table, s);
+        }
+      }
+    }
+    for (TableDefinition table : retired(now)) {
+      if (!table.name().equals(tableName)) {
+        continue;
+      }
+      for (StreamDefinition s : table.streams()) {
+        if (s.label().equals(label) && kept(s, now)) {
+          return new Located(table, s);
         }
       }
     }
@@ -563,11 +802,17 @@ public final class Streams implements DynamoDbStreams {
   /** At start: continue numbering above the largest sequence number of any kept stream. */
   private void recover() {
     long now = sequencer.millis();
-    for (Catalog.Entry e : catalog.all()) {
-      for (StreamDefinition s : e.table().streams()) {
-        ShardLayout layout = new ShardLayout(e.table().tableId(), s);
-        String space = s.space(e.table().tableId());
-        for (long k = layout.lastShard(now); k >= layout.firstShard(now); k--) {
+    List<TableDefinition> tables = new ArrayList<>();
+    catalog.all().forEach(e -> tables.add(e.table()));
+    tables.addAll(catalog.retired());
+    for (TableDefinition t : tables) {
+      for (StreamDefinition s : t.streams()) {
+        for (StreamDefinition.Split split : s.splits()) {
+          sequencer.advanceTo(split.sequenceNumber());
+        }
+        ShardLayout layout = new ShardLayout(t.tableId(), s);
+        String space = s.space(t.tableId());
+        for (ShardLayout.Shard k : layout.kept(now)) {
           List<StoredRecord> last;
           try {
             last = storage.query(space, LoggedChange.partition(k), null, null, false, 1);
@@ -576,7 +821,6 @@ public final class Streams implements DynamoDbStreams {
           }
           if (!last.isEmpty()) {
             sequencer.advanceTo(LoggedChange.sequenceNumber(last.get(0).key()));
-            break;
           }
         }
       }

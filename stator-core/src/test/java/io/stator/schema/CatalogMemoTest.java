@@ -41,7 +41,7 @@ class CatalogMemoTest {
     assertThat(updated.table().status()).isEqualTo("ACTIVE");
     assertThat(updated.version()).isGreaterThan(created.version());
 
-    writer.delete(updated.table(), updated.version());
+    writer.delete(updated.table(), updated.version(), java.time.Instant.now());
     assertThat(reader.get("Orders")).isEmpty();
 
     // Re-created under the same name: a new record version, so never the old definition.

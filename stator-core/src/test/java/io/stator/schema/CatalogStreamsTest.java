@@ -39,6 +39,21 @@ class CatalogStreamsTest {
   }
 
   @Test
+  void theRecordedPartitionsAndSplitsRoundTripAndSurviveDisabling() {
+    StreamDefinition s = new StreamDefinition(T0, "KEYS_ONLY", null)
+        .withPartitions(List.of(0L, Long.MIN_VALUE))
+        .withSplits(List.of(new StreamDefinition.Split(1_000_000L, 0x4000_0000_0000_0000L),
+            new StreamDefinition.Split(1_000_002L, -1L)));
+    TableDefinition t = table(List.of(s));
+    assertThat(Catalog.decode(Catalog.encode(t))).isEqualTo(t);
+    assertThat(Catalog.decode(Catalog.encode(t)).latestStream().splits()).hasSize(2);
+    TableDefinition disabled =
+        StreamSpecifications.apply(t, new StreamSpecification(false, null), T0);
+    assertThat(disabled.latestStream().partitions()).isEqualTo(s.partitions());
+    assertThat(disabled.latestStream().splits()).isEqualTo(s.splits());
+  }
+
+  @Test
   void enablingDisablingAndForgetting() {
     TableDefinition none = table(List.of());
     TableDefinition enabled =

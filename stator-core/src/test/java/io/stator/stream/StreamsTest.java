@@ -16,6 +16,7 @@ import io.stator.api.DynamoDbException;
 import io.stator.api.ErrorType;
 import io.stator.api.KeySchemaElement;
 import io.stator.api.Put;
+import io.stator.api.ProvisionedThroughput;
 import io.stator.api.PutItemRequest;
 import io.stator.api.PutRequest;
 import io.stator.api.StreamSpecification;
@@ -393,11 +394,12 @@ class StreamsTest {
     return describe(name).latestStreamArn();
   }
 
+  /** A provisioned table with one partition, so its stream has one open shard at a time. */
   private static CreateTableRequest create(String name, StreamSpecification stream) {
     return new CreateTableRequest(
         name, List.of(new AttributeDefinition("pk", "S")),
-        List.of(new KeySchemaElement("pk", "HASH")), null, null, "PAY_PER_REQUEST", null,
-        stream, null, null, null);
+        List.of(new KeySchemaElement("pk", "HASH")), null, null, "PROVISIONED",
+        new ProvisionedThroughput(5L, 5L), stream, null, null, null);
   }
 
   private TableDescription describe(String name) {

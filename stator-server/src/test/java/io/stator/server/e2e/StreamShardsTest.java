@@ -33,10 +33,12 @@ import software.amazon.awssdk.services.dynamodb.model.OperationType;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
 import software.amazon.awssdk.services.dynamodb.model.ShardFilterType;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
+import software.amazon.awssdk.services.dynamodb.model.StreamStatus;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TrimmedDataAccessException;
@@ -170,12 +172,96 @@ class StreamShardsTest {
         .extracting(r -> r.dynamodb().keys().get("pk").s()).containsExactly("b");
   }
 
+  @Test
+  void aConsumerFollowingShardsSeesEveryChangeInOrderAcrossAPartitionSplit() {
+    String arn = createTable("split");
+    List<String> made = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      put("split", "k" + i, "1");
+      made.add("INSERT k" + i + " 1");
+    }
+    assertThat(new StreamConsumer(streams, arn).shards()).hasSize(1);
+    // Raising the write throughput past one partition's 1,000 WCU splits the partition (the
+    // next request finds the capacity model split it); the stream's shard closes, children open.
+    dynamo.updateTable(r -> r.tableName("split")
+        .provisionedThroughput(t -> t.readCapacityUnits(5L).writeCapacityUnits(1500L)));
+    clock.advance(Duration.ofSeconds(1));
+    for (int i = 0; i < 12; i++) {
+      put("split", "k" + i, "2");
+      made.add("MODIFY k" + i + " 2");
+      if (i % 3 == 0) {
+        int k = i;
+        dynamo.deleteItem(r -> r.tableName("split").key(Map.of("pk", s("k" + k))));
+        made.add("REMOVE k" + i + " -");
+      }
+    }
+    put("split", "k1", "3");
+    made.add("MODIFY k1 3");
+
+    List<Shard> shards = new StreamConsumer(streams, arn).shards();
+    assertThat(shards).hasSize(3);
+    Shard parent = shards.get(0);
+    assertThat(parent.sequenceNumberRange().endingSequenceNumber()).isNotNull();
+    assertThat(shards.subList(1, 3)).allSatisfy(child -> {
+      assertThat(child.parentShardId()).isEqualTo(parent.shardId());
+      assertThat(child.sequenceNumberRange().endingSequenceNumber()).isNull();
+    });
+    assertThat(streams.describeStream(r -> r.streamArn(arn).shardFilter(f -> f
+        .type(ShardFilterType.CHILD_SHARDS).shardId(parent.shardId())))
+        .streamDescription().shards()).containsExactlyElementsOf(shards.subList(1, 3));
+
+    List<Record> records = new StreamConsumer(streams, arn).readAll();
+    // Exactly the changes made, each once; per item in the order made (items in different
+    // shards interleave as the consumer reads the children one after the other).
+    List<String> seen = records.stream().map(StreamShardsTest::describe).toList();
+    assertThat(seen).containsExactlyInAnyOrderElementsOf(made);
+    for (int i = 0; i < 12; i++) {
+      String key = " k" + i + " ";
+      assertThat(seen.stream().filter(c -> c.contains(key)).toList())
+          .containsExactlyElementsOf(made.stream().filter(c -> c.contains(key)).toList());
+    }
+    assertThat(seen.subList(0, 12)).containsExactlyElementsOf(made.subList(0, 12));
+  }
+
+  @Test
+  void theStreamOfADeletedTableStaysReadableForADay() {
+    String arn = createTable("deleted");
+    put("deleted", "a", "1");
+    put("deleted", "a", "2");
+    dynamo.deleteTable(r -> r.tableName("deleted"));
+
+    assertThat(streams.listStreams(r -> r.tableName("deleted")).streams())
+        .extracting(s -> s.streamArn()).containsExactly(arn);
+    var description = streams.describeStream(r -> r.streamArn(arn)).streamDescription();
+    assertThat(description.streamStatus()).isEqualTo(StreamStatus.DISABLED);
+    assertThat(description.shards()).allSatisfy(shard ->
+        assertThat(shard.sequenceNumberRange().endingSequenceNumber()).isNotNull());
+    assertThat(new StreamConsumer(streams, arn).readAll()).extracting(StreamShardsTest::describe)
+        .containsExactly("INSERT a 1", "MODIFY a 2");
+
+    clock.advance(Duration.ofHours(24).plusMinutes(1));
+    assertThat(streams.listStreams(r -> r.limit(100)).streams()).isEmpty();
+    ResourceNotFoundException gone = catchThrowableOfType(ResourceNotFoundException.class,
+        () -> streams.describeStream(r -> r.streamArn(arn)));
+    assertThat(gone).isNotNull();
+    assertThat(gone.awsErrorDetails().errorMessage())
+        .isEqualTo("Requested resource not found: Stream: " + arn + " not found");
+  }
+
+  private static String describe(Record r) {
+    var image = r.dynamodb().newImage();
+    String v = image == null || !image.containsKey("v") ? "-" : image.get("v").s();
+    return r.eventName() + " " + r.dynamodb().keys().get("pk").s() + " " + v;
+  }
+
+  /** A table provisioned with little throughput: one partition, so one open shard. */
   private String createTable(String name) {
     return dynamo.createTable(r -> r.tableName(name)
         .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build())
         .attributeDefinitions(AttributeDefinition.builder().attributeName("pk")
             .attributeType(ScalarAttributeType.S).build())
-        .billingMode(BillingMode.PAY_PER_REQUEST)
+        .billingMode(BillingMode.PROVISIONED)
+        .provisionedThroughput(t -> t.readCapacityUnits(5L).writeCapacityUnits(5L))
         .streamSpecification(s -> s.streamEnabled(true)
             .streamViewType(StreamViewType.NEW_AND_OLD_IMAGES)))
         .tableDescription().latestStreamArn();

@@ -25,7 +25,6 @@ import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
-import software.amazon.awssdk.services.dynamodb.model.Shard;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.model.StreamDescription;
 import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
@@ -227,12 +226,12 @@ class StreamsTest extends EndToEndTest {
     assertThat(open.keySchema()).containsExactly(key("pk", KeyType.HASH));
     assertThat(open.streamLabel()).isEqualTo(enabled.latestStreamLabel());
     assertThat(open.creationRequestDateTime()).isNotNull();
-    assertThat(open.shards()).hasSize(1);
-    Shard shard = open.shards().get(0);
-    assertThat(shard.shardId()).matches("shardId-\\d{20}-[0-9a-f]{8}");
-    assertThat(shard.parentShardId()).isNull();
-    assertThat(shard.sequenceNumberRange().startingSequenceNumber()).isNotNull();
-    assertThat(shard.sequenceNumberRange().endingSequenceNumber()).isNull();
+    assertThat(open.shards()).isNotEmpty().allSatisfy(shard -> { // one per partition
+      assertThat(shard.shardId()).matches("shardId-\\d{20}-[0-9a-f]{8}");
+      assertThat(shard.parentShardId()).isNull();
+      assertThat(shard.sequenceNumberRange().startingSequenceNumber()).isNotNull();
+      assertThat(shard.sequenceNumberRange().endingSequenceNumber()).isNull();
+    });
 
     TableDescription disabled = updateStream(table, false, null);
     assertThat(disabled.streamSpecification()).isNull();
@@ -241,7 +240,8 @@ class StreamsTest extends EndToEndTest {
     StreamDescription closed = streams.describeStream(r -> r.streamArn(firstArn))
         .streamDescription();
     assertThat(closed.streamStatus()).isEqualTo(StreamStatus.DISABLED);
-    assertThat(closed.shards().get(0).sequenceNumberRange().endingSequenceNumber()).isNotNull();
+    assertThat(closed.shards()).allSatisfy(shard ->
+        assertThat(shard.sequenceNumberRange().endingSequenceNumber()).isNotNull());
     List<Record> kept = new StreamConsumer(streams, firstArn).readAll();
     assertThat(keys(kept)).containsExactly("during");
 
@@ -323,12 +323,17 @@ class StreamsTest extends EndToEndTest {
 
   // ---- helpers -------------------------------------------------------------------------------
 
+  /**
+   * A table with a stream, provisioned with little throughput: one partition, so one open shard
+   * holds every record in order (shards follow partitions, see {@code StreamShardsTest}).
+   */
   private String createStreamTable(String purpose, StreamViewType viewType) {
     String name = uniqueTableName("stream-" + purpose);
     TableDescription created = dynamo.createTable(r -> r.tableName(name)
         .keySchema(key("pk", KeyType.HASH))
         .attributeDefinitions(attribute("pk", ScalarAttributeType.S))
-        .billingMode(BillingMode.PAY_PER_REQUEST)
+        .billingMode(BillingMode.PROVISIONED)
+        .provisionedThroughput(t -> t.readCapacityUnits(5L).writeCapacityUnits(5L))
         .streamSpecification(s -> s.streamEnabled(true).streamViewType(viewType)))
         .tableDescription();
     assertThat(created.latestStreamArn()).isNotNull();
