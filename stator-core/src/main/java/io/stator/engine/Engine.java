@@ -243,13 +243,15 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
             options.clock(),
             "arn:aws:dynamodb:" + options.region() + ":" + options.accountId() + ":table/",
             table -> tables.sizeBytes(table));
-    this.items = new Items(storage, tables, indexes, capacity);
+    OngoingTransactions ongoing = new OngoingTransactions();
+    this.items = new Items(storage, tables, indexes, capacity, ongoing);
     this.reads = new Reads(storage, tables, capacity);
-    this.updates = new ItemUpdates(storage, tables, indexes, capacity);
+    this.updates = new ItemUpdates(storage, tables, indexes, capacity, ongoing);
     this.batches = new BatchOperations(storage, tables, indexes, capacity);
     this.transactions =
         new Transactions(
-            storage, tables, indexes, new ClientRequestTokens(options.clock()), capacity);
+            storage, tables, indexes, new ClientRequestTokens(options.clock()), capacity,
+            ongoing);
     this.clock = options.clock();
     this.tagging = new Tagging(tables, options);
     this.continuousBackups = new ContinuousBackups(tables, options.clock());

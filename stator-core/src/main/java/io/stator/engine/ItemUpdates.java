@@ -56,12 +56,16 @@ final class ItemUpdates {
   private final Tables tables;
   private final Indexes indexes;
   private final CapacityModel capacity;
+  private final OngoingTransactions ongoing;
 
-  ItemUpdates(Storage storage, Tables tables, Indexes indexes, CapacityModel capacity) {
+  ItemUpdates(
+      Storage storage, Tables tables, Indexes indexes, CapacityModel capacity,
+      OngoingTransactions ongoing) {
     this.storage = storage;
     this.tables = tables;
     this.indexes = indexes;
     this.capacity = capacity;
+    this.ongoing = ongoing;
   }
 
   UpdateItemResponse update(UpdateItemRequest r) {
@@ -138,6 +142,8 @@ final class ItemUpdates {
       if (!table.tableId().equals(validatedAgainst.tableId())) {
         throw DynamoDbException.resourceNotFound("Requested resource not found");
       }
+      // An update of an item of a running transaction is rejected, as on DynamoDB.
+      ongoing.checkNotOngoing(table.space(), key);
       Optional<StoredRecord> current = storage.get(table.space(), key);
       Map<String, AttributeValue> old =
           current.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
@@ -185,6 +191,7 @@ final class ItemUpdates {
               .put(table.space(), key, ItemCodec.encode(updated));
       IndexWrite written;
       try (IndexWrite indexWrite = indexes.stage(entry, old, updated, commit)) {
+        ongoing.checkNotOngoing(table.space(), key); // one may have begun since the read
         storage.commit(commit);
         written = indexWrite;
       } catch (CommitConflictException e) {

@@ -57,12 +57,16 @@ final class Items {
   private final Tables tables;
   private final Indexes indexes;
   private final CapacityModel capacity;
+  private final OngoingTransactions ongoing;
 
-  Items(Storage storage, Tables tables, Indexes indexes, CapacityModel capacity) {
+  Items(
+      Storage storage, Tables tables, Indexes indexes, CapacityModel capacity,
+      OngoingTransactions ongoing) {
     this.storage = storage;
     this.tables = tables;
     this.indexes = indexes;
     this.capacity = capacity;
+    this.ongoing = ongoing;
   }
 
   PutItemResponse put(PutItemRequest r) {
@@ -229,6 +233,12 @@ final class Items {
         // deleted and re-created since the request was validated against it
         throw DynamoDbException.resourceNotFound("Requested resource not found");
       }
+      // A client's write on an item of a running transaction is rejected, as on DynamoDB; the
+      // TTL sweeper's deletes (identity set) wait for it instead, by retrying.
+      boolean client = identity == null;
+      if (client) {
+        ongoing.checkNotOngoing(table.space(), key);
+      }
       Optional<StoredRecord> current = storage.get(table.space(), key);
       Map<String, AttributeValue> old =
           current.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
@@ -258,6 +268,9 @@ final class Items {
         commit.put(table.space(), key, encoded);
       }
       try (IndexWrite indexWrite = indexes.stage(entry, old, item, commit, identity)) {
+        if (client) {
+          ongoing.checkNotOngoing(table.space(), key); // one may have begun since the read
+        }
         storage.commit(commit);
         return new Written(old, units, indexWrite);
       } catch (CommitConflictException e) {

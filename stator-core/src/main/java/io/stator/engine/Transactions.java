@@ -21,6 +21,7 @@ import io.stator.capacity.CapacityCalculator;
 import io.stator.capacity.CapacityModel;
 import io.stator.capacity.Consumption;
 import io.stator.capacity.ReadConsistency;
+import io.stator.engine.OngoingTransactions.ItemId;
 import io.stator.expression.Condition;
 import io.stator.expression.ExpressionContext;
 import io.stator.expression.Expressions;
@@ -110,17 +111,23 @@ import java.util.Set;
  * <h2>Why not locks or a transaction log</h2>
  *
  * DynamoDB marks items with an ongoing transaction and rejects other writers with
- * TransactionConflictException. Stator needs no such state: the optimistic commit already
- * serializes everything, holds nothing across calls (so it runs unchanged on a storage where a
- * commit is a network round trip), and needs no recovery protocol. The cost is that a
- * transaction reads before it writes (DynamoDB does too, to evaluate conditions) and that a
- * single-item write never sees {@code TransactionConflictException}: it simply goes after or
- * before the transaction, which is a serializable history DynamoDB could also produce.
+ * TransactionConflictException. Stator needs no persisted state for that: the optimistic commit
+ * already serializes everything, holds nothing across calls (so it runs unchanged on a storage
+ * where a commit is a network round trip), and needs no recovery protocol. To show DynamoDB's
+ * behaviour, the engine keeps the items of its running transactions in memory ({@link
+ * OngoingTransactions}) from before their reads until after their commit or cancellation, and a
+ * PutItem, UpdateItem or DeleteItem on one of them fails with TransactionConflictException,
+ * writing nothing. That check is not what makes the history serializable (a write that passes
+ * it just before a transaction begins still meets it in the storage commit, and one of the two
+ * retries or is cancelled); it only reports the conflict as DynamoDB does.
  *
  * <h2>Differences from DynamoDB</h2>
  *
  * <ul>
- *   <li>Single-item writes never fail with TransactionConflictException; they retry.
+ *   <li>Only transactions of this engine make single-item writes fail with
+ *       TransactionConflictException; a write through another engine on the same storage (or
+ *       a BatchWriteItem, whose API does not list that error) goes before or after the
+ *       transaction instead, a serializable history DynamoDB could also produce.
  *   <li>ClientRequestToken idempotency is kept in memory by this engine (see {@link
  *       ClientRequestTokens}): a restart, or another engine on the same storage, forgets tokens.
  * </ul>
@@ -180,15 +187,17 @@ final class Transactions {
   private final Indexes indexes;
   private final ClientRequestTokens tokens;
   private final CapacityModel capacity;
+  private final OngoingTransactions ongoing;
 
   Transactions(
       Storage storage, Tables tables, Indexes indexes, ClientRequestTokens tokens,
-      CapacityModel capacity) {
+      CapacityModel capacity, OngoingTransactions ongoing) {
     this.storage = storage;
     this.tables = tables;
     this.indexes = indexes;
     this.tokens = tokens;
     this.capacity = capacity;
+    this.ongoing = ongoing;
   }
 
   // ---- TransactWriteItems -------------------------------------------------------------------
@@ -225,12 +234,18 @@ final class Transactions {
     }
     boolean committed = false;
     Committed done;
+    // Marked from before the reads until after the commit or cancellation: a single-item write
+    // on one of these items meanwhile fails with TransactionConflictException, as on DynamoDB.
+    List<ItemId> marked =
+        actions.stream().map(a -> new ItemId(a.table().space(), a.key())).toList();
+    ongoing.begin(marked);
     try {
       done = commit(actions);
       committed = true;
     } catch (StorageException e) {
       throw failure(actions.stream().map(Action::table).toList(), e);
     } finally {
+      ongoing.end(marked);
       if (token != null) {
         if (committed) {
           tokens.complete(token);
@@ -532,8 +547,6 @@ final class Transactions {
     }
     return actions;
   }
-
-  private record ItemId(String space, StorageKey key) {}
 
   /**
    * What an action adds to the 4 MB aggregate ("the aggregate size of the items in the

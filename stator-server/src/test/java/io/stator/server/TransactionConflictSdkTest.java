@@ -1,0 +1,149 @@
+package io.stator.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.stator.Stator;
+import io.stator.storage.Bound;
+import io.stator.storage.Commit;
+import io.stator.storage.SpaceStats;
+import io.stator.storage.Storage;
+import io.stator.storage.StorageKey;
+import io.stator.storage.StoredRecord;
+import io.stator.storage.memory.MemoryStorage;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionConflictException;
+
+/**
+ * Through the AWS SDK: a PutItem on an item of a TransactWriteItems in progress is answered with
+ * TransactionConflictException, which the SDK maps to its own exception class, as DynamoDB's.
+ * The server's storage holds the transaction's commit until the PutItem has been answered.
+ */
+class TransactionConflictSdkTest {
+  @Test
+  void putItemOnAnItemOfARunningTransactionIsATransactionConflict() throws Exception {
+    HeldStorage storage = new HeldStorage(new MemoryStorage());
+    StatorServer server = StatorServer.start("127.0.0.1", 0, Stator.open(storage));
+    try (DynamoDbClient dynamo = SdkProtocolTest.client(server)) {
+      dynamo.createTable(b -> b.tableName("Orders")
+          .attributeDefinitions(AttributeDefinition.builder()
+              .attributeName("pk").attributeType(ScalarAttributeType.S).build())
+          .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build())
+          .billingMode(BillingMode.PAY_PER_REQUEST));
+      CompletableFuture<Void> transaction = CompletableFuture.runAsync(() ->
+          dynamo.transactWriteItems(b -> b.transactItems(
+              TransactWriteItem.builder().put(p -> p.tableName("Orders").item(item("a", "1")))
+                  .build(),
+              TransactWriteItem.builder().put(p -> p.tableName("Orders").item(item("b", "1")))
+                  .build())));
+      assertThat(storage.held.await(10, TimeUnit.SECONDS)).isTrue();
+
+      TransactionConflictException e = catchThrowableOfType(
+          () -> dynamo.putItem(b -> b.tableName("Orders").item(item("a", "9"))),
+          TransactionConflictException.class);
+      assertThat(e).isNotNull();
+      assertThat(e.statusCode()).isEqualTo(400);
+      assertThat(e.awsErrorDetails().errorMessage())
+          .isEqualTo("Transaction is ongoing for the item");
+
+      storage.release.countDown();
+      transaction.get(10, TimeUnit.SECONDS);
+      assertThat(dynamo.getItem(b -> b.tableName("Orders").key(Map.of("pk", s("a"))))
+          .item()).isEqualTo(item("a", "1"));
+    } finally {
+      storage.release.countDown();
+      server.close();
+    }
+  }
+
+  private static Map<String, AttributeValue> item(String pk, String v) {
+    return Map.of("pk", s(pk), "v", AttributeValue.builder().n(v).build());
+  }
+
+  private static AttributeValue s(String value) {
+    return AttributeValue.builder().s(value).build();
+  }
+
+  /** Blocks the first commit that writes two items until released. */
+  private static final class HeldStorage implements Storage {
+    private final Storage delegate;
+    final CountDownLatch held = new CountDownLatch(1);
+    final CountDownLatch release = new CountDownLatch(1);
+
+    HeldStorage(Storage delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public void commit(Commit commit) {
+      long items = commit.writes().stream().filter(w -> w.space().startsWith("table.")).count();
+      if (items >= 2 && held.getCount() > 0) {
+        held.countDown();
+        try {
+          release.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      delegate.commit(commit);
+    }
+
+    @Override
+    public void createSpace(String space) {
+      delegate.createSpace(space);
+    }
+
+    @Override
+    public void dropSpace(String space) {
+      delegate.dropSpace(space);
+    }
+
+    @Override
+    public Set<String> spaces() {
+      return delegate.spaces();
+    }
+
+    @Override
+    public Optional<StoredRecord> get(String space, StorageKey key) {
+      return delegate.get(space, key);
+    }
+
+    @Override
+    public List<StoredRecord> query(
+        String space, byte[] partition, Bound lower, Bound upper, boolean forward, int limit) {
+      return delegate.query(space, partition, lower, upper, forward, limit);
+    }
+
+    @Override
+    public List<StoredRecord> scan(
+        String space, byte[] fromPartition, byte[] toPartition, StorageKey startAfter,
+        int limit) {
+      return delegate.scan(space, fromPartition, toPartition, startAfter, limit);
+    }
+
+    @Override
+    public SpaceStats stats(String space) {
+      return delegate.stats(space);
+    }
+
+    @Override
+    public void close() {
+      delegate.close();
+    }
+  }
+}
