@@ -51,6 +51,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * TransactWriteItems and TransactGetItems.
@@ -464,10 +465,23 @@ final class Transactions {
 
   private static TransactionCanceledException conflict(
       List<Action> actions, Commit.Expectation failed) {
-    List<CancellationReason> reasons = new ArrayList<>(actions.size());
-    for (Action a : actions) {
+    return conflictOn(actions, Action::table, Action::key, failed);
+  }
+
+  /**
+   * TransactionConflict on the entry whose item changed under the transaction, None on the
+   * others; shared by TransactWriteItems and TransactGetItems, which DynamoDB cancels alike.
+   */
+  private static <T> TransactionCanceledException conflictOn(
+      List<T> entries,
+      Function<T, TableDefinition> table,
+      Function<T, StorageKey> key,
+      Commit.Expectation failed) {
+    List<CancellationReason> reasons = new ArrayList<>(entries.size());
+    for (T entry : entries) {
       boolean conflicting =
-          a.table().space().equals(failed.space()) && a.key().equals(failed.key());
+          table.apply(entry).space().equals(failed.space())
+              && key.apply(entry).equals(failed.key());
       reasons.add(
           conflicting
               ? new CancellationReason(null, "TransactionConflict", CONFLICT_MESSAGE)
@@ -761,16 +775,7 @@ final class Transactions {
   /** A TransactGetItems that kept meeting changes: TransactionConflict on the changed item. */
   private static TransactionCanceledException readConflict(
       List<Read> reads, Commit.Expectation failed) {
-    List<CancellationReason> reasons = new ArrayList<>(reads.size());
-    for (Read read : reads) {
-      boolean conflicting =
-          read.table().space().equals(failed.space()) && read.key().equals(failed.key());
-      reasons.add(
-          conflicting
-              ? new CancellationReason(null, "TransactionConflict", CONFLICT_MESSAGE)
-              : CancellationReason.NONE);
-    }
-    return new TransactionCanceledException(reasons);
+    return conflictOn(reads, Read::table, Read::key, failed);
   }
 
   private List<Read> validate(TransactGetItemsRequest r) {

@@ -23,20 +23,14 @@ import io.stator.api.WriteRequest;
 import io.stator.capacity.ManualClock;
 import io.stator.capacity.PartitionReport;
 import io.stator.schema.Catalog;
-import io.stator.storage.Bound;
 import io.stator.storage.Commit;
-import io.stator.storage.SpaceStats;
 import io.stator.storage.Storage;
-import io.stator.storage.StorageKey;
-import io.stator.storage.StoredRecord;
 import io.stator.storage.memory.MemoryStorage;
 import io.stator.value.AttributeValue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -176,14 +170,13 @@ class IndexedMultiItemCapacityTest {
    * that expects a catalog version (as every indexed write does), as if a concurrent UpdateTable
    * had landed between the write's read and its commit; it counts such commits from then on.
    */
-  private static final class DefinitionChangingStorage implements Storage {
-    private final Storage delegate;
+  private static final class DefinitionChangingStorage extends InterceptingStorage {
     private volatile Runnable beforeNext;
     private volatile boolean counting;
     volatile int itemCommits;
 
     DefinitionChangingStorage(Storage delegate) {
-      this.delegate = delegate;
+      super(delegate);
     }
 
     void beforeNextItemCommit(Runnable action) {
@@ -192,7 +185,7 @@ class IndexedMultiItemCapacityTest {
     }
 
     @Override
-    public void commit(Commit commit) {
+    void beforeCommit(Commit commit) {
       boolean itemWrite =
           commit.expectations().stream().anyMatch(e -> e.space().equals(Catalog.SPACE))
               && commit.writes().stream().anyMatch(w -> w.space().startsWith("table."));
@@ -204,50 +197,6 @@ class IndexedMultiItemCapacityTest {
           action.run();
         }
       }
-      delegate.commit(commit);
-    }
-
-    @Override
-    public void createSpace(String space) {
-      delegate.createSpace(space);
-    }
-
-    @Override
-    public void dropSpace(String space) {
-      delegate.dropSpace(space);
-    }
-
-    @Override
-    public Set<String> spaces() {
-      return delegate.spaces();
-    }
-
-    @Override
-    public Optional<StoredRecord> get(String space, StorageKey key) {
-      return delegate.get(space, key);
-    }
-
-    @Override
-    public List<StoredRecord> query(
-        String space, byte[] partition, Bound lower, Bound upper, boolean forward, int limit) {
-      return delegate.query(space, partition, lower, upper, forward, limit);
-    }
-
-    @Override
-    public List<StoredRecord> scan(
-        String space, byte[] fromPartition, byte[] toPartition, StorageKey startAfter,
-        int limit) {
-      return delegate.scan(space, fromPartition, toPartition, startAfter, limit);
-    }
-
-    @Override
-    public SpaceStats stats(String space) {
-      return delegate.stats(space);
-    }
-
-    @Override
-    public void close() {
-      delegate.close();
     }
   }
 }

@@ -1,0 +1,75 @@
+package io.stator.engine;
+
+import io.stator.storage.Bound;
+import io.stator.storage.Commit;
+import io.stator.storage.SpaceStats;
+import io.stator.storage.Storage;
+import io.stator.storage.StorageKey;
+import io.stator.storage.StoredRecord;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A real storage that lets a test act on each commit just before it reaches the storage (hold
+ * it, or change something under it), so races between writers can be staged deterministically.
+ */
+abstract class InterceptingStorage implements Storage {
+  private final Storage delegate;
+
+  InterceptingStorage(Storage delegate) {
+    this.delegate = delegate;
+  }
+
+  /** Runs on the committing thread before {@code commit} is handed to the real storage. */
+  abstract void beforeCommit(Commit commit);
+
+  @Override
+  public final void commit(Commit commit) {
+    beforeCommit(commit);
+    delegate.commit(commit);
+  }
+
+  @Override
+  public void createSpace(String space) {
+    delegate.createSpace(space);
+  }
+
+  @Override
+  public void dropSpace(String space) {
+    delegate.dropSpace(space);
+  }
+
+  @Override
+  public Set<String> spaces() {
+    return delegate.spaces();
+  }
+
+  @Override
+  public Optional<StoredRecord> get(String space, StorageKey key) {
+    return delegate.get(space, key);
+  }
+
+  @Override
+  public List<StoredRecord> query(
+      String space, byte[] partition, Bound lower, Bound upper, boolean forward, int limit) {
+    return delegate.query(space, partition, lower, upper, forward, limit);
+  }
+
+  @Override
+  public List<StoredRecord> scan(
+      String space, byte[] fromPartition, byte[] toPartition, StorageKey startAfter,
+      int limit) {
+    return delegate.scan(space, fromPartition, toPartition, startAfter, limit);
+  }
+
+  @Override
+  public SpaceStats stats(String space) {
+    return delegate.stats(space);
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+}
