@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -55,27 +54,12 @@ class ParserFuzzTest {
 
   @Provide
   Arbitrary<String> tokenSoup() {
-    return Arbitraries.of(FRAGMENTS).list().ofMaxSize(25).map(l -> String.join(" ", l));
+    return FuzzInputs.tokenSoup(FRAGMENTS);
   }
 
   @Provide
   Arbitrary<String> mutated() {
-    return Combinators.combine(
-            Arbitraries.of(SEEDS),
-            Arbitraries.integers().between(0, 1000),
-            Arbitraries.integers().between(0, 5),
-            Arbitraries.of(FRAGMENTS))
-        .as(
-            (seed, at, kind, fragment) -> {
-              int i = at % (seed.length() + 1);
-              int j = Math.min(seed.length(), i + kind);
-              return switch (kind) {
-                case 0 -> seed.substring(0, i);
-                case 1 -> seed.substring(i);
-                case 2 -> seed.substring(0, i) + fragment + seed.substring(i);
-                default -> seed.substring(0, i) + fragment + seed.substring(j);
-              };
-            });
+    return FuzzInputs.mutated(SEEDS, FRAGMENTS);
   }
 
   @Property(tries = 2000)
