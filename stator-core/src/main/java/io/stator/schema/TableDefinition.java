@@ -66,132 +66,11 @@ public record TableDefinition(
     }
   }
 
-  /** A definition with the default {@link TableSettings}. */
-  public TableDefinition(
-      String name,
-      String tableId,
-      String space,
-      KeyAttribute hashKey,
-      KeyAttribute rangeKey,
-      List<KeyAttribute> attributeDefinitions,
-      String billingMode,
-      long readCapacityUnits,
-      long writeCapacityUnits,
-      Instant creationDateTime,
-      Instant lastUpdateToPayPerRequest,
-      Instant lastIncrease,
-      Instant lastDecrease,
-      String status,
-      List<IndexDefinition> indexes,
-      TimeToLive timeToLive,
-      List<ContributorInsights> contributorInsights,
-      List<StreamDefinition> streams) {
-    this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
-        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, indexes, timeToLive, contributorInsights, streams,
-        TableSettings.DEFAULT);
-  }
-
-  /** A definition without streams. */
-  public TableDefinition(
-      String name,
-      String tableId,
-      String space,
-      KeyAttribute hashKey,
-      KeyAttribute rangeKey,
-      List<KeyAttribute> attributeDefinitions,
-      String billingMode,
-      long readCapacityUnits,
-      long writeCapacityUnits,
-      Instant creationDateTime,
-      Instant lastUpdateToPayPerRequest,
-      Instant lastIncrease,
-      Instant lastDecrease,
-      String status,
-      List<IndexDefinition> indexes,
-      TimeToLive timeToLive,
-      List<ContributorInsights> contributorInsights,
-      TableSettings settings) {
-    this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
-        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, indexes, timeToLive, contributorInsights, List.of(),
-        settings);
-  }
-
-  /** A definition without streams and with the default {@link TableSettings}. */
-  public TableDefinition(
-      String name,
-      String tableId,
-      String space,
-      KeyAttribute hashKey,
-      KeyAttribute rangeKey,
-      List<KeyAttribute> attributeDefinitions,
-      String billingMode,
-      long readCapacityUnits,
-      long writeCapacityUnits,
-      Instant creationDateTime,
-      Instant lastUpdateToPayPerRequest,
-      Instant lastIncrease,
-      Instant lastDecrease,
-      String status,
-      List<IndexDefinition> indexes,
-      TimeToLive timeToLive,
-      List<ContributorInsights> contributorInsights) {
-    this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
-        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, indexes, timeToLive, contributorInsights, List.of(),
-        TableSettings.DEFAULT);
-  }
-
-  /** A definition with Contributor Insights never changed. */
-  public TableDefinition(
-      String name,
-      String tableId,
-      String space,
-      KeyAttribute hashKey,
-      KeyAttribute rangeKey,
-      List<KeyAttribute> attributeDefinitions,
-      String billingMode,
-      long readCapacityUnits,
-      long writeCapacityUnits,
-      Instant creationDateTime,
-      Instant lastUpdateToPayPerRequest,
-      Instant lastIncrease,
-      Instant lastDecrease,
-      String status,
-      List<IndexDefinition> indexes,
-      TimeToLive timeToLive) {
-    this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
-        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, indexes, timeToLive, List.of(), List.of(),
-        TableSettings.DEFAULT);
-  }
-
-  /** A definition without secondary indexes. */
-  public TableDefinition(
-      String name,
-      String tableId,
-      String space,
-      KeyAttribute hashKey,
-      KeyAttribute rangeKey,
-      List<KeyAttribute> attributeDefinitions,
-      String billingMode,
-      long readCapacityUnits,
-      long writeCapacityUnits,
-      Instant creationDateTime,
-      Instant lastUpdateToPayPerRequest,
-      Instant lastIncrease,
-      Instant lastDecrease,
-      String status,
-      TimeToLive timeToLive,
-      List<ContributorInsights> contributorInsights) {
-    this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
-        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, List.of(), timeToLive, contributorInsights,
-        List.of(), TableSettings.DEFAULT);
-  }
-
-  /** A definition without secondary indexes and with Time to Live disabled. */
+  /**
+   * A definition of the 14 core fields, everything else defaulted: no secondary indexes, Time to
+   * Live disabled, Contributor Insights never changed, no streams, default settings. Add the
+   * rest with the {@code with...} methods.
+   */
   public TableDefinition(
       String name,
       String tableId,
@@ -279,10 +158,11 @@ public record TableDefinition(
         kept.add(c);
       }
     }
-    return new TableDefinition(
-        name, tableId, space, hashKey, rangeKey, defs, billingMode, readCapacityUnits,
-        writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest, lastIncrease,
-        lastDecrease, status, newIndexes, timeToLive, kept, streams, settings);
+    Copy c = new Copy(this);
+    c.attributeDefinitions = defs;
+    c.indexes = newIndexes;
+    c.contributorInsights = kept;
+    return c.build();
   }
 
   public boolean hasRangeKey() {
@@ -301,44 +181,40 @@ public record TableDefinition(
   }
 
   public TableDefinition withStatus(String newStatus) {
-    return new TableDefinition(
-        name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
-        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, newStatus, indexes, timeToLive, contributorInsights,
-        streams, settings);
+    Copy c = new Copy(this);
+    c.status = newStatus;
+    return c.build();
   }
 
   public TableDefinition withBilling(
       String mode, long read, long write, Instant toPayPerRequest, Instant increase,
       Instant decrease) {
-    return new TableDefinition(
-        name, tableId, space, hashKey, rangeKey, attributeDefinitions, mode, read, write,
-        creationDateTime, toPayPerRequest, increase, decrease, status, indexes, timeToLive,
-        contributorInsights, streams, settings);
+    Copy c = new Copy(this);
+    c.billingMode = mode;
+    c.readCapacityUnits = read;
+    c.writeCapacityUnits = write;
+    c.lastUpdateToPayPerRequest = toPayPerRequest;
+    c.lastIncrease = increase;
+    c.lastDecrease = decrease;
+    return c.build();
   }
 
   public TableDefinition withTimeToLive(TimeToLive setting) {
-    return new TableDefinition(
-        name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
-        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, indexes, setting, contributorInsights,
-        streams, settings);
+    Copy c = new Copy(this);
+    c.timeToLive = setting;
+    return c.build();
   }
 
   public TableDefinition withContributorInsights(List<ContributorInsights> newInsights) {
-    return new TableDefinition(
-        name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
-        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, indexes, timeToLive, newInsights, streams,
-        settings);
+    Copy c = new Copy(this);
+    c.contributorInsights = newInsights;
+    return c.build();
   }
 
   public TableDefinition withSettings(TableSettings newSettings) {
-    return new TableDefinition(
-        name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
-        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, indexes, timeToLive, contributorInsights, streams,
-        newSettings);
+    Copy c = new Copy(this);
+    c.settings = newSettings;
+    return c.build();
   }
 
   /** The Contributor Insights setting of the table ({@code indexName} null) or index, or null. */
@@ -352,11 +228,9 @@ public record TableDefinition(
   }
 
   public TableDefinition withStreams(List<StreamDefinition> newStreams) {
-    return new TableDefinition(
-        name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
-        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, indexes, timeToLive, contributorInsights,
-        newStreams, settings);
+    Copy c = new Copy(this);
+    c.streams = newStreams;
+    return c.build();
   }
 
   /** The most recent stream (enabled or not), or null if the table never had one kept. */
@@ -368,5 +242,51 @@ public record TableDefinition(
   public StreamDefinition enabledStream() {
     StreamDefinition latest = latestStream();
     return latest != null && latest.enabled() ? latest : null;
+  }
+
+  /**
+   * A mutable copy of a definition, so each {@code with...} method names only the fields it
+   * changes and the positional list of components is written once, in {@link #build}.
+   */
+  private static final class Copy {
+    private final TableDefinition d;
+    List<KeyAttribute> attributeDefinitions;
+    String billingMode;
+    long readCapacityUnits;
+    long writeCapacityUnits;
+    Instant lastUpdateToPayPerRequest;
+    Instant lastIncrease;
+    Instant lastDecrease;
+    String status;
+    List<IndexDefinition> indexes;
+    TimeToLive timeToLive;
+    List<ContributorInsights> contributorInsights;
+    List<StreamDefinition> streams;
+    TableSettings settings;
+
+    Copy(TableDefinition d) {
+      this.d = d;
+      attributeDefinitions = d.attributeDefinitions;
+      billingMode = d.billingMode;
+      readCapacityUnits = d.readCapacityUnits;
+      writeCapacityUnits = d.writeCapacityUnits;
+      lastUpdateToPayPerRequest = d.lastUpdateToPayPerRequest;
+      lastIncrease = d.lastIncrease;
+      lastDecrease = d.lastDecrease;
+      status = d.status;
+      indexes = d.indexes;
+      timeToLive = d.timeToLive;
+      contributorInsights = d.contributorInsights;
+      streams = d.streams;
+      settings = d.settings;
+    }
+
+    TableDefinition build() {
+      return new TableDefinition(
+          d.name, d.tableId, d.space, d.hashKey, d.rangeKey, attributeDefinitions, billingMode,
+          readCapacityUnits, writeCapacityUnits, d.creationDateTime, lastUpdateToPayPerRequest,
+          lastIncrease, lastDecrease, status, indexes, timeToLive, contributorInsights, streams,
+          settings);
+    }
   }
 }

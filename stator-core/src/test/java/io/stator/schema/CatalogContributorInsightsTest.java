@@ -14,8 +14,9 @@ class CatalogContributorInsightsTest {
   private static TableDefinition table(List<ContributorInsights> insights) {
     return new TableDefinition(
         "Sessions", "0f8fad5b-d9cb-469f-a165-70867728950e", "table.x", ID, null, List.of(ID),
-        TableDefinition.PAY_PER_REQUEST, 0, 0, CREATED, null, null, null, "ACTIVE",
-        new TimeToLive(true, "expiresAt", CREATED), insights);
+        TableDefinition.PAY_PER_REQUEST, 0, 0, CREATED, null, null, null, "ACTIVE")
+        .withTimeToLive(new TimeToLive(true, "expiresAt", CREATED))
+        .withContributorInsights(insights);
   }
 
   @Test

@@ -17,8 +17,8 @@ class CatalogSettingsTest {
   static TableDefinition table(TableSettings settings) {
     return new TableDefinition(
         "Orders", "0f8fad5b-d9cb-469f-a165-70867728950e", "table.x", ID, null, List.of(ID),
-        TableDefinition.PAY_PER_REQUEST, 0, 0, CREATED, null, null, null, "ACTIVE",
-        List.of(), TimeToLive.DISABLED, List.of(), settings);
+        TableDefinition.PAY_PER_REQUEST, 0, 0, CREATED, null, null, null, "ACTIVE")
+        .withSettings(settings);
   }
 
   static final TableSettings ALL =
