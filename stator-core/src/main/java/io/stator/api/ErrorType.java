@@ -3,14 +3,21 @@ package io.stator.api;
 /**
  * The errors DynamoDB returns, by their DynamoDB names. The wire codec writes {@link #wireType()}
  * as {@code __type} and {@link #httpStatus()} as the status, with no string matching.
+ *
+ * <p>DynamoDB names its own errors in the {@code com.amazonaws.dynamodb.v20120810} namespace, but
+ * the errors raised by its service framework before the operation runs keep the framework's
+ * namespaces: request validation ({@code com.amazon.coral.validate#ValidationException}),
+ * protocol and authentication ({@code com.amazon.coral.service#...}) and request-rate throttling
+ * ({@code com.amazon.coral.availability#ThrottlingException}). SDKs read only the part after
+ * {@code #}, but tools that compare the whole {@code __type} see the same strings as DynamoDB's.
  */
 public enum ErrorType {
-  ValidationException(400),
-  SerializationException(400),
-  UnknownOperationException(400),
-  MissingAuthenticationTokenException(400),
-  UnrecognizedClientException(400),
-  AccessDeniedException(400),
+  ValidationException(400, Namespace.VALIDATE),
+  SerializationException(400, Namespace.SERVICE),
+  UnknownOperationException(400, Namespace.SERVICE),
+  MissingAuthenticationTokenException(400, Namespace.SERVICE),
+  UnrecognizedClientException(400, Namespace.SERVICE),
+  AccessDeniedException(400, Namespace.SERVICE),
   ResourceNotFoundException(400),
   ResourceInUseException(400),
   TableNotFoundException(400),
@@ -19,7 +26,7 @@ public enum ErrorType {
   ItemCollectionSizeLimitExceededException(400),
   ProvisionedThroughputExceededException(400),
   RequestLimitExceeded(400),
-  ThrottlingException(400),
+  ThrottlingException(400, Namespace.AVAILABILITY),
   TransactionCanceledException(400),
   TransactionConflictException(400),
   TransactionInProgressException(400),
@@ -29,22 +36,34 @@ public enum ErrorType {
   RequestEntityTooLarge(413),
   InternalServerError(500);
 
-  private static final String PREFIX = "com.amazonaws.dynamodb.v20120810#";
-
   private final int httpStatus;
   private final String wireType;
 
   ErrorType(int httpStatus) {
+    this(httpStatus, Namespace.DYNAMODB);
+  }
+
+  ErrorType(int httpStatus, String namespace) {
     this.httpStatus = httpStatus;
-    this.wireType = PREFIX + name();
+    this.wireType = namespace + "#" + name();
   }
 
   public int httpStatus() {
     return httpStatus;
   }
 
-  /** The {@code __type} written on the wire, e.g. {@code com.amazonaws.dynamodb.v20120810#ValidationException}. */
+  /**
+   * The {@code __type} written on the wire, e.g. {@code
+   * com.amazonaws.dynamodb.v20120810#ResourceNotFoundException}.
+   */
   public String wireType() {
     return wireType;
+  }
+
+  private static final class Namespace {
+    static final String DYNAMODB = "com.amazonaws.dynamodb.v20120810";
+    static final String VALIDATE = "com.amazon.coral.validate";
+    static final String SERVICE = "com.amazon.coral.service";
+    static final String AVAILABILITY = "com.amazon.coral.availability";
   }
 }

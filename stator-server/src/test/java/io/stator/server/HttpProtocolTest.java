@@ -27,6 +27,7 @@ class HttpProtocolTest {
       "AWS4-HMAC-SHA256 Credential=key/20240101/us-east-1/dynamodb/aws4_request, "
           + "SignedHeaders=host;x-amz-date, Signature=abc";
   private static final String PREFIX = "com.amazonaws.dynamodb.v20120810#";
+  private static final String SERVICE = "com.amazon.coral.service#";
 
   private static StatorServer server;
   private static HttpClient client;
@@ -59,7 +60,7 @@ class HttpProtocolTest {
     assertThat(response.body())
         .isEqualTo(
             "{\"__type\":\""
-                + PREFIX
+                + SERVICE
                 + "MissingAuthenticationTokenException\","
                 + "\"message\":\"Request is missing Authentication Token\"}");
   }
@@ -82,14 +83,14 @@ class HttpProtocolTest {
       HttpResponse<String> response = post(target, "{}", AUTH, true);
       assertThat(response.statusCode()).as(target).isEqualTo(400);
       assertThat(response.body())
-          .isEqualTo("{\"__type\":\"" + PREFIX + "UnknownOperationException\"}");
+          .isEqualTo("{\"__type\":\"" + SERVICE + "UnknownOperationException\"}");
     }
   }
 
   @Test
   void malformedJsonIsASerializationErrorEvenBeforeTheTargetAndCredentialsAreChecked()
       throws Exception {
-    String bare = "{\"__type\":\"" + PREFIX + "SerializationException\"}";
+    String bare = "{\"__type\":\"" + SERVICE + "SerializationException\"}";
     assertThat(post("ListTables", "{\"Limit\":", AUTH).body()).isEqualTo(bare);
     assertThat(post("Nope", "not json", AUTH).body()).isEqualTo(bare);
     assertThat(post("ListTables", "{", null).body()).isEqualTo(bare);
@@ -103,7 +104,7 @@ class HttpProtocolTest {
     assertThat(response.body())
         .isEqualTo(
             "{\"__type\":\""
-                + PREFIX
+                + SERVICE
                 + "SerializationException\","
                 + "\"Message\":\"NUMBER_VALUE cannot be converted to String\"}");
     assertThat(post("PutItem", "{\"Item\":\"x\"}", AUTH).body())
@@ -116,7 +117,7 @@ class HttpProtocolTest {
         post("PutItem", "{\"TableName\":\"t\",\"Item\":{\"a\":{\"NULL\":false}}}", AUTH);
     assertThat(response.statusCode()).isEqualTo(400);
     assertThat(response.body())
-        .contains(PREFIX + "ValidationException")
+        .contains("com.amazon.coral.validate#ValidationException")
         .contains("Null attribute value types must have the value of true");
   }
 

@@ -188,15 +188,15 @@ class ShapesTest {
   void errorBodiesCarryTheWireTypeAndTheMessage() throws IOException {
     assertThat(error(ErrorType.ValidationException, "bad", null))
         .isEqualTo(
-            "{\"__type\":\"com.amazonaws.dynamodb.v20120810#ValidationException\","
+            "{\"__type\":\"com.amazon.coral.validate#ValidationException\","
                 + "\"message\":\"bad\"}");
     // DynamoDB's front end spells it Message in serialization errors.
     assertThat(error(ErrorType.SerializationException, "Unexpected field type", null))
         .isEqualTo(
-            "{\"__type\":\"com.amazonaws.dynamodb.v20120810#SerializationException\","
+            "{\"__type\":\"com.amazon.coral.service#SerializationException\","
                 + "\"Message\":\"Unexpected field type\"}");
     assertThat(error(ErrorType.UnknownOperationException, null, null))
-        .isEqualTo("{\"__type\":\"com.amazonaws.dynamodb.v20120810#UnknownOperationException\"}");
+        .isEqualTo("{\"__type\":\"com.amazon.coral.service#UnknownOperationException\"}");
     DynamoDbException failed =
         DynamoDbException.conditionalCheckFailed(Map.of("pk", AttributeValue.s("a")));
     assertThat(error(failed.type(), failed.getMessage(), failed.item()))
