@@ -3,6 +3,7 @@ package io.stator.capacity;
 import io.stator.api.ProvisionedThroughputExceededException;
 import io.stator.api.ThrottlingReason;
 import io.stator.key.KeyCodec;
+import io.stator.schema.IndexDefinition;
 import io.stator.schema.TableDefinition;
 import java.nio.ByteBuffer;
 import java.time.Clock;
@@ -78,20 +79,23 @@ public final class CapacityModel {
   private final CapacitySettings settings;
   private final Clock clock;
   private final String arnPrefix;
-  private final ToLongFunction<TableDefinition> tableSize;
-  private final ConcurrentHashMap<String, TableCapacity> tables = new ConcurrentHashMap<>();
+  private final ToLongFunction<String> spaceSize;
+  private final SavedPartitions saved;
+  private final ConcurrentHashMap<String, TableThroughput> tables = new ConcurrentHashMap<>();
 
   /**
    * @param arnPrefix {@code arn:aws:dynamodb:<region>:<account>:table/}, for ThrottlingReasons
-   * @param tableSize the bytes a table holds when the model first sees it (for its partition
-   *     count)
+   * @param spaceSize the bytes a storage space (a table's or a GSI's) holds when the model first
+   *     sees it (for its partition count)
+   * @param saved where partition boundaries are kept across restarts
    */
   public CapacityModel(CapacitySettings settings, Clock clock, String arnPrefix,
-      ToLongFunction<TableDefinition> tableSize) {
+      ToLongFunction<String> spaceSize, SavedPartitions saved) {
     this.settings = settings;
     this.clock = clock;
     this.arnPrefix = arnPrefix;
-    this.tableSize = tableSize;
+    this.spaceSize = spaceSize;
+    this.saved = saved;
   }
 
   public CapacitySettings settings() {
@@ -105,32 +109,55 @@ public final class CapacityModel {
    * @throws ProvisionedThroughputExceededException in enforce mode, when DynamoDB would throttle
    */
   public void read(TableDefinition table, byte[] partition, double units) {
-    charge(table, false, KeyCodec.hashOf(partition), ByteBuffer.wrap(partition), units, 0);
+    read(table, null, partition, units);
   }
 
-  /** A read attributed to a hash only (an empty Scan page): no hot key to name. */
-  public void readAt(TableDefinition table, long hash, double units) {
-    charge(table, false, hash, null, units, 0);
+  /**
+   * Charges a read of {@code index} (null: of the table): a GSI's reads go to the GSI's own
+   * partitions and throughput, {@code partition} being the index partition key; an LSI's to its
+   * table's.
+   */
+  public void read(TableDefinition table, IndexDefinition index, byte[] partition,
+      double units) {
+    long now = clock.millis();
+    throttled(table, table(table, now).read(
+        index, KeyCodec.hashOf(partition), ByteBuffer.wrap(partition), units, now));
+  }
+
+  /** A read attributed to a hash only (a Scan page): no hot key to name. */
+  public void readAt(TableDefinition table, IndexDefinition index, long hash, double units) {
+    long now = clock.millis();
+    throttled(table, table(table, now).read(index, hash, null, units, now));
   }
 
   /**
    * Charges a write of {@code units} WCU that changed the table's size by {@code sizeDelta}
-   * bytes, on the partition of {@code partition}.
+   * bytes, on the partition of {@code partition}, with no index writes.
    *
    * @throws ProvisionedThroughputExceededException in enforce mode, when DynamoDB would throttle
    */
   public void write(TableDefinition table, byte[] partition, double units, long sizeDelta) {
-    charge(table, true, KeyCodec.hashOf(partition), ByteBuffer.wrap(partition), units, sizeDelta);
+    write(table, partition, units, sizeDelta, List.of());
   }
 
-  private void charge(TableDefinition table, boolean write, long hash, ByteBuffer key,
-      double units, long sizeDelta) {
+  /**
+   * Charges a write and the writes it causes in the table's global secondary indexes, each to
+   * its index's own partition: all are admitted or none (a GSI short of write capacity
+   * throttles the base-table write).
+   *
+   * @throws ProvisionedThroughputExceededException in enforce mode, when DynamoDB would throttle
+   *     the table or one of the indexes (the reason and resource name which)
+   */
+  public void write(TableDefinition table, byte[] partition, double units, long sizeDelta,
+      List<GlobalIndexWrite> indexWrites) {
     long now = clock.millis();
-    TableCapacity t = table(table, now);
-    String reason = t.charge(write, hash, key, units, sizeDelta, now);
+    throttled(table, table(table, now).write(KeyCodec.hashOf(partition),
+        ByteBuffer.wrap(partition), units, sizeDelta, indexWrites, now));
+  }
+
+  private void throttled(TableDefinition table, ThrottlingReason reason) {
     if (reason != null && settings.mode() == CapacityMode.ENFORCE) {
-      throw new ProvisionedThroughputExceededException(
-          message(table), List.of(new ThrottlingReason(reason, t.arn)));
+      throw new ProvisionedThroughputExceededException(message(table), List.of(reason));
     }
   }
 
@@ -150,24 +177,38 @@ public final class CapacityModel {
         + " increasing your provisioning level with the UpdateTable API.";
   }
 
-  private TableCapacity table(TableDefinition table, long now) {
-    TableCapacity t = tables.computeIfAbsent(
+  private TableThroughput table(TableDefinition table, long now) {
+    TableThroughput t = tables.computeIfAbsent(
         table.tableId(),
-        id -> new TableCapacity(table, arnPrefix + table.name(), settings,
-            tableSize.applyAsLong(table), now));
+        id -> new TableThroughput(table, arnPrefix + table.name(), settings, spaceSize, saved,
+            now));
     t.follow(table, now);
     return t;
   }
 
   /** The partitions of {@code table} as they stand now. */
   public PartitionReport report(TableDefinition table) {
-    long now = clock.millis();
-    return table(table, now).report(table.name(), now);
+    return report(table, null);
   }
 
-  /** Forgets a deleted table incarnation. */
+  /**
+   * The partitions of {@code table}'s global secondary index {@code indexName} (null: of the
+   * table) as they stand now; null when the table has no such GSI.
+   */
+  public PartitionReport report(TableDefinition table, String indexName) {
+    long now = clock.millis();
+    return table(table, now).report(table.name(), indexName, now);
+  }
+
+  /** Forgets a deleted table incarnation, with the partitions kept for it and its indexes. */
   public void forget(TableDefinition table) {
     tables.remove(table.tableId());
+    saved.forget(table.space());
+    for (IndexDefinition index : table.indexes()) {
+      if (index.global()) {
+        saved.forget(index.space());
+      }
+    }
   }
 
   /** The table incarnations the model keeps partitions for. */
@@ -186,6 +227,11 @@ public final class CapacityModel {
 
   /** The number of partitions of {@code table} now. */
   public int partitionCount(TableDefinition table) {
-    return table(table, clock.millis()).partitionCount();
+    return partitionCount(table, null);
+  }
+
+  /** The number of partitions of {@code table}'s GSI {@code indexName} (null: the table's). */
+  public int partitionCount(TableDefinition table, String indexName) {
+    return table(table, clock.millis()).partitionCount(indexName);
   }
 }
