@@ -157,21 +157,28 @@ public final class CapacityModel {
 
   private void throttled(TableDefinition table, ThrottlingReason reason) {
     if (reason != null && settings.mode() == CapacityMode.ENFORCE) {
-      throw new ProvisionedThroughputExceededException(message(table), List.of(reason));
+      throw new ProvisionedThroughputExceededException(
+          message(table, reason.reason().startsWith("Index")), List.of(reason));
     }
   }
 
   /**
-   * DynamoDB's messages: a provisioned table names UpdateTable; an on-demand one says it is
-   * scaling and points at hot keys.
+   * DynamoDB's messages: a provisioned table names UpdateTable, and the under-provisioned GSIs
+   * when one of them refused the write (as the message DynamoDB answers then reads); an
+   * on-demand one says it is scaling and points at hot keys.
    */
-  private static String message(TableDefinition table) {
+  private static String message(TableDefinition table, boolean index) {
     if (TableDefinition.PAY_PER_REQUEST.equals(table.billingMode())) {
       return "Throughput exceeds the current capacity of your table or index. DynamoDB is"
           + " automatically scaling your table or index so please try again shortly. If"
           + " exceptions persist, check if you have a hot key:"
           + " https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/"
           + "bp-partition-key-design.html";
+    }
+    if (index) {
+      return "The level of configured provisioned throughput for one or more global secondary"
+          + " indexes of the table was exceeded. Consider increasing your provisioning level for"
+          + " the under-provisioned global secondary indexes with the UpdateTable API";
     }
     return "The level of configured provisioned throughput for the table was exceeded. Consider"
         + " increasing your provisioning level with the UpdateTable API.";
