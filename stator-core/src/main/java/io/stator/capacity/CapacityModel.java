@@ -17,9 +17,12 @@ import java.util.function.ToLongFunction;
  *
  * <h2>What it models</h2>
  *
- * Each table incarnation (by TableId) has logical partitions: contiguous ranges of the 64-bit
- * partition-key hash that prefixes every storage key, so a key's partition follows from its
- * bytes. A provisioned table starts with DynamoDB's rule of thumb, max(ceil(RCU/3000 +
+ * Each table incarnation (by TableId), and each of its global secondary indexes, has logical
+ * partitions: contiguous ranges of the 64-bit partition-key hash that prefixes every storage
+ * key, so a key's partition follows from its bytes. A GSI is a throughput model of its own, as on
+ * DynamoDB: its own provisioned throughput (or on-demand), its own partitions, keyed by the hash
+ * of the index's partition key, with every rule below; a local secondary index shares its
+ * table's. A provisioned table or GSI starts with DynamoDB's rule of thumb, max(ceil(RCU/3000 +
  * WCU/1000), ceil(size/10 GB)), at least one; an on-demand table with four (its documented
  * initial 4,000 WCU at 1,000 WCU a partition). Per request, the operation charges the units it
  * computed with {@link CapacityCalculator} to the partition of its key, and the model decides:
@@ -43,13 +46,24 @@ import java.util.function.ToLongFunction;
  *       grow to carry twice the peak. Simplifications: the peak never decays (DynamoDB's does
  *       not decrease either, it only takes its time to grow past it), the growth is immediate
  *       rather than over DynamoDB's ~30 minutes, and no account-level quotas apply.
+ *   <li><b>Global secondary indexes.</b> A write that puts or deletes GSI entries charges each
+ *       to the index partition of the entry's key (a put under the new index key, a delete under
+ *       the old) together with the table's charge, all admitted or none refused: DynamoDB
+ *       throttles a base-table write when a GSI lacks the write capacity for it, with an {@code
+ *       Index...} ThrottlingReason naming the index ARN. A Query or Scan of a GSI charges the
+ *       GSI's partitions and throughput, not the table's.
  *   <li><b>Splits.</b> For size: a partition past 10 GB (tracked from each write's size
  *       change) splits in the middle. For throughput: UpdateTable raising the provisioned rate
  *       past what the partitions carry, or on-demand peaks growing, split the widest partitions
  *       in the middle. For heat: a partition whose demand stays above 80% of a ceiling for a
  *       minute of consecutive seconds splits at the weighted median of its hot keys' hashes,
  *       so the hot traffic divides; one hot key alone is not split for, as DynamoDB cannot
- *       divide one key's traffic. Partitions never merge.
+ *       divide one key's traffic. Partitions never merge. Every split point is a hash, and all
+ *       the items of one partition key value share one hash, so no split divides an item
+ *       collection: what DynamoDB promises for a table with a local secondary index holds for
+ *       every table here (DynamoDB may split a hot collection of a table without an LSI by sort
+ *       key; we do not model that). The split points are kept in the storage ({@link
+ *       SavedPartitions}) and restored when the model first meets the table after a restart.
  * </ol>
  *
  * <p>A throttled request consumes nothing (DynamoDB refused it), but its units still count as
@@ -72,8 +86,11 @@ import java.util.function.ToLongFunction;
  * comes before the commit. The figures are the same either way, and the model stays simple.
  *
  * <p>Scans: one Scan page is charged to the partition where it starts, as DynamoDB serves a
- * page from one partition at a time. Index capacity (GSIs have their own partitions in
- * DynamoDB) is charged to the base table's model for now, under the index's own key later.
+ * page from one partition at a time.
+ *
+ * <p>A write's charges to the table and its GSIs are each decided, then all applied: if two of
+ * them land on one GSI partition (an update moving an entry within it), each is decided against
+ * the partition before the other, which can admit a little more than the exact sum would.
  */
 public final class CapacityModel {
   private final CapacitySettings settings;
