@@ -114,10 +114,11 @@ class GlobalIndexCapacityTest {
   }
 
   @Test
-  void indexReadsAreChargedToTheIndex() {
+  void indexReadsAreChargedToTheIndex() throws InterruptedException {
     // 1 RCU on the index: 300 RCU of burst, 600 eventually consistent Queries of 0.5 RCU.
     try (Engine db = open(CapacityMode.ENFORCE, 1, 1000)) {
       db.putItem(put("s1", "2026-03-01"));
+      assertThat(db.awaitIndexes(java.time.Duration.ofSeconds(30))).isTrue(); // GSIs lag
       QueryRequest query = new QueryRequest("sensors", "byDay", null, null, null, null, null,
           "#d = :d", null, null, Map.of("#d", "day"),
           Map.of(":d", new AttributeValue.S("2026-03-01")), null, null, null, null, null);
