@@ -23,7 +23,8 @@ import java.util.List;
  * the most accessed and the most throttled keys of a table or global secondary index. Stator
  * keeps the setting in the catalog and answers these operations as DynamoDB does; the ranking
  * itself is what the capacity model's hot-key report already shows, per partition, for every
- * table whether or not the setting is enabled (see {@link PartitionReport}).
+ * table and global secondary index whether or not the setting is enabled (see {@link
+ * PartitionReport}); a GSI's report ranks its own partition keys on its own partitions.
  *
  * <p>Status: DynamoDB answers an update with ENABLING or DISABLING and gets to ENABLED or
  * DISABLED shortly after. Stator applies the change at once, so the update answers the

@@ -7,13 +7,15 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * What the partition model knows about one table: its throughput, its throttles and, per
+ * What the partition model knows about one table or global secondary index ({@code indexName}
+ * set): its throughput, its throttles and, per
  * partition, the consumption, the throttles and the hottest partition keys. Rates are averages
  * over the last {@value Partition#WINDOW} seconds; "peak" is the busiest single second among
  * them.
  */
 public record PartitionReport(
     String tableName,
+    String indexName,
     String billingMode,
     String capacityMode,
     Long provisionedReadCapacityUnits,
@@ -68,7 +70,11 @@ public record PartitionReport(
   /** The report as a fixed-width text table, as {@code stator hot-keys} prints it. */
   public String text(int keysPerPartition) {
     StringBuilder out = new StringBuilder();
-    out.append(String.format(Locale.ROOT, "Table %s (%s", tableName, billingMode));
+    out.append(String.format(Locale.ROOT, "Table %s", tableName));
+    if (indexName != null) {
+      out.append(String.format(Locale.ROOT, " index %s", indexName));
+    }
+    out.append(String.format(Locale.ROOT, " (%s", billingMode));
     if (provisionedReadCapacityUnits != null) {
       out.append(String.format(Locale.ROOT, ", %d RCU / %d WCU provisioned, burst %.0f / %.0f",
           provisionedReadCapacityUnits, provisionedWriteCapacityUnits, burstReadCapacityUnits,

@@ -6,16 +6,25 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
- * The partition model of one table incarnation (see {@link CapacityModel} for the design). All
- * methods are synchronized: one table's requests pass one short critical section, which costs
- * far less than the storage work around it and keeps every bucket and sketch consistent.
+ * The partition model of one table incarnation or of one of its global secondary indexes (see
+ * {@link CapacityModel} for the design): to DynamoDB's throughput model a GSI is a table of its
+ * own, with its own throughput, partitions and ceilings, so both are this class and differ only
+ * in the resource type their ThrottlingReasons name ({@code Table...} or {@code Index...}).
+ *
+ * <p>Not synchronized itself: every call comes through the {@link TableThroughput} of its table,
+ * under that one lock, so a write charged to the table and to its indexes is decided as one.
  */
 final class TableCapacity {
   private final CapacitySettings settings;
   final String arn;
   final String hashKeyType;
+  /** "Table" or "Index": the first word of this resource's ThrottlingReasons. */
+  private final String resourceType;
+  /** Told the partitions' starts after every split (so they can be kept across restarts). */
+  private final Consumer<long[]> onSplit;
   private final TreeMap<Long, Partition> partitions = new TreeMap<>(Long::compareUnsigned);
   /** The partitions' starts, ascending, replaced on every split (read without the lock). */
   private volatile long[] starts;
@@ -39,30 +48,57 @@ final class TableCapacity {
   int splitsForSize;
   int splitsForThroughput;
 
+  /** A base table with no saved partitions (for tests). */
   TableCapacity(TableDefinition table, String arn, CapacitySettings settings, long sizeBytes,
+      long nowMillis) {
+    this(Throughput.of(table), table.hashKey().type(), "Table", arn, settings, sizeBytes, null,
+        starts -> {}, nowMillis);
+  }
+
+  /**
+   * @param savedStarts the partitions' starts kept from an earlier run (ascending, the first 0),
+   *     or null to start from DynamoDB's rule of thumb
+   */
+  TableCapacity(Throughput throughput, String hashKeyType, String resourceType, String arn,
+      CapacitySettings settings, long sizeBytes, long[] savedStarts, Consumer<long[]> onSplit,
       long nowMillis) {
     this.settings = settings;
     this.arn = arn;
-    this.hashKeyType = table.hashKey().type();
-    this.billingMode = table.billingMode();
-    this.provisionedRead = table.readCapacityUnits();
-    this.provisionedWrite = table.writeCapacityUnits();
+    this.hashKeyType = hashKeyType;
+    this.resourceType = resourceType;
+    this.onSplit = onSplit;
+    this.billingMode = throughput.billingMode();
+    this.provisionedRead = throughput.read();
+    this.provisionedWrite = throughput.write();
     this.tableRead = new TokenBucket(
         provisionedRead, (double) provisionedRead * settings.burstSeconds(), nowMillis);
     this.tableWrite = new TokenBucket(
         provisionedWrite, (double) provisionedWrite * settings.burstSeconds(), nowMillis);
-    int count = Math.max(requiredPartitions(), sizePartitions(sizeBytes));
-    long step = Long.divideUnsigned(-1L, count) + 1; // 2^64 / count, rounded up
-    for (int i = 0; i < count; i++) {
-      long start = i * step;
-      long end = i == count - 1 ? 0 : (i + 1) * step;
-      partitions.put(start, newPartition(start, end, nowMillis));
+    long[] bounds = savedStarts != null && savedStarts.length > 0 && savedStarts[0] == 0
+        ? savedStarts
+        : evenStarts(Math.max(requiredPartitions(), sizePartitions(sizeBytes)));
+    for (int i = 0; i < bounds.length; i++) {
+      long end = i == bounds.length - 1 ? 0 : bounds[i + 1];
+      partitions.put(bounds[i], newPartition(bounds[i], end, nowMillis));
     }
     for (Partition p : partitions.values()) {
-      p.bytes = sizeBytes / count;
+      p.bytes = sizeBytes / bounds.length;
     }
     reshare(nowMillis);
     publishStarts();
+    if (savedStarts != null) {
+      ensurePartitions(nowMillis); // the throughput may have been raised since they were kept
+    }
+  }
+
+  /** {@code count} equal ranges of the hash space. */
+  private static long[] evenStarts(int count) {
+    long step = Long.divideUnsigned(-1L, count) + 1; // 2^64 / count, rounded up
+    long[] out = new long[count];
+    for (int i = 0; i < count; i++) {
+      out[i] = i * step;
+    }
+    return out;
   }
 
   private void publishStarts() {
@@ -107,16 +143,20 @@ final class TableCapacity {
         provisionedWrite / count, nowMillis);
   }
 
+  void follow(TableDefinition table, long nowMillis) {
+    follow(Throughput.of(table), nowMillis);
+  }
+
   /** Follows UpdateTable: new throughput, new billing mode, more partitions if needed. */
-  synchronized void follow(TableDefinition table, long nowMillis) {
-    if (table.billingMode().equals(billingMode)
-        && table.readCapacityUnits() == provisionedRead
-        && table.writeCapacityUnits() == provisionedWrite) {
+  void follow(Throughput throughput, long nowMillis) {
+    if (throughput.billingMode().equals(billingMode)
+        && throughput.read() == provisionedRead
+        && throughput.write() == provisionedWrite) {
       return;
     }
-    billingMode = table.billingMode();
-    provisionedRead = table.readCapacityUnits();
-    provisionedWrite = table.writeCapacityUnits();
+    billingMode = throughput.billingMode();
+    provisionedRead = throughput.read();
+    provisionedWrite = throughput.write();
     tableRead.refill(nowMillis);
     tableWrite.refill(nowMillis);
     tableRead.resize(provisionedRead, (double) provisionedRead * settings.burstSeconds());
@@ -148,8 +188,50 @@ final class TableCapacity {
    * throttled request consumes nothing (DynamoDB rejected it), but its demand counts towards
    * heat and hot keys, because that is the traffic the key design attracts.
    */
-  synchronized String charge(boolean write, long hash, ByteBuffer key, double units,
-      long sizeDelta, long nowMillis) {
+  String charge(boolean write, long hash, ByteBuffer key, double units, long sizeDelta,
+      long nowMillis) {
+    Charge c = prepare(write, hash, key, units, sizeDelta, nowMillis);
+    if (c.reason != null) {
+      refuse(c);
+    } else {
+      apply(c, nowMillis);
+    }
+    return c.reason;
+  }
+
+  /**
+   * One request's charge on one partition, decided but not yet applied: a write charged to a
+   * table and its global secondary indexes is admitted only if every one of them admits it, so
+   * each is prepared first and all are then applied, or all refused.
+   */
+  static final class Charge {
+    final TableCapacity owner;
+    final Partition partition;
+    final boolean write;
+    final double units;
+    final long sizeDelta;
+    final HotKeys.Counter counter;
+    /** The ThrottlingReason, or null when the partition and the throughput admit it. */
+    final String reason;
+
+    private Charge(TableCapacity owner, Partition partition, boolean write, double units,
+        long sizeDelta, HotKeys.Counter counter, String reason) {
+      this.owner = owner;
+      this.partition = partition;
+      this.write = write;
+      this.units = units;
+      this.sizeDelta = sizeDelta;
+      this.counter = counter;
+      this.reason = reason;
+    }
+  }
+
+  /**
+   * Finds the partition of {@code hash} (splitting it first if it has been hot long enough),
+   * counts the request's demand there, and decides whether it is admitted; takes nothing.
+   */
+  Charge prepare(boolean write, long hash, ByteBuffer key, double units, long sizeDelta,
+      long nowMillis) {
     long second = Math.floorDiv(nowMillis, 1000);
     Partition p = partitions.floorEntry(hash).getValue();
     p.rollTo(second, settings);
@@ -161,80 +243,93 @@ final class TableCapacity {
     HotKeys.Counter counter =
         key == null ? null : p.hotKeys.add(key, hash, write ? 0 : units, write ? units : 0);
     p.demand(write, units);
+    return new Charge(this, p, write, units, sizeDelta, counter,
+        refusal(p, write, units, nowMillis));
+  }
 
-    String reason = admit(p, write, units, nowMillis);
-    if (reason != null) {
-      if (write) {
-        p.writeThrottles++;
-        writeThrottles++;
-      } else {
-        p.readThrottles++;
-        readThrottles++;
-      }
-      if (counter != null) {
-        counter.throttled++;
-      }
-      return reason;
+  /** Counts a refused charge as a throttle of its partition and key. */
+  void refuse(Charge c) {
+    if (c.write) {
+      c.partition.writeThrottles++;
+      writeThrottles++;
+    } else {
+      c.partition.readThrottles++;
+      readThrottles++;
     }
-    p.consumed(second, write, units);
-    if (write && sizeDelta != 0) {
-      p.bytes = Math.max(0, p.bytes + sizeDelta);
-      if (p.bytes > settings.partitionSizeLimit() && p.widthMinusOne() != 0) {
+    if (c.counter != null) {
+      c.counter.throttled++;
+    }
+  }
+
+  /** Takes an admitted charge's units, and splits its partition if it grew past the size limit. */
+  void apply(Charge c, long nowMillis) {
+    Partition p = c.partition;
+    take(p, c.write, c.units);
+    p.consumed(Math.floorDiv(nowMillis, 1000), c.write, c.units);
+    if (c.write && c.sizeDelta != 0) {
+      p.bytes = Math.max(0, p.bytes + c.sizeDelta);
+      if (p.bytes > settings.partitionSizeLimit() && p.widthMinusOne() != 0
+          && partitions.get(p.start) == p) {
         split(p, p.middle(), nowMillis);
         splitsForSize++;
       }
     }
-    return null;
   }
 
-  private String admit(Partition p, boolean write, double units, long nowMillis) {
-    String kind = write ? "Write" : "Read";
+  /** Why DynamoDB would refuse {@code units} on {@code p} now, or null; changes nothing. */
+  private String refusal(Partition p, boolean write, double units, long nowMillis) {
+    String kind = resourceType + (write ? "Write" : "Read");
     TokenBucket ceiling = write ? p.writeCeiling : p.readCeiling;
     ceiling.refill(nowMillis);
     if (!ceiling.admits(units)) {
-      return "Table" + kind + "KeyRangeThroughputExceeded";
+      return kind + "KeyRangeThroughputExceeded";
     }
     if (onDemand()) {
       double window = write ? windowWrite : windowRead;
       double peak = Math.max(
           write ? observedWritePeak : observedReadPeak,
           write ? settings.onDemandWritePeak() : settings.onDemandReadPeak());
-      if (window + units > 2 * peak) {
-        // Past twice the previous peak, DynamoDB throttles while it adds partitions: the
-        // partitions' key ranges are what run out, so the reason names them.
-        return "Table" + kind + "KeyRangeThroughputExceeded";
-      }
-      if (write) {
-        windowWrite += units;
-      } else {
-        windowRead += units;
-      }
-      ceiling.take(units);
-      return null;
+      // Past twice the previous peak, DynamoDB throttles while it adds partitions: the
+      // partitions' key ranges are what run out, so the reason names them.
+      return window + units > 2 * peak ? kind + "KeyRangeThroughputExceeded" : null;
     }
     TokenBucket table = write ? tableWrite : tableRead;
     TokenBucket share = write ? p.writeShare : p.readShare;
     table.refill(nowMillis);
     share.refill(nowMillis);
     if (!table.admits(units)) {
-      return "Table" + kind + "ProvisionedThroughputExceeded";
+      return kind + "ProvisionedThroughputExceeded";
     }
+    // Adaptive capacity: a partition past its share may use the table's unused capacity, up to
+    // the ceiling above; without it the partition is limited to its share.
+    return share.admits(units) || settings.adaptiveCapacity()
+        ? null
+        : kind + "ProvisionedThroughputExceeded";
+  }
+
+  /** Takes admitted units from the buckets {@link #refusal} found holding them. */
+  private void take(Partition p, boolean write, double units) {
+    TokenBucket ceiling = write ? p.writeCeiling : p.readCeiling;
+    if (onDemand()) {
+      if (write) {
+        windowWrite += units;
+      } else {
+        windowRead += units;
+      }
+      ceiling.take(units);
+      return;
+    }
+    TokenBucket table = write ? tableWrite : tableRead;
+    TokenBucket share = write ? p.writeShare : p.readShare;
     if (share.admits(units)) {
       share.take(units);
-    } else if (settings.adaptiveCapacity()) {
-      // Adaptive capacity: the partition is past its share, the table is not; lend it the
-      // table's unused capacity (the ceiling above still caps it).
-      if (write) {
-        p.lentWrite += units;
-      } else {
-        p.lentRead += units;
-      }
+    } else if (write) { // adaptive capacity lends the table's unused capacity
+      p.lentWrite += units;
     } else {
-      return "Table" + kind + "ProvisionedThroughputExceeded";
+      p.lentRead += units;
     }
     table.take(units);
     ceiling.take(units);
-    return null;
   }
 
   /** On-demand bookkeeping: a new second closes the last one, which may be a new peak. */
@@ -304,6 +399,7 @@ final class TableCapacity {
     partitions.put(right.start, right);
     reshare(nowMillis);
     publishStarts();
+    onSplit.accept(starts);
   }
 
   /** Each partition's share of provisioned throughput: an equal part. */
@@ -319,7 +415,7 @@ final class TableCapacity {
     }
   }
 
-  synchronized PartitionReport report(String tableName, long nowMillis) {
+  PartitionReport report(String tableName, String indexName, long nowMillis) {
     long second = Math.floorDiv(nowMillis, 1000);
     tableRead.refill(nowMillis);
     tableWrite.refill(nowMillis);
@@ -349,6 +445,7 @@ final class TableCapacity {
     }
     return new PartitionReport(
         tableName,
+        indexName,
         billingMode,
         settings.mode().name().toLowerCase(java.util.Locale.ROOT),
         onDemand() ? null : provisionedRead,
@@ -363,12 +460,12 @@ final class TableCapacity {
         stats);
   }
 
-  synchronized int partitionCount() {
+  int partitionCount() {
     return partitions.size();
   }
 
   /** The partitions' ranges, by start (for tests). */
-  synchronized Map<Long, Long> ranges() {
+  Map<Long, Long> ranges() {
     Map<Long, Long> out = new TreeMap<>(Long::compareUnsigned);
     partitions.values().forEach(p -> out.put(p.start, p.end));
     return out;

@@ -377,7 +377,8 @@ final class BatchOperations {
         // client's.
         long oldSize = old == null ? 0 : ItemSize.of(old);
         units = CapacityCalculator.write(oldSize, w.size(), false);
-        capacity.write(table, w.key().partition(), units, w.size() - oldSize);
+        capacity.write(table, w.key().partition(), units, w.size() - oldSize,
+            Indexes.globalWrites(table, old, w.item(), false));
       }
       if (w.encoded() == null && old == null) {
         // deleting an absent item changes nothing, and still costs one unit

@@ -70,10 +70,12 @@ import io.stator.api.streams.ListStreamsResponse;
 import io.stator.capacity.CapacityModel;
 import io.stator.capacity.ContributorInsightsUpdates;
 import io.stator.capacity.PartitionReport;
+import io.stator.capacity.SavedPartitions;
 import io.stator.index.Indexes;
 import io.stator.schema.Catalog;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Storage;
+import io.stator.storage.StorageException;
 import io.stator.stream.Streams;
 import io.stator.stream.UserIdentity;
 import io.stator.ttl.ExpiredItemSweep;
@@ -242,7 +244,8 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
             options.capacity(),
             options.clock(),
             "arn:aws:dynamodb:" + options.region() + ":" + options.accountId() + ":table/",
-            table -> tables.sizeBytes(table));
+            this::spaceSize,
+            new SavedPartitions(storage));
     OngoingTransactions ongoing = new OngoingTransactions();
     this.items = new Items(storage, tables, indexes, capacity, ongoing);
     this.reads = new Reads(storage, tables, capacity);
@@ -264,6 +267,14 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
             (table, key, condition) ->
                 items.deleteAs(UserIdentity.TIME_TO_LIVE, table, key, condition));
     sweeper.startIfNeeded();
+  }
+
+  private long spaceSize(String space) {
+    try {
+      return storage.stats(space).bytes();
+    } catch (StorageException e) {
+      return 0;
+    }
   }
 
   private long[] partitionStarts(TableDefinition table) {
@@ -348,7 +359,19 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
    * @throws DynamoDbException ResourceNotFoundException when there is no such table
    */
   public PartitionReport partitions(String tableName) {
-    return capacity.report(tables.forItems(tableName));
+    return partitions(tableName, null);
+  }
+
+  /**
+   * The same for the table's global secondary index {@code indexName} (null: the table): a GSI
+   * has partitions, throughput and hot keys of its own, keyed by its own partition key.
+   *
+   * @throws DynamoDbException ResourceNotFoundException when there is no such table or GSI
+   */
+  public PartitionReport partitions(String tableName, String indexName) {
+    TableDefinition table = tables.forItems(tableName);
+    ContributorInsightsUpdates.checkIndex(table, indexName);
+    return capacity.report(table, indexName);
   }
 
   /** The capacity model (for tests in this package). */

@@ -181,7 +181,8 @@ final class ItemUpdates {
       // after a conflict is our cost, not the client's).
       double units = CapacityCalculator.write(oldSize, newSize, false);
       if (!charged) {
-        capacity.write(table, key.partition(), units, newSize - oldSize);
+        capacity.write(table, key.partition(), units, newSize - oldSize,
+            Indexes.globalWrites(table, old, updated, false));
         charged = true;
       }
       long version = current.map(StoredRecord::version).orElse(Commit.Expectation.ABSENT);

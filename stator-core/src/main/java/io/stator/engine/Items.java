@@ -252,7 +252,10 @@ final class Items {
             holds
                 ? CapacityCalculator.write(oldSize, newSize, false)
                 : CapacityCalculator.failedCondition(oldSize);
-        capacity.write(table, key.partition(), units, holds ? newSize - oldSize : 0);
+        // The writes the item causes in the table's GSIs are charged to the GSIs' partitions with
+        // it: a GSI short of write capacity throttles this write.
+        capacity.write(table, key.partition(), units, holds ? newSize - oldSize : 0,
+            holds ? Indexes.globalWrites(table, old, item, false) : List.of());
       }
       if (!holds) {
         throw DynamoDbException.conditionalCheckFailed("ALL_OLD".equals(onFailure) ? old : null);

@@ -223,7 +223,7 @@ final class Reads {
     }
     // Query rounds the total of the items read once; a filter does not reduce it.
     double units = page.units(ReadConsistency.of(r.consistentRead()));
-    capacity.read(table, partition, units);
+    capacity.read(table, index, partition, units);
     return new QueryResponse(
         page.items(), page.count, page.scanned, page.lastEvaluatedKey(),
         consumption(table, index, units).consumedCapacity(r.returnConsumedCapacity()));
@@ -323,7 +323,7 @@ final class Reads {
     StorageKey start = page.first != null ? page.first : after;
     long hash = start != null ? KeyCodec.hashOf(start.partition())
         : from != null ? KeyCodec.hashOf(from) : 0;
-    capacity.readAt(table, hash, units);
+    capacity.readAt(table, index, hash, units);
     return new ScanResponse(
         page.items(), page.count, page.scanned, page.lastEvaluatedKey(),
         consumption(table, index, units).consumedCapacity(r.returnConsumedCapacity()));
@@ -506,10 +506,9 @@ final class Reads {
   }
 
   /**
-   * The consumption of a read: the table's, or the index's when it read an index. The capacity
-   * model is charged on the base table either way (see {@link CapacityModel}: index capacity is
-   * modelled on the table for now); ReturnConsumedCapacity INDEXES names the index, as DynamoDB
-   * does.
+   * The consumption of a read: the table's, or the index's when it read an index (the capacity
+   * model charges a GSI's reads to the GSI's own partitions, an LSI's to the table's);
+   * ReturnConsumedCapacity INDEXES names the index, as DynamoDB does.
    */
   private static Consumption consumption(
       TableDefinition table, IndexDefinition index, double units) {

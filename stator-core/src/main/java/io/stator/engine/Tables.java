@@ -184,15 +184,6 @@ final class Tables {
     return out;
   }
 
-  /** The bytes a table holds, as the storage estimates them (0 if it is gone). */
-  long sizeBytes(TableDefinition table) {
-    try {
-      return storage.stats(table.space()).bytes();
-    } catch (StorageException e) {
-      return 0;
-    }
-  }
-
   /**
    * The table for an item operation, from the {@link TableCache}; DynamoDB's short not-found
    * message.

@@ -19,6 +19,7 @@ import io.stator.api.TransactWriteItemsResponse;
 import io.stator.api.TransactionCanceledException;
 import io.stator.capacity.CapacityCalculator;
 import io.stator.capacity.CapacityModel;
+import io.stator.capacity.GlobalIndexWrite;
 import io.stator.capacity.Consumption;
 import io.stator.capacity.ReadConsistency;
 import io.stator.engine.OngoingTransactions.ItemId;
@@ -323,7 +324,9 @@ final class Transactions {
     Commit commit = new Commit();
     long[] oldSizes = new long[actions.size()];
     long[] newSizes = new long[actions.size()];
+    List<List<GlobalIndexWrite>> globalWrites = new ArrayList<>(actions.size());
     for (int i = 0; i < actions.size(); i++) {
+      globalWrites.add(List.of());
       Action a = actions.get(i);
       String space = a.table().space();
       Optional<StoredRecord> current = storage.get(space, a.key());
@@ -349,6 +352,7 @@ final class Transactions {
               throw DynamoDbException.resourceNotFound("Requested resource not found");
             }
             indexWrites.add(indexes.stage(entry, old, updated, commit));
+            globalWrites.set(i, Indexes.globalWrites(entry.table(), old, updated, true));
           }
         } catch (DynamoDbException e) {
           if (e.type() == ErrorType.ResourceNotFoundException) {
@@ -370,7 +374,7 @@ final class Transactions {
           .orElse(Commit.Expectation.ABSENT));
     }
     if (consumed.isEmpty()) {
-      charge(actions, oldSizes, newSizes, cancelled, consumed);
+      charge(actions, oldSizes, newSizes, cancelled ? null : globalWrites, consumed);
     }
     if (cancelled) {
       throw new TransactionCanceledException(reasons);
@@ -380,17 +384,22 @@ final class Transactions {
 
   /**
    * Charges every action to its partition: twice the write units of the larger of the old and
-   * new item (a ConditionCheck's new item is the old one). A throttle cancels the transaction.
+   * new item (a ConditionCheck's new item is the old one), and its writes in the table's global
+   * secondary indexes to theirs ({@code globalWrites}, per action; null when the transaction is
+   * cancelled and writes no index). A throttle, of a table or of an index, cancels the
+   * transaction.
    */
   private void charge(
-      List<Action> actions, long[] oldSizes, long[] newSizes, boolean cancelled,
-      Map<String, Consumption> consumed) {
+      List<Action> actions, long[] oldSizes, long[] newSizes,
+      List<List<GlobalIndexWrite>> globalWrites, Map<String, Consumption> consumed) {
+    boolean cancelled = globalWrites == null;
     for (int i = 0; i < actions.size(); i++) {
       Action a = actions.get(i);
       double units = CapacityCalculator.write(oldSizes[i], newSizes[i], true);
       long sizeDelta = cancelled ? 0 : newSizes[i] - oldSizes[i];
       try {
-        capacity.write(a.table(), a.key().partition(), units, sizeDelta);
+        capacity.write(a.table(), a.key().partition(), units, sizeDelta,
+            cancelled ? List.of() : globalWrites.get(i));
       } catch (ProvisionedThroughputExceededException e) {
         throw throttled(actions.size(), i, a.table());
       }

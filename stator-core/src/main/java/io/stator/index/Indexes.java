@@ -1,6 +1,8 @@
 package io.stator.index;
 
 import io.stator.api.ItemCollectionMetrics;
+import io.stator.capacity.CapacityCalculator;
+import io.stator.capacity.GlobalIndexWrite;
 import io.stator.item.ItemCodec;
 import io.stator.item.ItemSize;
 import io.stator.schema.Catalog;
@@ -172,6 +174,52 @@ public final class Indexes implements AutoCloseable {
         oldKey, oldEntry == null ? 0 : ItemSize.of(oldEntry),
         newKey, newEntry == null ? 0 : ItemSize.of(newEntry),
         oldEntry == null || !oldEntry.equals(newEntry));
+  }
+
+  /**
+   * The writes moving an item from old to new (either null) causes in the table's global
+   * secondary indexes, each under the index key it lands on, for the capacity model to charge
+   * to the index's own partitions: a put under the new index key, a delete under the old one,
+   * or one write of the larger entry when only its projected attributes change. The units are
+   * {@link IndexWrite}'s (doubled in a transaction); an item in neither version costs nothing.
+   */
+  public static List<GlobalIndexWrite> globalWrites(
+      TableDefinition table, Map<String, AttributeValue> oldItem,
+      Map<String, AttributeValue> newItem, boolean transactional) {
+    if (!table.hasGlobalIndexes()) {
+      return List.of();
+    }
+    double factor = transactional ? 2 : 1;
+    List<GlobalIndexWrite> out = new ArrayList<>();
+    for (IndexDefinition index : table.indexes()) {
+      if (!index.global()) {
+        continue;
+      }
+      StorageKey oldKey = IndexKeys.entryKey(table, index, oldItem);
+      StorageKey newKey = IndexKeys.entryKey(table, index, newItem);
+      Map<String, AttributeValue> oldEntry =
+          oldKey == null ? null : IndexKeys.project(table, index, oldItem);
+      Map<String, AttributeValue> newEntry =
+          newKey == null ? null : IndexKeys.project(table, index, newItem);
+      long oldSize = oldEntry == null ? 0 : ItemSize.of(oldEntry);
+      long newSize = newEntry == null ? 0 : ItemSize.of(newEntry);
+      if (oldKey != null && oldKey.equals(newKey)) {
+        if (!oldEntry.equals(newEntry)) {
+          out.add(new GlobalIndexWrite(index.name(), newKey.partition(),
+              factor * CapacityCalculator.write(oldSize, newSize, false), newSize - oldSize));
+        }
+        continue;
+      }
+      if (oldKey != null) {
+        out.add(new GlobalIndexWrite(index.name(), oldKey.partition(),
+            factor * CapacityCalculator.write(oldSize, 0, false), -oldSize));
+      }
+      if (newKey != null) {
+        out.add(new GlobalIndexWrite(index.name(), newKey.partition(),
+            factor * CapacityCalculator.write(0, newSize, false), newSize));
+      }
+    }
+    return out;
   }
 
   /** The deletes and puts that move an item's entry in one index from old to new. */

@@ -122,7 +122,7 @@ class PartitionModelTest {
     assertThat(write(t, "sensor-7#2026-03", 1, now)).isNull();
     // The next second the key has its ceiling again.
     assertThat(write(t, "2026-03-01", 1, now + 1000)).isNull();
-    PartitionReport report = t.report("sensors", now + 1000);
+    PartitionReport report = t.report("sensors", null, now + 1000);
     PartitionReport.HotKey hottest = report.partitions().stream()
         .flatMap(p -> p.hotKeys().stream())
         .max((a, b) -> Double.compare(a.writeUnits(), b.writeUnits()))
@@ -155,7 +155,7 @@ class PartitionModelTest {
         throttled++;
       }
     }
-    PartitionReport report = t.report("sensors", now + 600_000);
+    PartitionReport report = t.report("sensors", null, now + 600_000);
     double lent = report.partitions().stream().mapToDouble(p -> p.adaptiveReadUnits()).sum();
     if (adaptive) {
       assertThat(lent).isGreaterThan(0);

@@ -39,6 +39,11 @@ final class HotKeys implements Callable<Integer> {
   String table;
 
   @Option(
+      names = "--index",
+      description = "A global secondary index of the table: report its own partitions.")
+  String index;
+
+  @Option(
       names = "--endpoint",
       defaultValue = "http://127.0.0.1:8000",
       description = "The Stator server (default: ${DEFAULT-VALUE}).")
@@ -56,9 +61,14 @@ final class HotKeys implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     String base = endpoint.endsWith("/") ? endpoint.substring(0, endpoint.length() - 1) : endpoint;
+    String query = json ? "" : "format=text&keys=" + keys;
+    if (index != null) {
+      query += (query.isEmpty() ? "" : "&") + "index="
+          + URLEncoder.encode(index, StandardCharsets.UTF_8);
+    }
     String path = base + "/stator/tables/"
         + URLEncoder.encode(table, StandardCharsets.UTF_8) + "/partitions"
-        + (json ? "" : "?format=text&keys=" + keys);
+        + (query.isEmpty() ? "" : "?" + query);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     HttpResponse<String> response;

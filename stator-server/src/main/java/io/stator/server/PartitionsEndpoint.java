@@ -16,8 +16,9 @@ import java.util.List;
 /**
  * Stator's own read-only view of the capacity model: {@code GET /stator/tables/<name>/partitions}
  * answers the table's partitions, consumption, throttles and hot keys as JSON, or as the text
- * table {@code stator hot-keys} prints with {@code ?format=text}. DynamoDB's API is only ever
- * {@code POST /}, so no path under {@code /stator/} can collide with it.
+ * table {@code stator hot-keys} prints with {@code ?format=text}; {@code ?index=<name>}
+ * answers the same for a global secondary index, which has partitions of its own. DynamoDB's API
+ * is only ever {@code POST /}, so no path under {@code /stator/} can collide with it.
  */
 final class PartitionsEndpoint {
   static final String PREFIX = "/stator/";
@@ -45,11 +46,15 @@ final class PartitionsEndpoint {
     String table = URLDecoder.decode(
         path.substring(TABLES.length(), path.length() - PARTITIONS.length()),
         StandardCharsets.UTF_8);
+    List<String> indexes = decoder.parameters().get("index");
+    String index = indexes == null || indexes.isEmpty() ? null : indexes.get(0);
     PartitionReport report;
     try {
-      report = engine.partitions(table);
+      report = engine.partitions(table, index);
     } catch (DynamoDbException e) {
-      return json(404, e.type().name(), "Table not found: " + table);
+      return json(404, e.type().name(), index == null
+          ? "Table not found: " + table
+          : "Global secondary index not found: " + index + " of table " + table);
     }
     List<String> format = decoder.parameters().get("format");
     if (format != null && format.contains("text")) {
@@ -93,6 +98,9 @@ final class PartitionsEndpoint {
     try (JsonGenerator g = JSON.createGenerator(out)) {
       g.writeStartObject();
       g.writeStringField("TableName", r.tableName());
+      if (r.indexName() != null) {
+        g.writeStringField("IndexName", r.indexName());
+      }
       g.writeStringField("BillingMode", r.billingMode());
       g.writeStringField("CapacityMode", r.capacityMode());
       if (r.provisionedReadCapacityUnits() != null) {

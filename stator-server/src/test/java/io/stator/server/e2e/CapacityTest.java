@@ -144,6 +144,65 @@ class CapacityTest {
   }
 
   @Test
+  void aGlobalSecondaryIndexShortOfWriteCapacityThrottlesTheBaseWrite() {
+    start(CapacityMode.ENFORCE);
+    client.createTable(b -> b.tableName("Readings")
+        .attributeDefinitions(
+            AttributeDefinition.builder().attributeName("pk")
+                .attributeType(ScalarAttributeType.S).build(),
+            AttributeDefinition.builder().attributeName("day")
+                .attributeType(ScalarAttributeType.S).build())
+        .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build())
+        .provisionedThroughput(p -> p.readCapacityUnits(10_000L).writeCapacityUnits(10_000L))
+        .globalSecondaryIndexes(g -> g.indexName("byDay")
+            .keySchema(KeySchemaElement.builder().attributeName("day").keyType(KeyType.HASH)
+                .build())
+            .projection(p -> p.projectionType("ALL"))
+            .provisionedThroughput(p -> p.readCapacityUnits(1L).writeCapacityUnits(1L))));
+    // The index keeps 300 WCU of burst at 1 WCU: three 100 KB items, projected whole, spend it,
+    // while the table's 10,000 WCU are nowhere near spent.
+    for (int i = 0; i < 4; i++) {
+      Map<String, AttributeValue> reading = new java.util.HashMap<>(item("s" + i, 99 * 1024));
+      reading.put("day", AttributeValue.fromS("2026-03-0" + (i + 1)));
+      if (i < 3) {
+        client.putItem(b -> b.tableName("Readings").item(reading));
+        continue;
+      }
+      ProvisionedThroughputExceededException e = catchThrowableOfType(
+          () -> client.putItem(b -> b.tableName("Readings").item(reading)),
+          ProvisionedThroughputExceededException.class);
+      assertThat(e).isNotNull();
+      assertThat(e.throttlingReasons()).hasSize(1);
+      assertThat(e.throttlingReasons().get(0).reason())
+          .isEqualTo("IndexWriteProvisionedThroughputExceeded");
+      assertThat(e.throttlingReasons().get(0).resource())
+          .isEqualTo("arn:aws:dynamodb:us-east-1:000000000000:table/Readings/index/byDay");
+      // The base write was refused whole.
+      assertThat(client.getItem(b -> b.tableName("Readings")
+          .key(Map.of("pk", AttributeValue.fromS("s3")))).hasItem()).isFalse();
+      // BatchWriteItem hands the throttled item back; here it was the only one, so the whole
+      // batch is refused, as DynamoDB refuses a batch none of whose items it could write.
+      ProvisionedThroughputExceededException batch = catchThrowableOfType(
+          () -> client.batchWriteItem(b -> b.requestItems(Map.of("Readings", List.of(
+              WriteRequest.builder().putRequest(PutRequest.builder().item(reading).build())
+                  .build())))),
+          ProvisionedThroughputExceededException.class);
+      assertThat(batch).isNotNull();
+    }
+    // The index's own partitions name its hot key.
+    StringWriter out = new StringWriter();
+    CommandLine cli = new CommandLine(new Main());
+    cli.setOut(new PrintWriter(out, true));
+    int status = cli.execute("hot-keys", "--table", "Readings", "--index", "byDay",
+        "--endpoint", endpoint());
+    assertThat(status).isZero();
+    assertThat(out.toString())
+        .contains("Table Readings index byDay (PROVISIONED, 1 RCU / 1 WCU provisioned")
+        .contains("0 read / 2 write throttles")
+        .contains("2026-03-04");
+  }
+
+  @Test
   void enforceModeThrottlesWhenTheBurstIsSpent() throws Exception {
     start(CapacityMode.ENFORCE);
     createTable("Sensors", 1L, 1L);
