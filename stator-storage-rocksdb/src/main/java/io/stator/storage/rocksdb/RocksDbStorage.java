@@ -212,6 +212,12 @@ public final class RocksDbStorage implements Storage {
               natives,
               new ColumnFamilyOptions()
                   .setWriteBufferSize(16L << 20)
+                  // A whole-key Bloom filter on each memtable: a point read of a key that is
+                  // not in the memtable (an item flushed to a file, a new key) skips the
+                  // skip-list descent, which the write path's read of the old item paid on
+                  // every PutItem.
+                  .setMemtablePrefixBloomSizeRatio(0.05)
+                  .setMemtableWholeKeyFiltering(true)
                   .setTableFormatConfig(
                       new BlockBasedTableConfig()
                           .setBlockCache(cache)
