@@ -270,7 +270,9 @@ final class Items {
       } else {
         commit.put(table.space(), key, encoded);
       }
-      try (IndexWrite indexWrite = indexes.stage(entry, old, item, commit, identity)) {
+      byte[] oldEncoded = current.map(StoredRecord::value).orElse(null);
+      try (IndexWrite indexWrite =
+          indexes.stage(entry, old, oldEncoded, item, encoded, commit, identity)) {
         if (client) {
           ongoing.checkNotOngoing(table.space(), key); // one may have begun since the read
         }

@@ -128,6 +128,18 @@ public final class Indexes implements AutoCloseable {
   public IndexWrite stage(
       Catalog.Entry table, Map<String, AttributeValue> oldItem,
       Map<String, AttributeValue> newItem, Commit commit, UserIdentity identity) {
+    return stage(table, oldItem, null, newItem, null, commit, identity);
+  }
+
+  /**
+   * As above, with the items' encodings when the caller has them ({@code oldEncoded}: the stored
+   * value it read; {@code newEncoded}: what it commits), so the change-log record need not
+   * encode them again; null for either means "encode it here".
+   */
+  public IndexWrite stage(
+      Catalog.Entry table, Map<String, AttributeValue> oldItem, byte[] oldEncoded,
+      Map<String, AttributeValue> newItem, byte[] newEncoded, Commit commit,
+      UserIdentity identity) {
     TableDefinition t = table.table();
     if (newItem != null) {
       IndexKeys.checkItem(t, newItem);
@@ -154,9 +166,15 @@ public final class Indexes implements AutoCloseable {
     if (!t.hasGlobalIndexes()) {
       return new IndexWrite(this, t.name(), -1, streamSequence, units, metrics);
     }
+    byte[] oldBytes =
+        oldItem == null ? null : oldEncoded != null ? oldEncoded : ItemCodec.encode(oldItem);
+    byte[] newBytes =
+        newItem == null ? null : newEncoded != null ? newEncoded : ItemCodec.encode(newItem);
     long sequence = sequencer.take();
-    ChangeRecord record = new ChangeRecord(sequence, clock.millis(), oldItem, newItem);
-    commit.put(t.changeLog(), ChangeRecord.key(sequence), record.encode());
+    commit.put(
+        t.changeLog(),
+        ChangeRecord.key(sequence),
+        ChangeRecord.encode(clock.millis(), oldBytes, newBytes));
     return new IndexWrite(this, t.name(), sequence, streamSequence, units, metrics);
   }
 

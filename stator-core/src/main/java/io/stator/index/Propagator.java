@@ -80,6 +80,14 @@ import java.util.Set;
  */
 final class Propagator {
   private static final int BATCH = 256;
+  /**
+   * After a round that applied changes, how long the thread lets changes gather before the next
+   * round. Under a stream of writes each round then applies many records in one commit instead
+   * of one commit (and one wake-up, one catalog read, one log scan) per write; a write after a
+   * quiet spell is still applied at once. Two milliseconds is far below the lag DynamoDB's own
+   * GSIs show.
+   */
+  private static final long LINGER_NANOS = 2_000_000;
 
   private final Storage storage;
   private final Catalog catalog;
@@ -118,12 +126,17 @@ final class Propagator {
     thread.start();
   }
 
-  /** A write to {@code tableName} finished (committed or not). */
+  /**
+   * A write to {@code tableName} finished (committed or not). Wakes the thread only when the
+   * table was not already pending: while it lingers, writes to the same table just join the
+   * next round.
+   */
   void changed(String tableName) {
     synchronized (lock) {
-      pending.add(tableName);
-      signalled = true;
-      lock.notifyAll();
+      if (pending.add(tableName) || !signalled) {
+        signalled = true;
+        lock.notifyAll();
+      }
     }
   }
 
@@ -168,6 +181,7 @@ final class Propagator {
 
   private void run() {
     long delay = 0;
+    long lingerUntil = System.nanoTime();
     while (true) {
       List<String> work;
       synchronized (lock) {
@@ -178,6 +192,13 @@ final class Propagator {
             } else if (delay > 0) {
               lock.wait(delay);
             }
+          }
+          while (!closed && !pending.isEmpty()) {
+            long left = lingerUntil - System.nanoTime();
+            if (left <= 0) {
+              break;
+            }
+            lock.wait(left / 1_000_000, (int) (left % 1_000_000));
           }
         } catch (InterruptedException e) {
           return;
@@ -215,6 +236,9 @@ final class Propagator {
         lock.notifyAll();
       }
       delay = again.isEmpty() ? 0 : Math.max(1, next);
+      if (!work.isEmpty()) {
+        lingerUntil = System.nanoTime() + LINGER_NANOS;
+      }
     }
   }
 

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -141,6 +142,7 @@ public final class RocksDbStorage implements Storage {
   private static final byte[] META_VERSION = "version".getBytes(UTF_8);
   private static final long BLOCK_CACHE_BYTES = 64L << 20;
   private static final long WRITE_BUFFER_BYTES = 64L << 20;
+  private static final int VERSION_CACHE_KEYS = 1 << 16;
 
   private final Path dir;
   private final RocksDB db;
@@ -157,6 +159,14 @@ public final class RocksDbStorage implements Storage {
   private final Lock commitLock = new ReentrantLock();
   private boolean closed; // guarded by lifecycle
   private long lastVersion; // guarded by commitLock
+  /** The versions of recently read or written keys; see {@link #currentVersion}. */
+  private final Map<Slot, Long> versions = // guarded by commitLock
+      new LinkedHashMap<>(1024, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Slot, Long> eldest) {
+          return size() > VERSION_CACHE_KEYS;
+        }
+      };
 
   private RocksDbStorage(
       Path dir,
@@ -202,6 +212,12 @@ public final class RocksDbStorage implements Storage {
               natives,
               new ColumnFamilyOptions()
                   .setWriteBufferSize(16L << 20)
+                  // A whole-key Bloom filter on each memtable: a point read of a key that is
+                  // not in the memtable (an item flushed to a file, a new key) skips the
+                  // skip-list descent, which the write path's read of the old item paid on
+                  // every PutItem.
+                  .setMemtablePrefixBloomSizeRatio(0.05)
+                  .setMemtableWholeKeyFiltering(true)
                   .setTableFormatConfig(
                       new BlockBasedTableConfig()
                           .setBlockCache(cache)
@@ -337,6 +353,12 @@ public final class RocksDbStorage implements Storage {
       ensureOpen();
       ColumnFamilyHandle handle = spaces.remove(space);
       if (handle != null) {
+        commitLock.lock();
+        try {
+          versions.keySet().removeIf(slot -> slot.space() == handle);
+        } finally {
+          commitLock.unlock();
+        }
         db.dropColumnFamily(handle);
         handle.close();
       }
@@ -478,9 +500,7 @@ public final class RocksDbStorage implements Storage {
     commitLock.lock();
     try (WriteBatch batch = new WriteBatch()) {
       for (Commit.Expectation e : commit.expectations()) {
-        byte[] current = db.get(handle(e.space()), CompositeKey.encode(e.key()));
-        long version = current == null ? Commit.Expectation.ABSENT : version(current);
-        if (version != e.version()) {
+        if (currentVersion(e.space(), e.key()) != e.version()) {
           throw new CommitConflictException(e);
         }
       }
@@ -489,6 +509,7 @@ public final class RocksDbStorage implements Storage {
       }
       long version = lastVersion + 1;
       byte[] versionBytes = longBytes(version);
+      List<Slot> written = new ArrayList<>(commit.writes().size());
       for (Commit.Write w : commit.writes()) {
         ColumnFamilyHandle cf = handle(w.space()); // a missing space fails before any write
         byte[] key = CompositeKey.encode(w.key());
@@ -497,15 +518,63 @@ public final class RocksDbStorage implements Storage {
         } else {
           batch.put(cf, key, CompositeKey.concat(versionBytes, w.value()));
         }
+        written.add(new Slot(cf, ByteBuffer.wrap(key)));
       }
       batch.put(meta, META_VERSION, versionBytes);
-      db.write(writeOptions, batch);
+      try {
+        db.write(writeOptions, batch);
+      } catch (RocksDBException e) {
+        versions.clear(); // whatever the batch did or did not do, read versions afresh
+        throw e;
+      }
       lastVersion = version;
+      for (int i = 0; i < written.size(); i++) {
+        versions.put(
+            written.get(i), commit.writes().get(i).isDelete() ? Commit.Expectation.ABSENT : version);
+      }
     } catch (RocksDBException e) {
       throw fault("cannot commit", e);
     } finally {
       commitLock.unlock();
       shared.unlock();
+    }
+  }
+
+  /**
+   * The committed version of a key, for checking an expectation; call under the commit lock.
+   *
+   * <p>Every write to a space goes through {@link #commit} under that lock, so a version read or
+   * written under it stays the key's version until the next commit that writes the key, which
+   * updates it here. The map therefore answers exactly for the keys it holds, and saves the point
+   * read (a JNI call into RocksDB) for the keys a workload writes again and again: the item just
+   * written, and the table's catalog record, which every write of the table expects. It holds
+   * the most recently used {@value #VERSION_CACHE_KEYS} keys; a dropped space's keys leave it
+   * (a space re-created under the same name has a new column family handle anyway).
+   */
+  private long currentVersion(String space, StorageKey key) throws RocksDBException {
+    ColumnFamilyHandle cf = handle(space);
+    byte[] encoded = CompositeKey.encode(key);
+    Slot slot = new Slot(cf, ByteBuffer.wrap(encoded));
+    Long known = versions.get(slot);
+    if (known != null) {
+      return known;
+    }
+    byte[] current = db.get(cf, encoded);
+    long version = current == null ? Commit.Expectation.ABSENT : version(current);
+    versions.put(slot, version);
+    return version;
+  }
+
+  /** A key of a column family, compared by content. */
+  private record Slot(ColumnFamilyHandle space, ByteBuffer key) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Slot s && s.space == space && s.key.equals(key);
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(space) * 31 + key.hashCode();
     }
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stator.storage.Commit;
+import io.stator.storage.CommitConflictException;
 import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
 import java.nio.ByteBuffer;
@@ -93,5 +94,40 @@ class RocksDbStoreTest {
     try (RocksDbStorage storage = RocksDbStorage.open(dir)) {
       assertThat(storage.spaces()).containsExactly("t");
     }
+  }
+
+  /**
+   * The commit lock's map of recent versions must answer as a point read would: after the key is
+   * written again, after it is deleted, and after its space is dropped and created anew.
+   */
+  @Test
+  void expectationsSeeTheCurrentVersionThroughTheVersionMap() {
+    StorageKey key = StorageKey.of("k".getBytes(UTF_8));
+    try (RocksDbStorage storage = RocksDbStorage.open(dir)) {
+      storage.createSpace("t");
+      storage.commit(new Commit().expect("t", key, Commit.Expectation.ABSENT).put("t", key, v(1)));
+      long first = storage.get("t", key).orElseThrow().version();
+      storage.commit(new Commit().expect("t", key, first).put("t", key, v(2)));
+      long second = storage.get("t", key).orElseThrow().version();
+      assertThat(second).isGreaterThan(first);
+      assertThatThrownBy(() -> storage.commit(new Commit().expect("t", key, first)))
+          .isInstanceOf(CommitConflictException.class);
+      storage.commit(new Commit().expect("t", key, second).delete("t", key));
+      assertThatThrownBy(() -> storage.commit(new Commit().expect("t", key, second)))
+          .isInstanceOf(CommitConflictException.class);
+      storage.commit(new Commit().expect("t", key, Commit.Expectation.ABSENT).put("t", key, v(3)));
+      long third = storage.get("t", key).orElseThrow().version();
+
+      storage.dropSpace("t");
+      storage.createSpace("t");
+      assertThatThrownBy(() -> storage.commit(new Commit().expect("t", key, third)))
+          .isInstanceOf(CommitConflictException.class);
+      storage.commit(new Commit().expect("t", key, Commit.Expectation.ABSENT).put("t", key, v(4)));
+      assertThat(storage.get("t", key).orElseThrow().value()).isEqualTo(v(4));
+    }
+  }
+
+  private static byte[] v(int n) {
+    return new byte[] {(byte) n};
   }
 }
