@@ -20,6 +20,11 @@ import java.time.Duration;
  * @param itemCollectionSizeLimit the most bytes one item collection (a partition key value's
  *     items and LSI entries, in a table with a local secondary index) may hold; 0 is DynamoDB's
  *     10 GB. Tests set less to reach ItemCollectionSizeLimitExceededException with little data.
+ * @param synchronousGlobalIndexes whether a write, when the GSI lag is zero, maintains its
+ *     table's global secondary indexes in its own commit (as it does local ones) instead of
+ *     leaving them to the propagator; on by default. A single-node storage commits the extra
+ *     entries almost for free; a distributed one, where every GSI entry may live on another
+ *     node, would turn it off and keep every GSI asynchronous, as DynamoDB's are.
  */
 public record EngineOptions(
     String region,
@@ -28,7 +33,8 @@ public record EngineOptions(
     Duration timeToLiveSweepInterval,
     CapacitySettings capacity,
     Duration gsiLag,
-    long itemCollectionSizeLimit) {
+    long itemCollectionSizeLimit,
+    boolean synchronousGlobalIndexes) {
 
   /** One second: expired items disappear about as soon as a developer looks for them. */
   public static final Duration DEFAULT_TTL_SWEEP_INTERVAL = Duration.ofSeconds(1);
@@ -56,6 +62,13 @@ public record EngineOptions(
 
   public EngineOptions(
       String region, String accountId, Clock clock, Duration timeToLiveSweepInterval,
+      CapacitySettings capacity, Duration gsiLag, long itemCollectionSizeLimit) {
+    this(region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag,
+        itemCollectionSizeLimit, true);
+  }
+
+  public EngineOptions(
+      String region, String accountId, Clock clock, Duration timeToLiveSweepInterval,
       CapacitySettings capacity, Duration gsiLag) {
     this(region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag, 0);
   }
@@ -77,24 +90,25 @@ public record EngineOptions(
   public EngineOptions withRegion(String region) {
     return new EngineOptions(
         region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag,
-        itemCollectionSizeLimit);
+        itemCollectionSizeLimit, synchronousGlobalIndexes);
   }
 
   public EngineOptions withClock(Clock clock) {
     return new EngineOptions(
         region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag,
-        itemCollectionSizeLimit);
+        itemCollectionSizeLimit, synchronousGlobalIndexes);
   }
 
   public EngineOptions withTimeToLiveSweepInterval(Duration interval) {
     return new EngineOptions(
-        region, accountId, clock, interval, capacity, gsiLag, itemCollectionSizeLimit);
+        region, accountId, clock, interval, capacity, gsiLag, itemCollectionSizeLimit,
+        synchronousGlobalIndexes);
   }
 
   public EngineOptions withCapacity(CapacitySettings settings) {
     return new EngineOptions(
         region, accountId, clock, timeToLiveSweepInterval, settings, gsiLag,
-        itemCollectionSizeLimit);
+        itemCollectionSizeLimit, synchronousGlobalIndexes);
   }
 
   public EngineOptions withCapacityMode(CapacityMode mode) {
@@ -104,11 +118,19 @@ public record EngineOptions(
   public EngineOptions withGsiLag(Duration lag) {
     return new EngineOptions(
         region, accountId, clock, timeToLiveSweepInterval, capacity, lag,
-        itemCollectionSizeLimit);
+        itemCollectionSizeLimit, synchronousGlobalIndexes);
   }
 
   public EngineOptions withItemCollectionSizeLimit(long bytes) {
     return new EngineOptions(
-        region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag, bytes);
+        region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag, bytes,
+        synchronousGlobalIndexes);
+  }
+
+  /** See {@code synchronousGlobalIndexes}: false keeps every GSI write asynchronous. */
+  public EngineOptions withSynchronousGlobalIndexes(boolean synchronous) {
+    return new EngineOptions(
+        region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag,
+        itemCollectionSizeLimit, synchronous);
   }
 }

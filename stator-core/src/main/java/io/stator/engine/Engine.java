@@ -236,7 +236,8 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
         new Streams(storage, catalog, options, this::partitionStarts, this::forget);
     this.indexes =
         new Indexes(
-            storage, catalog, options.gsiLag(), options.clock(), this::forget, streams,
+            storage, catalog, options.gsiLag(), options.synchronousGlobalIndexes(),
+            options.clock(), this::forget, streams,
             options.itemCollectionSizeLimit());
     this.tables = new Tables(storage, catalog, options, indexes);
     this.capacity =

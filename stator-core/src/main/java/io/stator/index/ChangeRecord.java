@@ -38,6 +38,11 @@ record ChangeRecord(
 
   static final byte FORMAT_VERSION = 1;
 
+  /** An image of the item (the new one, else the old one): for its table key. */
+  Map<String, AttributeValue> image() {
+    return newImage != null ? newImage : oldImage;
+  }
+
   static StorageKey key(long sequence) {
     return StorageKey.of(ByteBuffer.allocate(8).putLong(sequence).array());
   }

@@ -43,8 +43,11 @@ import java.util.function.Consumer;
  *   <li>the LSI entries to delete and put (LSIs are strongly consistent: same commit);
  *   <li>for a table with an LSI, the new size of the item's collection ({@link
  *       ItemCollections}), which refuses a write past the collection size limit;
- *   <li>when the table has a GSI, one change-log record with the old and new item, under a
- *       sequence number taken now, after the read (see {@link Propagator});
+ *   <li>when the table has a GSI: its entry writes, like an LSI's, when the write may be
+ *       synchronous (GSI lag zero, every GSI of the table ACTIVE, no change of the table still
+ *       waiting in the propagator; see {@link Propagator}, "Synchronous writes"); otherwise one
+ *       change-log record with the old and new item, under a sequence number taken now, after
+ *       the read;
  *   <li>when the table has an enabled stream and the write changes the item, its stream record
  *       (see {@link Streams}).
  * </ul>
@@ -62,6 +65,8 @@ public final class Indexes implements AutoCloseable {
 
   /**
    * @param gsiLag how long the propagator waits before applying a change (zero: at once)
+   * @param synchronousGlobalIndexes whether writes, when {@code gsiLag} is zero, maintain GSI
+   *     entries in their own commit when they may (see {@link Propagator})
    * @param onCatalogChange told the table name whenever a backfill changes a table's definition
    *     (so caches of definitions forget it)
    * @param streams records each write's stream record in the write's commit
@@ -69,8 +74,10 @@ public final class Indexes implements AutoCloseable {
    *     hold (0: DynamoDB's 10 GB; tests pass less to reach it with little data)
    */
   public Indexes(
-      Storage storage, Catalog catalog, Duration gsiLag, Clock clock,
-      Consumer<String> onCatalogChange, Streams streams, long itemCollectionSizeLimit) {
+      Storage storage, Catalog catalog, Duration gsiLag, boolean synchronousGlobalIndexes,
+      Clock clock, Consumer<String> onCatalogChange, Streams streams,
+      long itemCollectionSizeLimit) {
+    this.synchronous = synchronousGlobalIndexes && (gsiLag == null || gsiLag.isZero());
     this.itemCollectionSizeLimit =
         itemCollectionSizeLimit > 0 ? itemCollectionSizeLimit : ItemCollections.DEFAULT_LIMIT;
     this.storage = storage;
@@ -94,6 +101,7 @@ public final class Indexes implements AutoCloseable {
         storage.createSpace(e.table().itemCollections()); // tables from before item collections
       }
       if (e.table().hasGlobalIndexes()) {
+        propagator.recovering(e.table().name()); // its log may hold records: asynchronous
         propagator.changed(e.table().name());
       }
       for (IndexDefinition i : e.table().indexes()) {
@@ -107,6 +115,8 @@ public final class Indexes implements AutoCloseable {
   private final Consumer<String> onCatalogChange;
   private final Streams streams;
   private final long itemCollectionSizeLimit;
+  /** GSI lag zero and synchronous GSIs allowed: writes may maintain GSIs in their commit. */
+  private final boolean synchronous;
 
   /**
    * Adds the index side of one write attempt to {@code commit}: call after reading {@code
@@ -166,16 +176,35 @@ public final class Indexes implements AutoCloseable {
     if (!t.hasGlobalIndexes()) {
       return new IndexWrite(this, t.name(), -1, streamSequence, units, metrics);
     }
+    if (synchronous && globalIndexesActive(t) && !propagator.hasBacklog(t.name())) {
+      for (IndexDefinition index : t.indexes()) {
+        if (index.global()) {
+          entryWrites(t, index, oldItem, newItem, newEncoded, commit);
+        }
+      }
+      return new IndexWrite(this, t.name(), -1, streamSequence, units, metrics);
+    }
     byte[] oldBytes =
         oldItem == null ? null : oldEncoded != null ? oldEncoded : ItemCodec.encode(oldItem);
     byte[] newBytes =
         newItem == null ? null : newEncoded != null ? newEncoded : ItemCodec.encode(newItem);
+    propagator.asyncStarted(t.name()); // IndexWrite.close ends it
     long sequence = sequencer.take();
     commit.put(
         t.changeLog(),
         ChangeRecord.key(sequence),
         ChangeRecord.encode(clock.millis(), oldBytes, newBytes));
     return new IndexWrite(this, t.name(), sequence, streamSequence, units, metrics);
+  }
+
+  /** False while a GSI of the table is CREATING: its backfill needs the change log. */
+  private static boolean globalIndexesActive(TableDefinition table) {
+    for (IndexDefinition index : table.indexes()) {
+      if (index.global() && !index.isActive()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The write units {@code index} is charged for moving an item from old to new. */
@@ -244,19 +273,32 @@ public final class Indexes implements AutoCloseable {
   static void entryWrites(
       TableDefinition table, IndexDefinition index, Map<String, AttributeValue> oldItem,
       Map<String, AttributeValue> newItem, Commit commit) {
+    entryWrites(table, index, oldItem, newItem, null, commit);
+  }
+
+  /**
+   * As above; {@code newEncoded}, when given, is the new item's encoding, which an index
+   * projecting ALL keeps as it is.
+   */
+  static void entryWrites(
+      TableDefinition table, IndexDefinition index, Map<String, AttributeValue> oldItem,
+      Map<String, AttributeValue> newItem, byte[] newEncoded, Commit commit) {
     StorageKey oldKey = IndexKeys.entryKey(table, index, oldItem);
     StorageKey newKey = IndexKeys.entryKey(table, index, newItem);
     if (oldKey != null && !oldKey.equals(newKey)) {
       commit.delete(index.space(), oldKey);
     }
     if (newKey != null) {
-      commit.put(index.space(), newKey, ItemCodec.encode(IndexKeys.project(table, index, newItem)));
+      commit.put(index.space(), newKey,
+          newEncoded != null && IndexDefinition.ALL.equals(index.projectionType())
+              ? newEncoded
+              : ItemCodec.encode(IndexKeys.project(table, index, newItem)));
     }
   }
 
   void resolved(String tableName, long sequence) {
     sequencer.resolve(sequence);
-    propagator.changed(tableName);
+    propagator.asyncResolved(tableName);
   }
 
   void streamResolved(long streamSequence) {

@@ -10,73 +10,102 @@ import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
+import io.stator.value.AttributeValue;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Keeps global secondary indexes up to date, eventually, as DynamoDB's are.
+ * Keeps global secondary indexes up to date: at once, in the write's own commit, when it may;
+ * otherwise eventually, through the table's change log, as DynamoDB's are.
  *
  * <h2>What it guarantees</h2>
  *
- * Every committed write of an item reaches every GSI of its table, in the order the writes of
- * that item committed, shortly after the commit (milliseconds, or the configured lag). A GSI
- * entry therefore always shows a state the item really had, an item is never in an index twice,
- * and once writes stop and the propagator has drained, each GSI equals the projection of the
- * table exactly. Across different items there is no order, as in DynamoDB: a reader may see one
- * item's newer state and another's older one.
+ * Every committed write of an item reaches every GSI of its table, either in its own commit or
+ * shortly after it (milliseconds, or the configured lag). A GSI entry always shows a state the
+ * item really had, and once writes stop and this thread has drained, each GSI equals the
+ * projection of the table exactly. An item is in an index twice only for the moments a change
+ * that moved its index key waits here (never, with the lag zero, outside a backfill and the race
+ * described under "Synchronous writes"). Across different items there is no order, as in
+ * DynamoDB: a reader may see one item's newer state and another's older one.
  *
- * <h2>How</h2>
+ * <h2>Synchronous writes</h2>
  *
- * A write to a table with GSIs appends a {@link ChangeRecord} (old item, new item) to the table's
- * change log, in the same commit as the item: the record exists if and only if the write
- * happened. Its key is a sequence number the engine takes after reading the item for that
- * attempt ({@link Sequencer}). If two commits A then B change one item, B read the item after A
- * committed (otherwise B's version expectation would have failed), so B took its number after A
- * did: per item, sequence order is commit order.
+ * With the GSI lag zero (the default), a write maintains the GSI entries in its own commit, as
+ * it does LSI entries: it deletes the entry of the item it read and puts the new one, and its
+ * expectation on the item's version orders it with every other write of the item. It does so
+ * only while no GSI of the table is CREATING (a backfill needs the change log, see {@link
+ * Backfill}) and while the table has no change record that may still wait here (a backlog this
+ * thread keeps per table: set by every asynchronous write when it stages, cleared only when a
+ * scan of the log, made after every asynchronous write of the table had finished, found it
+ * empty). The commit carries an expectation on the table's catalog record, so a write prepared
+ * against a definition that has since changed fails and is prepared again. A backlog seen when
+ * there is none only makes a write asynchronous; one missed (a write decided "synchronous" an
+ * instant before another made the table asynchronous) is repaired below.
  *
- * <p>Sequence order is not commit order across items, and a number is taken before its commit:
- * record 9 may become visible after record 10. Applying 10 and later 9 would be harmless for two
- * different items (their entries are disjoint: an entry's key contains the table key), but if a
- * scan of the log missed 9 and a later change of the same item were applied first, the index
- * would go back in time. So this thread only applies records below the sequencer's watermark,
- * the smallest number still in flight: below it, every number is committed or abandoned, the log
- * is final, and applying it in sequence order applies each item's changes in commit order. The
- * watermark is read before the log is scanned.
+ * <h2>The change log</h2>
  *
- * <p>Applying a record deletes the item's old entry (if the index key changed or the item left
- * the index) and puts the new projected entry, in every GSI of the table's current definition;
- * then the record is deleted. All of that is one commit, with an expectation on the table's
- * catalog record: if an index was added or removed meanwhile, the batch is recomputed against the
- * new definition, so no entry is ever written into a dropped index. A crash between commits
- * leaves records in the log; the next start applies them (applying a record twice is harmless:
- * it deletes and puts the same keys).
+ * Otherwise (lag above zero, a GSI CREATING, a backlog), a write appends a {@link ChangeRecord}
+ * (old item, new item) to the table's change log, in the same commit as the item: the record
+ * exists if and only if the write happened. Its key is a sequence number the engine takes after
+ * reading the item for that attempt ({@link Sequencer}); per item, sequence order is commit
+ * order. Across items it is not, and a number is taken before its commit: record 9 may become
+ * visible after record 10. This thread only reads the log below the sequencer's watermark, the
+ * smallest number still in flight (read before the log is scanned): below it the log is final,
+ * so each scan may start after the last record applied, and a record is never skipped.
+ *
+ * <p>A record is applied by <em>read-repair</em>: this thread reads the item's current state
+ * from the table, deletes the entries at the keys the record's old and new images had that
+ * differ from the current state's, and puts the current state's projected entry (none if the
+ * item is gone or not in the index), in every GSI of the table's current definition; then the
+ * record is deleted. All of that is one commit, expecting the version it read of every item and
+ * the table's catalog record: if an item changed meanwhile, or an index was added or removed,
+ * the batch is recomputed (smaller, so that a hot item cannot starve it), and no entry is ever
+ * written into a dropped index.
+ *
+ * <p>Why that converges whatever the interleaving: an entry of an item at a key other than its
+ * current state's is always one of the image keys of a record still in the log (a synchronous
+ * write deletes the entry of the state it replaces; an asynchronous one leaves it, but its
+ * record names it), and the entry at the current state's key is right unless a record is still
+ * in the log. Every step keeps both, and applying a record makes the item's entries exact. So
+ * neither the order in which records are applied nor synchronous writes between them matter,
+ * every entry written is a state the item had, and applying a record twice (after a crash
+ * between commits) is harmless.
  *
  * <h2>Why not the obvious alternatives</h2>
  *
- * Writing GSI entries in the item's commit (like LSIs) would make every write touch up to 20 more
- * partitions in one transaction, which a distributed storage makes expensive, and would not be
- * DynamoDB's behaviour: applications must cope with GSI lag, and {@code --gsi-lag} lets them test
- * that. A per-item lock would serialise writers across the network; the sequence number needs no
- * lock held across a storage call.
+ * Applying records in order without reading the item (as this thread once did) is correct only
+ * when every write goes through the log: a synchronous write between a record and its
+ * application would be undone by the record's new image. A per-item lock would serialise
+ * writers; the version expectation already does. Maintaining GSIs synchronously costs this
+ * single-node engine only a few more keys in a commit it makes anyway, and saves the change
+ * record (both images), its later delete and this thread's work. A distributed storage, where
+ * each GSI entry may live on another node and a write would touch up to 20 more partitions in one
+ * transaction, would choose the other way with {@link io.stator.EngineOptions}'s {@code
+ * synchronousGlobalIndexes} off: every write then goes through the log, as DynamoDB's GSIs do.
+ * Applications must cope with GSI lag anyway; {@code --gsi-lag} lets them test that, and makes
+ * every write asynchronous.
  *
  * <h2>Backfill</h2>
  *
- * See {@link Backfill}: when UpdateTable adds a GSI, the propagator applies changes to it at once
- * (it is in the definition, CREATING) while the backfill copies the items that existed before.
+ * See {@link Backfill}: when UpdateTable adds a GSI, writes become asynchronous and this thread
+ * applies them to the new index at once (it is in the definition, CREATING) while the backfill
+ * copies the items that existed before.
  *
  * <h2>Threads</h2>
  *
- * One thread per engine. Writers mark their table pending and wake it; it drains pending tables
- * in batches, and retries a table later when its oldest record is held back by the watermark or
- * by the lag.
+ * One thread per engine. Asynchronous writers mark their table pending and wake it; it drains
+ * pending tables in batches, and retries a table later when its oldest record is held back by the
+ * watermark or by the lag.
  */
 final class Propagator {
   private static final int BATCH = 256;
@@ -107,6 +136,11 @@ final class Propagator {
    * and so each PutItem on a table with GSIs, cost more the longer the server ran.
    */
   private final Map<String, Cursor> cursors = new HashMap<>();
+  /**
+   * The tables whose change log may hold records not yet applied (see "Synchronous writes"). A
+   * write reads it without a lock; changes happen under the map's monitor.
+   */
+  private final Map<String, Backlog> backlogs = new ConcurrentHashMap<>();
   private boolean signalled;
   private boolean busy;
   private boolean closed;
@@ -136,6 +170,65 @@ final class Propagator {
       if (pending.add(tableName) || !signalled) {
         signalled = true;
         lock.notifyAll();
+      }
+    }
+  }
+
+  /** True when a write of the table must go through its change log (see the essay). */
+  boolean hasBacklog(String tableName) {
+    return backlogs.containsKey(tableName);
+  }
+
+  /** An asynchronous write of the table staged its change record; {@link #asyncResolved} ends it. */
+  void asyncStarted(String tableName) {
+    synchronized (backlogs) {
+      Backlog b = backlogs.computeIfAbsent(tableName, t -> new Backlog());
+      b.inFlight++;
+      b.started++;
+    }
+  }
+
+  /** The asynchronous write's commit attempt ended; the record, if committed, waits here. */
+  void asyncResolved(String tableName) {
+    synchronized (backlogs) {
+      Backlog b = backlogs.get(tableName);
+      if (b != null) {
+        b.inFlight--;
+      }
+    }
+    changed(tableName);
+  }
+
+  /** At start: the table's log may hold records of a previous run. */
+  void recovering(String tableName) {
+    synchronized (backlogs) {
+      backlogs.computeIfAbsent(tableName, t -> new Backlog());
+    }
+  }
+
+  /**
+   * Read before the watermark and the scan: the number of asynchronous writes the table has
+   * started, or -1 while one is in flight (its record might then commit after the scan).
+   */
+  private long backlogMark(String tableName) {
+    synchronized (backlogs) {
+      Backlog b = backlogs.get(tableName);
+      return b == null || b.inFlight > 0 ? -1 : b.started;
+    }
+  }
+
+  /**
+   * A scan after {@code mark} found the log empty: unless an asynchronous write started since,
+   * every record is applied and the table's writes may be synchronous again.
+   */
+  private void clearBacklog(String tableName, long mark) {
+    if (mark < 0) {
+      return;
+    }
+    synchronized (backlogs) {
+      Backlog b = backlogs.get(tableName);
+      if (b != null && b.inFlight == 0 && b.started == mark) {
+        backlogs.remove(tableName);
       }
     }
   }
@@ -253,10 +346,13 @@ final class Propagator {
    * milliseconds after which to try again.
    */
   private long drain(String tableName) {
+    int limit = BATCH;
     while (true) {
+      long mark = backlogMark(tableName); // before the watermark and the scan
       Optional<Catalog.Entry> entry = catalog.get(tableName);
       if (entry.isEmpty()) {
         cursors.remove(tableName);
+        clearBacklog(tableName, mark);
         return -1; // deleted: its log went with it
       }
       TableDefinition table = entry.get().table();
@@ -265,83 +361,98 @@ final class Propagator {
           cursor != null && cursor.changeLog().equals(table.changeLog()) ? cursor.last() : null;
       long watermark = sequencer.watermark(); // before the scan: see the essay
       long horizon = clock.millis() - lagMillis;
-      List<StoredRecord> records;
-      try {
-        records = storage.scan(table.changeLog(), null, null, after, BATCH);
-      } catch (StorageException e) {
-        return -1;
-      }
-      if (records.isEmpty()) {
-        return -1;
-      }
-      Map<Target, byte[]> writes = new LinkedHashMap<>();
+      Commit commit =
+          new Commit().expect(Catalog.SPACE, Catalog.key(tableName), entry.get().version());
       long wait = -1;
       int applied = 0;
       StorageKey last = null;
-      for (StoredRecord r : records) {
-        if (ChangeRecord.sequence(r.key()) >= watermark) {
-          wait = 1;
-          break;
-        }
-        ChangeRecord change = ChangeRecord.decode(r.key(), r.value());
-        if (change.timestamp() > horizon) {
-          wait = change.timestamp() - horizon;
-          break;
-        }
-        apply(table, change, writes);
-        writes.put(new Target(table.changeLog(), r.key()), null);
-        last = r.key();
-        applied++;
-      }
-      if (applied == 0) {
-        return wait;
-      }
-      Commit commit =
-          new Commit().expect(Catalog.SPACE, Catalog.key(tableName), entry.get().version());
-      writes.forEach(
-          (target, value) -> {
-            if (value == null) {
-              commit.delete(target.space(), target.key());
-            } else {
-              commit.put(target.space(), target.key(), value);
-            }
-          });
       try {
+        List<StoredRecord> records = storage.scan(table.changeLog(), null, null, after, limit);
+        if (records.isEmpty()) {
+          clearBacklog(tableName, mark);
+          return -1;
+        }
+        Map<StorageKey, List<ChangeRecord>> byItem = new LinkedHashMap<>();
+        for (StoredRecord r : records) {
+          if (ChangeRecord.sequence(r.key()) >= watermark) {
+            wait = 1;
+            break;
+          }
+          ChangeRecord change = ChangeRecord.decode(r.key(), r.value());
+          if (change.timestamp() > horizon) {
+            wait = change.timestamp() - horizon;
+            break;
+          }
+          if (change.image() != null) { // else a delete of no item: nothing to repair
+            byItem.computeIfAbsent(IndexKeys.tableKey(table, change.image()),
+                k -> new ArrayList<>()).add(change);
+          }
+          commit.delete(table.changeLog(), r.key());
+          last = r.key();
+          applied++;
+        }
+        if (applied == 0) {
+          return wait;
+        }
+        byItem.forEach((itemKey, changes) -> repair(table, itemKey, changes, commit));
         storage.commit(commit);
       } catch (CommitConflictException e) {
-        continue; // the definition changed: recompute against the new one
+        // An item or the definition changed since the read: read again, fewer records at once.
+        limit = Math.max(1, applied / 2);
+        continue;
       } catch (StorageException e) {
         return 1; // a space dropped under us; the catalog will say why on the next try
       }
       cursors.put(tableName, new Cursor(table.changeLog(), last));
+      limit = BATCH;
       if (wait >= 0) {
         return wait;
       }
     }
   }
 
-  /** Folds one change into the pending writes (a later change of the same entry wins). */
-  private static void apply(TableDefinition table, ChangeRecord change, Map<Target, byte[]> out) {
+  /**
+   * Read-repair of one item's entries after {@code changes} (see the essay): expects the item's
+   * current version, deletes every entry the changes' images had at a key other than the
+   * current state's, and puts the current state's entry.
+   */
+  private void repair(
+      TableDefinition table, StorageKey itemKey, List<ChangeRecord> changes, Commit commit) {
+    Optional<StoredRecord> stored = storage.get(table.space(), itemKey);
+    commit.expect(table.space(), itemKey,
+        stored.map(StoredRecord::version).orElse(Commit.Expectation.ABSENT));
+    Map<String, AttributeValue> current =
+        stored.map(r -> ItemCodec.decode(r.value())).orElse(null);
     for (IndexDefinition index : table.indexes()) {
       if (!index.global()) {
         continue;
       }
-      StorageKey oldKey = IndexKeys.entryKey(table, index, change.oldImage());
-      StorageKey newKey = IndexKeys.entryKey(table, index, change.newImage());
-      if (oldKey != null && !oldKey.equals(newKey)) {
-        out.put(new Target(index.space(), oldKey), null);
+      StorageKey currentKey = IndexKeys.entryKey(table, index, current);
+      Set<StorageKey> stale = new HashSet<>();
+      for (ChangeRecord change : changes) {
+        stale.add(IndexKeys.entryKey(table, index, change.oldImage()));
+        stale.add(IndexKeys.entryKey(table, index, change.newImage()));
       }
-      if (newKey != null) {
-        out.put(
-            new Target(index.space(), newKey),
-            ItemCodec.encode(IndexKeys.project(table, index, change.newImage())));
+      stale.remove(null);
+      stale.remove(currentKey);
+      for (StorageKey key : stale) {
+        commit.delete(index.space(), key);
+      }
+      if (currentKey != null) {
+        commit.put(index.space(), currentKey,
+            IndexDefinition.ALL.equals(index.projectionType())
+                ? stored.get().value()
+                : ItemCodec.encode(IndexKeys.project(table, index, current)));
       }
     }
   }
 
+  /** Asynchronous writes of one table: in flight, and started in all (guarded by the map). */
+  private static final class Backlog {
+    int inFlight;
+    long started;
+  }
+
   /** Where the next scan of a table's change log starts: after {@code last}. */
   private record Cursor(String changeLog, StorageKey last) {}
-
-  /** A key in a space. */
-  private record Target(String space, StorageKey key) {}
 }
