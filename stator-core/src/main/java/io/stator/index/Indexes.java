@@ -176,7 +176,7 @@ public final class Indexes implements AutoCloseable {
     if (!t.hasGlobalIndexes()) {
       return new IndexWrite(this, t.name(), -1, streamSequence, units, metrics);
     }
-    if (synchronous && globalIndexesActive(t) && !propagator.hasBacklog(t.name())) {
+    if (propagator.synchronous(t.name(), synchronous && globalIndexesActive(t))) {
       for (IndexDefinition index : t.indexes()) {
         if (index.global()) {
           entryWrites(t, index, oldItem, newItem, newEncoded, commit);
@@ -188,7 +188,7 @@ public final class Indexes implements AutoCloseable {
         oldItem == null ? null : oldEncoded != null ? oldEncoded : ItemCodec.encode(oldItem);
     byte[] newBytes =
         newItem == null ? null : newEncoded != null ? newEncoded : ItemCodec.encode(newItem);
-    propagator.asyncStarted(t.name()); // IndexWrite.close ends it
+    // Asynchronous: IndexWrite.close resolves the sequence number and the propagator's count.
     long sequence = sequencer.take();
     commit.put(
         t.changeLog(),

@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -117,6 +118,11 @@ final class Propagator {
    * GSIs show.
    */
   private static final long LINGER_NANOS = 2_000_000;
+  /**
+   * How long a write that could be synchronous waits for its table's backlog to drain (see
+   * {@link #synchronous}); it happens once after a backfill or a restart, not per write.
+   */
+  private static final long BACKLOG_WAIT_NANOS = 50_000_000;
 
   private final Storage storage;
   private final Catalog catalog;
@@ -136,6 +142,15 @@ final class Propagator {
    * and so each PutItem on a table with GSIs, cost more the longer the server ran.
    */
   private final Map<String, Cursor> cursors = new HashMap<>();
+  /**
+   * Per change log, the entries this thread put for an item's state newer than the last record
+   * it applied for the item (the read found a later write, whose record comes later): the next
+   * repair of the item deletes them along with the images' keys. Without it, a repair that
+   * finds a still newer state would leave that entry next to the new one (the item twice in
+   * the index) until the later record is applied. Only this thread touches it; lost on a
+   * restart, which only lets such an entry wait for its own record.
+   */
+  private final Map<String, Map<StorageKey, List<Target>>> ahead = new HashMap<>();
   /**
    * The tables whose change log may hold records not yet applied (see "Synchronous writes"). A
    * write reads it without a lock; changes happen under the map's monitor.
@@ -174,18 +189,59 @@ final class Propagator {
     }
   }
 
-  /** True when a write of the table must go through its change log (see the essay). */
-  boolean hasBacklog(String tableName) {
-    return backlogs.containsKey(tableName);
-  }
-
-  /** An asynchronous write of the table staged its change record; {@link #asyncResolved} ends it. */
-  void asyncStarted(String tableName) {
+  /**
+   * Decides one write of the table: true when it maintains the GSIs in its own commit, false
+   * when it goes through the change log (then {@link #asyncResolved} must follow its commit
+   * attempt). {@code eligible}: the lag is zero and no GSI of the table is CREATING. Deciding
+   * and registering an asynchronous write happen under one lock, so a write that saw a backlog
+   * an instant before this thread cleared it does not bring it back (it is synchronous then).
+   */
+  boolean synchronous(String tableName, boolean eligible) {
+    if (eligible && !backlogs.containsKey(tableName)) {
+      return true;
+    }
     synchronized (backlogs) {
-      Backlog b = backlogs.computeIfAbsent(tableName, t -> new Backlog());
+      Backlog b = backlogs.get(tableName);
+      if (eligible && b != null) {
+        b = awaitBacklogCleared(tableName);
+      }
+      if (b == null) {
+        if (eligible) {
+          return true;
+        }
+        b = new Backlog();
+        backlogs.put(tableName, b);
+      }
       b.inFlight++;
       b.started++;
+      return false;
     }
+  }
+
+  /**
+   * A write that could be synchronous found a backlog (after a backfill, or at start): rather
+   * than add to it, which under a steady stream of writes would keep it from ever emptying, it
+   * waits a little for this thread to apply it. Writes that must be asynchronous (lag, a
+   * CREATING index) do not wait, and after the wait a write goes through the log after all.
+   * Returns the backlog left, or null. Call holding the map's monitor.
+   */
+  private Backlog awaitBacklogCleared(String tableName) {
+    long deadline = System.nanoTime() + BACKLOG_WAIT_NANOS;
+    Backlog b = backlogs.get(tableName);
+    while (b != null) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        return b;
+      }
+      try {
+        backlogs.wait(Math.max(1, left / 1_000_000));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return b;
+      }
+      b = backlogs.get(tableName);
+    }
+    return null;
   }
 
   /** The asynchronous write's commit attempt ended; the record, if committed, waits here. */
@@ -229,6 +285,7 @@ final class Propagator {
       Backlog b = backlogs.get(tableName);
       if (b != null && b.inFlight == 0 && b.started == mark) {
         backlogs.remove(tableName);
+        backlogs.notifyAll(); // writers waiting to be synchronous
       }
     }
   }
@@ -370,6 +427,7 @@ final class Propagator {
         List<StoredRecord> records = storage.scan(table.changeLog(), null, null, after, limit);
         if (records.isEmpty()) {
           clearBacklog(tableName, mark);
+          ahead.remove(table.changeLog()); // every record applied: nothing is ahead any more
           return -1;
         }
         Map<StorageKey, List<ChangeRecord>> byItem = new LinkedHashMap<>();
@@ -394,8 +452,19 @@ final class Propagator {
         if (applied == 0) {
           return wait;
         }
-        byItem.forEach((itemKey, changes) -> repair(table, itemKey, changes, commit));
+        Map<StorageKey, List<Target>> tableAhead =
+            ahead.computeIfAbsent(table.changeLog(), l -> new HashMap<>());
+        Map<StorageKey, List<Target>> nowAhead = new HashMap<>();
+        byItem.forEach((itemKey, changes) ->
+            nowAhead.put(itemKey, repair(table, itemKey, changes, tableAhead.get(itemKey), commit)));
         storage.commit(commit);
+        nowAhead.forEach((itemKey, targets) -> {
+          if (targets.isEmpty()) {
+            tableAhead.remove(itemKey);
+          } else {
+            tableAhead.put(itemKey, targets);
+          }
+        });
       } catch (CommitConflictException e) {
         // An item or the definition changed since the read: read again, fewer records at once.
         limit = Math.max(1, applied / 2);
@@ -414,15 +483,20 @@ final class Propagator {
   /**
    * Read-repair of one item's entries after {@code changes} (see the essay): expects the item's
    * current version, deletes every entry the changes' images had at a key other than the
-   * current state's, and puts the current state's entry.
+   * current state's, and those of {@code previouslyAhead}, and puts the current state's entry.
+   * Returns the entries put for a state newer than the changes' last (a later write's record is
+   * still to come), else none.
    */
-  private void repair(
-      TableDefinition table, StorageKey itemKey, List<ChangeRecord> changes, Commit commit) {
+  private List<Target> repair(
+      TableDefinition table, StorageKey itemKey, List<ChangeRecord> changes,
+      List<Target> previouslyAhead, Commit commit) {
     Optional<StoredRecord> stored = storage.get(table.space(), itemKey);
     commit.expect(table.space(), itemKey,
         stored.map(StoredRecord::version).orElse(Commit.Expectation.ABSENT));
     Map<String, AttributeValue> current =
         stored.map(r -> ItemCodec.decode(r.value())).orElse(null);
+    boolean isAhead = !Objects.equals(current, changes.get(changes.size() - 1).newImage());
+    List<Target> nowAhead = new ArrayList<>();
     for (IndexDefinition index : table.indexes()) {
       if (!index.global()) {
         continue;
@@ -432,6 +506,13 @@ final class Propagator {
       for (ChangeRecord change : changes) {
         stale.add(IndexKeys.entryKey(table, index, change.oldImage()));
         stale.add(IndexKeys.entryKey(table, index, change.newImage()));
+      }
+      if (previouslyAhead != null) {
+        for (Target t : previouslyAhead) {
+          if (t.space().equals(index.space())) {
+            stale.add(t.key());
+          }
+        }
       }
       stale.remove(null);
       stale.remove(currentKey);
@@ -443,9 +524,16 @@ final class Propagator {
             IndexDefinition.ALL.equals(index.projectionType())
                 ? stored.get().value()
                 : ItemCodec.encode(IndexKeys.project(table, index, current)));
+        if (isAhead) {
+          nowAhead.add(new Target(index.space(), currentKey));
+        }
       }
     }
+    return nowAhead;
   }
+
+  /** An entry: a key in an index's space. */
+  private record Target(String space, StorageKey key) {}
 
   /** Asynchronous writes of one table: in flight, and started in all (guarded by the map). */
   private static final class Backlog {

@@ -26,6 +26,9 @@ import io.stator.api.ScanRequest;
 import io.stator.api.ScanResponse;
 import io.stator.api.TableDescription;
 import io.stator.api.UpdateTableRequest;
+import io.stator.storage.Commit;
+import io.stator.storage.StorageKey;
+import io.stator.storage.StoredRecord;
 import io.stator.storage.memory.MemoryStorage;
 import io.stator.value.AttributeValue;
 import java.time.Duration;
@@ -37,6 +40,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -544,12 +548,57 @@ class IndexesTest {
 
   @Test
   void concurrentIndexKeyChangesConvergeExactly() throws Exception {
+    convergeUnderConcurrentWrites(false);
+  }
+
+  /**
+   * As above, but while the writers run UpdateTable adds a GSI, whose backfill is held back: the
+   * writes turn asynchronous (through the change log) while it is CREATING and until the
+   * propagator has drained the log, then synchronous again. Both indexes still converge exactly.
+   */
+  @Test
+  void concurrentWritesThroughAsynchronousAndSynchronousPhasesConvergeExactly() throws Exception {
+    convergeUnderConcurrentWrites(true);
+  }
+
+  private void convergeUnderConcurrentWrites(boolean addIndexMidway) throws Exception {
+    AtomicInteger syncCommits = new AtomicInteger();
+    AtomicInteger asyncCommits = new AtomicInteger();
+    AtomicInteger syncAfterAsync = new AtomicInteger();
+    db.close();
+    db = new Engine(new InterceptingStorage(new MemoryStorage()) {
+      @Override
+      public List<StoredRecord> scan(
+          String space, byte[] from, byte[] to, StorageKey startAfter, int limit) {
+        if (Thread.currentThread().getName().equals("stator-gsi-backfill")) {
+          sleep(50); // a long backfill: many writes happen while the index is CREATING
+        }
+        return super.scan(space, from, to, startAfter, limit);
+      }
+
+      @Override
+      void beforeCommit(Commit commit) {
+        String thread = Thread.currentThread().getName();
+        if (!thread.startsWith("writer-")) {
+          return;
+        }
+        if (commit.writes().stream().anyMatch(w -> w.space().startsWith("changes."))) {
+          asyncCommits.incrementAndGet();
+        } else if (commit.writes().stream().anyMatch(w -> w.space().startsWith("index."))) {
+          syncCommits.incrementAndGet();
+          if (asyncCommits.get() > 0) {
+            syncAfterAsync.incrementAndGet();
+          }
+        }
+      }
+    }, EngineOptions.defaults());
     db.createTable(new CreateTableRequest("Conc", List.of(def("pk", "S"), def("g", "S"),
             def("s", "N")), List.of(hash("pk")), null,
         List.of(new GlobalSecondaryIndex("ByG", List.of(hash("g"), range("s")),
             new Projection("INCLUDE", List.of("v")), null)),
         "PAY_PER_REQUEST", null, null, null, null, null));
     AtomicBoolean stop = new AtomicBoolean();
+    AtomicInteger written = new AtomicInteger();
     AtomicReference<Throwable> failure = new AtomicReference<>();
     List<Thread> threads = new ArrayList<>();
     for (int w = 0; w < 4; w++) {
@@ -557,7 +606,9 @@ class IndexesTest {
       threads.add(new Thread(() -> {
         Random random = new Random(seed);
         try {
-          for (int n = 0; n < 1500; n++) {
+          // With an index added midway, on until synchronous writes have resumed for a while.
+          for (int n = 0; n < 1500 || addIndexMidway && syncAfterAsync.get() < 200 && n < 30000;
+              n++) {
             String pk = "k" + random.nextInt(40); // few items: writers collide on them
             if (random.nextInt(6) == 0) {
               db.deleteItem(Fixtures.delete("Conc", item("pk", pk), null));
@@ -567,11 +618,12 @@ class IndexesTest {
               put(db, "Conc", item("pk", pk, "g", "g" + random.nextInt(3), "s",
                   random.nextInt(5), "v", n, "other", "x"));
             }
+            written.incrementAndGet();
           }
         } catch (Throwable t) {
           failure.set(t);
         }
-      }));
+      }, "writer-" + w));
     }
     for (int r = 0; r < 2; r++) {
       threads.add(new Thread(() -> {
@@ -590,6 +642,15 @@ class IndexesTest {
       }));
     }
     threads.forEach(Thread::start);
+    if (addIndexMidway) {
+      while (written.get() < 1000 && threads.get(0).isAlive()) {
+        Thread.sleep(1);
+      }
+      db.updateTable(new UpdateTableRequest("Conc", List.of(def("v", "N")), null, null,
+          List.of(new GlobalSecondaryIndexUpdate(new CreateGlobalSecondaryIndexAction("ByV",
+              List.of(hash("v")), new Projection("KEYS_ONLY", null), null), null, null)),
+          null, null, null));
+    }
     for (int i = 0; i < 4; i++) {
       threads.get(i).join();
     }
@@ -600,6 +661,22 @@ class IndexesTest {
     assertThat(failure.get()).isNull();
     await();
     assertIndexEqualsProjection("Conc", "ByG", "g");
+    if (addIndexMidway) {
+      assertIndexEqualsProjection("Conc", "ByV", "v");
+      assertThat(asyncCommits.get()).as("writes through the change log").isPositive();
+      assertThat(syncAfterAsync.get()).as("synchronous writes after them").isPositive();
+    } else {
+      assertThat(asyncCommits.get()).as("writes through the change log").isZero();
+      assertThat(syncCommits.get()).as("synchronous writes").isPositive();
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   // ---- helpers -------------------------------------------------------------------------------
