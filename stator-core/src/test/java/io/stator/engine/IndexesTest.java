@@ -419,6 +419,70 @@ class IndexesTest {
     assertThat(db.query(q).count()).isEqualTo(1);
   }
 
+  /**
+   * With the GSI lag zero, every write path maintains GSIs in its own commit: a Query right after
+   * it sees the change, with no wait and no change record.
+   */
+  @Test
+  void withLagZeroGsiQueriesSeeEveryWriteAtOnce() {
+    db.createTable(orders("Now"));
+    QueryRequest prod = indexQuery("Now", "ProductOrderIndex", "productId = :p",
+        values(":p", "prod"));
+    QueryRequest other = indexQuery("Now", "ProductOrderIndex", "productId = :p",
+        values(":p", "other"));
+    put(db, "Now", order("u", "o1", "prod", "1", "s", null));
+    assertThat(db.query(prod).items()).extracting(i -> text(i.get("orderId")))
+        .containsExactly("o1");
+    db.updateItem(new io.stator.api.UpdateItemRequest("Now", item("userId", "u", "orderId", "o1"),
+        "SET productId = :q", null, null, values(":q", "other"), null, null, null, null, null,
+        null, null));
+    assertThat(db.query(prod).count()).isZero();
+    assertThat(db.query(other).count()).isEqualTo(1);
+    db.deleteItem(Fixtures.delete("Now", item("userId", "u", "orderId", "o1"), null));
+    assertThat(db.query(other).count()).isZero();
+    db.transactWriteItems(new io.stator.api.TransactWriteItemsRequest(List.of(
+        new io.stator.api.TransactWriteItem(null, new io.stator.api.Put(
+            order("u", "o2", "prod", "2", "s", "p"), "Now", null, null, null, null), null,
+            null)), null, null, null));
+    assertThat(db.query(prod).items()).extracting(i -> text(i.get("orderId")))
+        .containsExactly("o2");
+    assertThat(db.query(indexQuery("Now", "PendingIndex", "pendingAt = :p", values(":p", "p")))
+        .count()).isEqualTo(1);
+    db.batchWriteItem(new io.stator.api.BatchWriteItemRequest(Map.of("Now", List.of(
+        new io.stator.api.WriteRequest(new io.stator.api.PutRequest(
+            order("u", "o3", "prod", "3", "s", null)), null),
+        new io.stator.api.WriteRequest(null, new io.stator.api.DeleteRequest(
+            item("userId", "u", "orderId", "o2"))))), null, null));
+    assertThat(db.query(prod).items()).extracting(i -> text(i.get("orderId")))
+        .containsExactly("o3");
+    assertThat(db.query(indexQuery("Now", "PendingIndex", "pendingAt = :p", values(":p", "p")))
+        .count()).isZero();
+    // No write went through the change log.
+    String log = storage.spaces().stream().filter(x -> x.startsWith("changes.")).findFirst()
+        .orElseThrow();
+    assertThat(storage.stats(log).records()).isZero();
+  }
+
+  /** Turned off (as a distributed storage would), GSI writes go through the change log. */
+  @Test
+  void synchronousGlobalIndexesOffKeepsGsisAsynchronous() throws Exception {
+    db.close();
+    List<String> committed = new java.util.concurrent.CopyOnWriteArrayList<>();
+    db = new Engine(new InterceptingStorage(new MemoryStorage()) {
+      @Override
+      void beforeCommit(Commit commit) {
+        commit.writes().forEach(w -> committed.add(w.space()));
+      }
+    }, EngineOptions.defaults().withSynchronousGlobalIndexes(false));
+    db.createTable(orders("Async"));
+    committed.clear();
+    put(db, "Async", order("u", "o1", "prod", "1", "s", null));
+    await();
+    assertThat(committed).anyMatch(x -> x.startsWith("changes."));
+    assertThat(db.query(indexQuery("Async", "ProductOrderIndex", "productId = :p",
+        values(":p", "prod"))).count()).isEqualTo(1);
+  }
+
   // ---- UpdateTable ---------------------------------------------------------------------------
 
   @Test
