@@ -20,9 +20,10 @@ import java.util.Optional;
  *
  * UpdateTable first commits the new definition with the index CREATING. From that commit on, every
  * write of the table has the index in its definition (writes expect the catalog record's version,
- * see {@link Indexes#stage}), so it logs its change and the {@link Propagator} applies it to the
- * new index like to any other GSI. What remains is the items whose last write committed before:
- * this backfill scans the table in key order, in chunks, and puts their entries.
+ * see {@link Indexes#stage}), and none is synchronous while an index is CREATING: it logs its
+ * change and the {@link Propagator} applies it to the new index like to any other GSI. What
+ * remains is the items whose last write committed before: this backfill scans the table in key
+ * order, in chunks, and puts their entries.
  *
  * <p>The danger is a chunk read before a write and committed after it: the item's old state
  * would overwrite (or sit next to) the entry the propagator put for the new state. So each chunk
@@ -31,8 +32,12 @@ import java.util.Optional;
  * states at its commit, and any later change of them is in the log with that state as its old
  * image, so the propagator later deletes the entry the backfill wrote and puts the new one. An
  * entry the propagator wrote before the chunk committed is for the same (current) state, and the
- * chunk's put is identical. No snapshot is needed, and writers never wait for the backfill; only
- * the backfill retries a chunk under heavy write traffic on it.
+ * chunk's put is identical. With the propagator's read-repair this holds in any order: whichever
+ * of the chunk and a record's repair commits last wrote the item's state at its commit, and the
+ * repair deletes the keys its record's images name. Once the index is ACTIVE and the log has
+ * drained, writes become synchronous again and each deletes the entry of the state it read,
+ * which is the one the backfill or the propagator left. No snapshot is needed, and writers never
+ * wait for the backfill; only the backfill retries a chunk under heavy write traffic on it.
  *
  * <p>When the scan reaches the end, the index becomes ACTIVE (Backfilling false). If the index is
  * deleted meanwhile (or the table), the backfill stops: each chunk commit also expects the

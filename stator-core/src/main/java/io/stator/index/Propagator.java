@@ -48,7 +48,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * Backfill}) and while the table has no change record that may still wait here (a backlog this
  * thread keeps per table: set by every asynchronous write when it stages, cleared only when a
  * scan of the log, made after every asynchronous write of the table had finished, found it
- * empty). The commit carries an expectation on the table's catalog record, so a write prepared
+ * empty). A write that could be synchronous but finds a backlog waits a little (50 ms at most)
+ * for it to drain rather than add to it: under a steady stream of writes it would otherwise
+ * never empty. The commit carries an expectation on the table's catalog record, so a write prepared
  * against a definition that has since changed fails and is prepared again. A backlog seen when
  * there is none only makes a write asynchronous; one missed (a write decided "synchronous" an
  * instant before another made the table asynchronous) is repaired below.
@@ -408,7 +410,10 @@ final class Propagator {
       long mark = backlogMark(tableName); // before the watermark and the scan
       Optional<Catalog.Entry> entry = catalog.get(tableName);
       if (entry.isEmpty()) {
-        cursors.remove(tableName);
+        Cursor gone = cursors.remove(tableName);
+        if (gone != null) {
+          ahead.remove(gone.changeLog());
+        }
         clearBacklog(tableName, mark);
         return -1; // deleted: its log went with it
       }
@@ -455,8 +460,8 @@ final class Propagator {
         Map<StorageKey, List<Target>> tableAhead =
             ahead.computeIfAbsent(table.changeLog(), l -> new HashMap<>());
         Map<StorageKey, List<Target>> nowAhead = new HashMap<>();
-        byItem.forEach((itemKey, changes) ->
-            nowAhead.put(itemKey, repair(table, itemKey, changes, tableAhead.get(itemKey), commit)));
+        byItem.forEach((itemKey, changes) -> nowAhead.put(
+            itemKey, repair(table, itemKey, changes, tableAhead.get(itemKey), commit)));
         storage.commit(commit);
         nowAhead.forEach((itemKey, targets) -> {
           if (targets.isEmpty()) {
