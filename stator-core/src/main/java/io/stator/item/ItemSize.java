@@ -72,20 +72,83 @@ public final class ItemSize {
    * The size of a number: DynamoDB stores the significant digits in base 100 (two digits per
    * byte) aligned on the decimal exponent, plus one byte of exponent and one more for a negative
    * sign. Zero takes one byte. So 1 and 10 take 2 bytes, 123 takes 3, -1 takes 3.
+   *
+   * <p>Read straight from the text (this runs for every number of every item read or written);
+   * text that is not a plain {@code [+-]digits[.digits][e[+-]digits]} goes through BigDecimal,
+   * which gives the same figure or the same NumberFormatException.
    */
   static long number(String text) {
+    int n = text.length();
+    int i = 0;
+    boolean negative = false;
+    if (i < n && (text.charAt(i) == '-' || text.charAt(i) == '+')) {
+      negative = text.charAt(i) == '-';
+      i++;
+    }
+    int mantissaDigits = 0; // digits of the mantissa, the point not counted
+    int pointAt = -1; // digits before the point, when there is one
+    int first = -1; // index among the mantissa digits of the first and last non-zero digit
+    int last = -1;
+    for (; i < n; i++) {
+      char c = text.charAt(i);
+      if (c >= '0' && c <= '9') {
+        if (c != '0') {
+          if (first < 0) {
+            first = mantissaDigits;
+          }
+          last = mantissaDigits;
+        }
+        mantissaDigits++;
+      } else if (c == '.' && pointAt < 0) {
+        pointAt = mantissaDigits;
+      } else {
+        break;
+      }
+    }
+    long exponent10 = 0;
+    if (i < n && (text.charAt(i) == 'e' || text.charAt(i) == 'E')) {
+      i++;
+      boolean negativeExponent = false;
+      if (i < n && (text.charAt(i) == '-' || text.charAt(i) == '+')) {
+        negativeExponent = text.charAt(i) == '-';
+        i++;
+      }
+      int start = i;
+      for (; i < n && i - start < 10 && text.charAt(i) >= '0' && text.charAt(i) <= '9'; i++) {
+        exponent10 = exponent10 * 10 + (text.charAt(i) - '0');
+      }
+      if (i == start) {
+        return numberThroughBigDecimal(text);
+      }
+      exponent10 = negativeExponent ? -exponent10 : exponent10;
+    }
+    if (i != n || mantissaDigits == 0) {
+      return numberThroughBigDecimal(text);
+    }
+    if (first < 0) {
+      return 1; // zero
+    }
+    int digits = last - first + 1;
+    // Exponent of the leading digit: value = d.ddd x 10^e.
+    long exponent = (pointAt < 0 ? mantissaDigits : pointAt) - first - 1 + exponent10;
+    return size(digits, exponent, negative);
+  }
+
+  private static long numberThroughBigDecimal(String text) {
     BigDecimal value = new BigDecimal(text);
     if (value.signum() == 0) {
       return 1;
     }
     BigDecimal stripped = value.stripTrailingZeros();
     int digits = stripped.precision();
-    // Exponent of the leading digit: value = d.ddd x 10^e.
-    int exponent = digits - stripped.scale() - 1;
+    return size(digits, (long) digits - stripped.scale() - 1, value.signum() < 0);
+  }
+
+  private static long size(int digits, long exponent, boolean negative) {
     // Digits fill base-100 pairs aligned on even exponents: an even digit count whose leading
     // digit sits on an even exponent straddles one more pair than digits/2.
     int pairs = (digits + 1) / 2 + (digits % 2 == 0 && Math.floorMod(exponent, 2) == 0 ? 1 : 0);
-    return 1 + pairs + (value.signum() < 0 ? 1 : 0);
+    return 1 + pairs + (negative ? 1 : 0);
   }
 
   private static int utf8Length(String s) {
