@@ -2,6 +2,7 @@ package io.stator.item;
 
 import io.stator.value.AttributeValue;
 import io.stator.value.Bytes;
+import io.stator.value.DecimalText;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -78,60 +79,15 @@ public final class ItemSize {
    * which gives the same figure or the same NumberFormatException.
    */
   static long number(String text) {
-    int n = text.length();
-    int i = 0;
-    boolean negative = false;
-    if (i < n && (text.charAt(i) == '-' || text.charAt(i) == '+')) {
-      negative = text.charAt(i) == '-';
-      i++;
-    }
-    int mantissaDigits = 0; // digits of the mantissa, the point not counted
-    int pointAt = -1; // digits before the point, when there is one
-    int first = -1; // index among the mantissa digits of the first and last non-zero digit
-    int last = -1;
-    for (; i < n; i++) {
-      char c = text.charAt(i);
-      if (c >= '0' && c <= '9') {
-        if (c != '0') {
-          if (first < 0) {
-            first = mantissaDigits;
-          }
-          last = mantissaDigits;
-        }
-        mantissaDigits++;
-      } else if (c == '.' && pointAt < 0) {
-        pointAt = mantissaDigits;
-      } else {
-        break;
-      }
-    }
-    long exponent10 = 0;
-    if (i < n && (text.charAt(i) == 'e' || text.charAt(i) == 'E')) {
-      i++;
-      boolean negativeExponent = false;
-      if (i < n && (text.charAt(i) == '-' || text.charAt(i) == '+')) {
-        negativeExponent = text.charAt(i) == '-';
-        i++;
-      }
-      int start = i;
-      for (; i < n && i - start < 10 && text.charAt(i) >= '0' && text.charAt(i) <= '9'; i++) {
-        exponent10 = exponent10 * 10 + (text.charAt(i) - '0');
-      }
-      if (i == start) {
-        return numberThroughBigDecimal(text);
-      }
-      exponent10 = negativeExponent ? -exponent10 : exponent10;
-    }
-    if (i != n || mantissaDigits == 0) {
+    DecimalText decimal = DecimalText.parse(text);
+    if (decimal == null) {
       return numberThroughBigDecimal(text);
     }
-    if (first < 0) {
-      return 1; // zero
+    if (decimal.isZero()) {
+      return 1;
     }
-    int digits = last - first + 1;
     // Exponent of the leading digit: value = d.ddd x 10^e.
-    long exponent = (pointAt < 0 ? mantissaDigits : pointAt) - first - 1 + exponent10;
-    return size(digits, exponent, negative);
+    return size(decimal.digits().length, decimal.exponent() - 1, decimal.negative());
   }
 
   private static long numberThroughBigDecimal(String text) {
