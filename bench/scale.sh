@@ -196,7 +196,11 @@ node - "$out/results.tsv" "$out/loads.tsv" "$small" "$items" "$(loadavg)" >"$out
 const fs = require('fs')
 const [results, loads, small, large, load] = process.argv.slice(2)
 const rows = t => fs.readFileSync(t, 'utf8').trim().split('\n').slice(1).map(l => l.split('\t'))
-const median = xs => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)] }
+const median = xs => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = Math.floor(s.length / 2)
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+}
 const fmt = n => Number(n).toLocaleString('en-US')
 const r = rows(results).map(([storage, workload, size, requests, us, p50, p99, bad, errors, cpu]) =>
   ({ storage, workload, size, requests: +requests, us: +us, p50: +p50, p99: +p99,
