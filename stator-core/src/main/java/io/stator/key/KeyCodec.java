@@ -129,16 +129,24 @@ public final class KeyCodec {
       return number(n.value()); // self-delimiting already
     }
     byte[] raw = sort(value);
-    ByteArrayOutputStream out = new ByteArrayOutputStream(raw.length + 2);
+    // 00 -> 00 FF keeps order and leaves 00 00 free as the terminator. Built in one exact array:
+    // every key of every item request passes here.
+    int zeros = 0;
     for (byte b : raw) {
-      out.write(b);
       if (b == 0) {
-        out.write(0xFF); // 00 -> 00 FF keeps order and leaves 00 00 free as the terminator
+        zeros++;
       }
     }
-    out.write(0);
-    out.write(0);
-    return out.toByteArray();
+    byte[] out = new byte[raw.length + zeros + 2];
+    int n = 0;
+    for (byte b : raw) {
+      out[n++] = b;
+      if (b == 0) {
+        out[n++] = (byte) 0xFF;
+      }
+    }
+    // the last two bytes stay 0: the terminator
+    return out;
   }
 
   private static byte[] unescape(byte[] escaped) {

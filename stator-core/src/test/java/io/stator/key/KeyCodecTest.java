@@ -120,6 +120,17 @@ class KeyCodecTest {
     }
   }
 
+  /** The stored layout of a partition value: zero bytes escaped as 00 FF, then 00 00. */
+  @Test
+  void partitionValueBytesAreEscapedThenTerminated() {
+    byte[] p = KeyCodec.partition(AttributeValue.b(new byte[] {0x61, 0, 0x62, 0}));
+    assertThat(Arrays.copyOfRange(p, KeyCodec.HASH_LENGTH, p.length))
+        .containsExactly(0x61, 0, 0xFF, 0x62, 0, 0xFF, 0, 0);
+    byte[] empty = KeyCodec.partition(AttributeValue.s("x"));
+    assertThat(Arrays.copyOfRange(empty, KeyCodec.HASH_LENGTH, empty.length))
+        .containsExactly(0x78, 0, 0);
+  }
+
   @Property
   void binaryOrderIsUnsignedAndPartitionIsPrefixFree(@ForAll byte[] a, @ForAll byte[] b) {
     AttributeValue ba = AttributeValue.b(a);
