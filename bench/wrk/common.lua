@@ -7,6 +7,8 @@
 --
 -- Arguments after "--" on the wrk command line:
 --   expect=TEXT  a 200 answer must also contain TEXT (e.g. "Item"); "expect=" checks status only.
+--   partitions=N the number of partitions to draw keys from (default PARTITIONS; bench/scale.sh
+--                loads tables of other sizes)
 
 PARTITIONS = 1000
 ITEMS_PER_PARTITION = 10
@@ -60,6 +62,8 @@ function init(args)
   for _, a in ipairs(args) do
     local v = a:match("^expect=(.*)$")
     if v then expect = (v ~= "" and v or nil) end
+    local n = a:match("^partitions=(%d+)$")
+    if n then PARTITIONS = tonumber(n) end
   end
 end
 

@@ -113,15 +113,20 @@ final class Items {
     c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(),
         Consumption.RETURN_CONSUMED_CAPACITY);
     c.check();
-    Requests.expressionParameters(
-        Requests.params("ProjectionExpression", r.projectionExpression()),
-        Requests.params("AttributesToGet", r.attributesToGet()),
-        r.expressionAttributeNames(),
-        null);
-    ExpressionContext context = new ExpressionContext(r.expressionAttributeNames(), null);
-    List<Path> projection =
-        Requests.projection(r.projectionExpression(), r.attributesToGet(), context);
-    context.checkAllUsed();
+    List<Path> projection = null;
+    // Without a projection or names there is nothing to check or parse: skip the maps and the
+    // context that the checks below would build for nothing (most GetItems are like that).
+    if (r.projectionExpression() != null || r.attributesToGet() != null
+        || r.expressionAttributeNames() != null) {
+      Requests.expressionParameters(
+          Requests.params("ProjectionExpression", r.projectionExpression()),
+          Requests.params("AttributesToGet", r.attributesToGet()),
+          r.expressionAttributeNames(),
+          null);
+      ExpressionContext context = new ExpressionContext(r.expressionAttributeNames(), null);
+      projection = Requests.projection(r.projectionExpression(), r.attributesToGet(), context);
+      context.checkAllUsed();
+    }
     TableDefinition table = tables.forItems(r.tableName());
     ItemKeys.checkKey(table, r.key());
     StorageKey key = ItemKeys.storageKey(table, r.key());
@@ -131,17 +136,21 @@ final class Items {
     } catch (StorageException e) {
       throw tables.failure(table, e);
     }
-    Map<String, AttributeValue> item =
-        record.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
-    // The whole item is read whatever the projection, so its whole size is charged.
+    byte[] stored = record.isPresent() ? record.get().value() : null;
+    // The whole item is read whatever the projection, so its whole size is charged; the size
+    // comes from the stored bytes, without measuring the decoded item again.
     double units =
         CapacityCalculator.getItem(
-            item == null ? 0 : ItemSize.of(item), ReadConsistency.of(r.consistentRead()));
+            stored == null ? 0 : ItemCodec.size(stored), ReadConsistency.of(r.consistentRead()));
     capacity.read(table, key.partition(), units);
+    Map<String, AttributeValue> item = stored == null ? null : ItemCodec.decode(stored);
+    String returnConsumedCapacity = r.returnConsumedCapacity();
     return new GetItemResponse(
         item == null ? null : Requests.project(item, projection),
-        new Consumption(table.name()).tableRead(units)
-            .consumedCapacity(r.returnConsumedCapacity()));
+        returnConsumedCapacity == null || returnConsumedCapacity.equals("NONE")
+            ? null
+            : new Consumption(table.name()).tableRead(units)
+                .consumedCapacity(returnConsumedCapacity));
   }
 
   DeleteItemResponse delete(DeleteItemRequest r) {

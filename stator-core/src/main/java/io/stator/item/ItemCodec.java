@@ -72,6 +72,84 @@ public final class ItemCodec {
     }
   }
 
+  /**
+   * DynamoDB's size of the encoded item ({@link ItemSize#of} of its decoded form), read from the
+   * bytes without building the item: names and strings are stored as UTF-8, so their sizes are
+   * their stored lengths. A read charges capacity on this size whatever it projects.
+   */
+  public static long size(byte[] bytes) {
+    if (bytes.length == 0 || (bytes[0] & 0xFF) != VERSION) {
+      decode(bytes); // throws the same error as decoding
+    }
+    Reader r = new Reader(bytes, 1);
+    try {
+      long size = sizeOfMap(r);
+      if (r.pos != bytes.length) {
+        throw new StorageException("corrupt item: trailing bytes");
+      }
+      return size;
+    } catch (ArrayIndexOutOfBoundsException | IllegalArgumentException e) {
+      throw new StorageException("corrupt item", e);
+    }
+  }
+
+  private static long sizeOfMap(Reader r) {
+    int count = r.varint();
+    long size = 0;
+    for (int i = 0; i < count; i++) {
+      size += r.skip() + sizeOfValue(r);
+    }
+    return size;
+  }
+
+  private static long sizeOfValue(Reader r) {
+    int tag = r.byte_();
+    switch (tag) {
+      case S:
+      case B:
+        return r.skip();
+      case N:
+        return ItemSize.number(r.text());
+      case TRUE:
+      case FALSE:
+      case NULL:
+        return 1;
+      case M: {
+        int mark = r.pos;
+        int count = r.varint();
+        r.pos = mark;
+        return 3 + count + sizeOfMap(r);
+      }
+      case L: {
+        int count = r.varint();
+        long size = 3 + count;
+        for (int i = 0; i < count; i++) {
+          size += sizeOfValue(r);
+        }
+        return size;
+      }
+      case SS:
+      case BS: {
+        int count = r.varint();
+        long size = 0;
+        for (int i = 0; i < count; i++) {
+          size += r.skip();
+        }
+        return size;
+      }
+      case NS: {
+        int count = r.varint();
+        long size = 0;
+        for (int i = 0; i < count; i++) {
+          size += ItemSize.number(r.text());
+        }
+        return size;
+      }
+      default:
+        throw new IllegalArgumentException("unknown type tag " + tag);
+    }
+  }
+
   private static void writeMap(Writer w, Map<String, AttributeValue> map) {
     w.varint(map.size());
     for (Map.Entry<String, AttributeValue> e : map.entrySet()) {
@@ -255,6 +333,16 @@ public final class ItemCodec {
       byte[] out = Arrays.copyOfRange(buf, pos, pos + n);
       pos += n;
       return out;
+    }
+
+    /** Steps over a length-prefixed payload; returns its length. */
+    int skip() {
+      int n = varint();
+      if (n > buf.length - pos) {
+        throw new IllegalArgumentException("length beyond end");
+      }
+      pos += n;
+      return n;
     }
 
     String text() {

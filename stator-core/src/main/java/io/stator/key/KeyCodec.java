@@ -2,6 +2,7 @@ package io.stator.key;
 
 import io.stator.value.AttributeValue;
 import io.stator.value.Bytes;
+import io.stator.value.DecimalText;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -65,7 +66,7 @@ public final class KeyCodec {
       return b.value().toByteArray();
     }
     if (value instanceof AttributeValue.N n) {
-      return number(n.decimal());
+      return number(n.value());
     }
     throw new IllegalArgumentException("not a key type: " + value.type());
   }
@@ -125,19 +126,27 @@ public final class KeyCodec {
 
   private static byte[] escaped(AttributeValue value) {
     if (value instanceof AttributeValue.N n) {
-      return number(n.decimal()); // self-delimiting already
+      return number(n.value()); // self-delimiting already
     }
     byte[] raw = sort(value);
-    ByteArrayOutputStream out = new ByteArrayOutputStream(raw.length + 2);
+    // 00 -> 00 FF keeps order and leaves 00 00 free as the terminator. Built in one exact array:
+    // every key of every item request passes here.
+    int zeros = 0;
     for (byte b : raw) {
-      out.write(b);
       if (b == 0) {
-        out.write(0xFF); // 00 -> 00 FF keeps order and leaves 00 00 free as the terminator
+        zeros++;
       }
     }
-    out.write(0);
-    out.write(0);
-    return out.toByteArray();
+    byte[] out = new byte[raw.length + zeros + 2];
+    int n = 0;
+    for (byte b : raw) {
+      out[n++] = b;
+      if (b == 0) {
+        out[n++] = (byte) 0xFF;
+      }
+    }
+    // the last two bytes stay 0: the terminator
+    return out;
   }
 
   private static byte[] unescape(byte[] escaped) {
@@ -189,20 +198,47 @@ public final class KeyCodec {
       return new byte[] {ZERO};
     }
     BigDecimal stripped = value.stripTrailingZeros();
-    String digits = stripped.unscaledValue().abs().toString();
-    int exponent = digits.length() - stripped.scale(); // value = 0.digits x 10^exponent
+    String text = stripped.unscaledValue().abs().toString();
+    byte[] digits = new byte[text.length()];
+    for (int i = 0; i < digits.length; i++) {
+      digits[i] = (byte) (text.charAt(i) - '0');
+    }
+    int exponent = digits.length - stripped.scale(); // value = 0.digits x 10^exponent
     int biased = exponent + EXPONENT_BIAS;
     if (biased < 0 || biased > 255) {
       throw new IllegalArgumentException("number out of DynamoDB's range: " + value);
     }
-    boolean negative = value.signum() < 0;
-    int pairs = (digits.length() + 1) / 2;
+    return number(value.signum() < 0, digits, biased);
+  }
+
+  /**
+   * The same encoding from a number's text, read without BigDecimal (every key carries one when
+   * the key is a number); unusual text and numbers out of range go through BigDecimal, which
+   * gives the same bytes or the same exception.
+   */
+  static byte[] number(String text) {
+    DecimalText decimal = DecimalText.parse(text);
+    if (decimal == null) {
+      return number(new BigDecimal(text));
+    }
+    if (decimal.isZero()) {
+      return new byte[] {ZERO};
+    }
+    long biased = decimal.exponent() + EXPONENT_BIAS;
+    if (biased < 0 || biased > 255) {
+      return number(new BigDecimal(text));
+    }
+    return number(decimal.negative(), decimal.digits(), (int) biased);
+  }
+
+  private static byte[] number(boolean negative, byte[] digits, int biased) {
+    int pairs = (digits.length + 1) / 2;
     byte[] out = new byte[2 + pairs + 1];
     out[0] = negative ? NEGATIVE : POSITIVE;
     out[1] = (byte) biased;
     for (int i = 0; i < pairs; i++) {
-      int hi = digits.charAt(2 * i) - '0';
-      int lo = 2 * i + 1 < digits.length() ? digits.charAt(2 * i + 1) - '0' : 0;
+      int hi = digits[2 * i];
+      int lo = 2 * i + 1 < digits.length ? digits[2 * i + 1] : 0;
       out[2 + i] = (byte) (1 + 10 * hi + lo);
     }
     out[out.length - 1] = 0;

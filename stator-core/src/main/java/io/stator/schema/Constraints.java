@@ -3,7 +3,6 @@ package io.stator.schema;
 import io.stator.api.DynamoDbException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * Collects violations of request-level parameter constraints and reports them the way DynamoDB
@@ -14,8 +13,6 @@ import java.util.regex.Pattern;
 public final class Constraints {
   /** DynamoDB's pattern for table and index names. */
   public static final String NAME_PATTERN = "[a-zA-Z0-9_.-]+";
-
-  private static final Pattern NAME = Pattern.compile(NAME_PATTERN);
 
   private final List<String> errors = new ArrayList<>();
 
@@ -59,7 +56,7 @@ public final class Constraints {
     if (value == null) {
       return this;
     }
-    if (!NAME.matcher(value).matches()) {
+    if (!isName(value)) {
       add(path, value, "Member must satisfy regular expression pattern: " + NAME_PATTERN);
     }
     lengthAtLeast(path, value, value.length(), 3);
@@ -67,11 +64,36 @@ public final class Constraints {
     return this;
   }
 
+  /** Whether {@code value} matches {@link #NAME_PATTERN}; a loop, as every request checks one. */
+  private static boolean isName(String value) {
+    if (value.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < value.length(); i++) {
+      char ch = value.charAt(i);
+      boolean allowed = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z')
+          || (ch >= '0' && ch <= '9') || ch == '_' || ch == '.' || ch == '-';
+      if (!allowed) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   public Constraints oneOf(String path, String value, String... allowed) {
-    if (value != null && !List.of(allowed).contains(value)) {
+    if (value != null && !contains(allowed, value)) {
       add(path, value, "Member must satisfy enum value set: [" + String.join(", ", allowed) + "]");
     }
     return this;
+  }
+
+  private static boolean contains(String[] allowed, String value) {
+    for (String a : allowed) {
+      if (a.equals(value)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   public void add(String path, Object value, String constraint) {

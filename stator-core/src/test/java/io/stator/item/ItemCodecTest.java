@@ -52,6 +52,11 @@ class ItemCodecTest {
   }
 
   @Property(tries = 500)
+  void sizeOfTheBytesIsTheItemsSize(@ForAll("items") Map<String, AttributeValue> item) {
+    assertThat(ItemCodec.size(ItemCodec.encode(item))).isEqualTo(ItemSize.of(item));
+  }
+
+  @Property(tries = 500)
   void roundTrip(@ForAll("items") Map<String, AttributeValue> item) {
     byte[] encoded = ItemCodec.encode(item);
     assertThat(encoded[0]).isEqualTo((byte) ItemCodec.VERSION);

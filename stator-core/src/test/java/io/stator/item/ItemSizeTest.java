@@ -56,4 +56,36 @@ class ItemSizeTest {
         .isEqualTo(name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
             + value.getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
   }
+
+  /** The size read from the text is the one BigDecimal's digits and scale give. */
+  @Property(tries = 2000)
+  void numberSizeFromTheTextMatchesBigDecimal(
+      @ForAll @net.jqwik.api.constraints.BigRange(min = "-1E40", max = "1E40")
+          java.math.BigDecimal value,
+      @ForAll @net.jqwik.api.constraints.IntRange(min = -130, max = 126) int shift,
+      @ForAll boolean plain) {
+    java.math.BigDecimal shifted = value.scaleByPowerOfTen(shift);
+    String text = plain ? shifted.toPlainString() : shifted.toString();
+    assertThat(ItemSize.number(text)).as(text).isEqualTo(throughBigDecimal(text));
+  }
+
+  @Test
+  void numberSizeOfUnusualTexts() {
+    for (String text : List.of("0.000", "-0", "+5", "1E+5", "1e-5", "00012.3400", ".5", "5.",
+        "-000.000120E3", "1E2147483647", "9.9e-130")) {
+      assertThat(ItemSize.number(text)).as(text).isEqualTo(throughBigDecimal(text));
+    }
+  }
+
+  private static long throughBigDecimal(String text) {
+    java.math.BigDecimal value = new java.math.BigDecimal(text);
+    if (value.signum() == 0) {
+      return 1;
+    }
+    java.math.BigDecimal stripped = value.stripTrailingZeros();
+    int digits = stripped.precision();
+    long exponent = (long) digits - stripped.scale() - 1;
+    int pairs = (digits + 1) / 2 + (digits % 2 == 0 && Math.floorMod(exponent, 2) == 0 ? 1 : 0);
+    return 1 + pairs + (value.signum() < 0 ? 1 : 0);
+  }
 }

@@ -49,6 +49,38 @@ class KeyCodecTest {
     return Numbers.check(d);
   }
 
+  /** The encoding read from the text is the one BigDecimal gives, in every written form. */
+  @Property(tries = 2000)
+  void numberFromTextIsNumberFromBigDecimal(
+      @ForAll @net.jqwik.api.constraints.BigRange(min = "-1E38", max = "1E38") BigDecimal value,
+      @ForAll @net.jqwik.api.constraints.IntRange(min = -120, max = 100) int shift,
+      @ForAll boolean plain) {
+    BigDecimal shifted = value.scaleByPowerOfTen(shift);
+    String text = plain ? shifted.toPlainString() : shifted.toString();
+    byte[] expected;
+    try {
+      expected = KeyCodec.number(new BigDecimal(text));
+    } catch (IllegalArgumentException outOfRange) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> KeyCodec.number(text))
+          .hasMessage(outOfRange.getMessage());
+      return;
+    }
+    assertThat(KeyCodec.number(text)).as(text).isEqualTo(expected);
+  }
+
+  @Test
+  void numberFromUnusualTexts() {
+    for (String text : java.util.List.of("0", "-0", "0.000", "+5", "1E+5", "1e-5", "00012.3400",
+        ".5", "5.", "-000.000120E3", "1E-130", "9.9999E125", "100", "-100.5")) {
+      assertThat(KeyCodec.number(text)).as(text).isEqualTo(KeyCodec.number(new BigDecimal(text)));
+    }
+    for (String text : java.util.List.of("1E-131", "1E126", "1E2147483647")) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> KeyCodec.number(text))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("number out of DynamoDB's range");
+    }
+  }
+
   @Property(tries = 2000)
   void numberOrderIsNumericOrder(
       @ForAll("numbers") BigDecimal a, @ForAll("numbers") BigDecimal b) {
@@ -86,6 +118,17 @@ class KeyCodecTest {
       assertThat(KeyCodec.decodePartition(pa, "S")).isEqualTo(sa);
       assertThat(KeyCodec.decodeSort(KeyCodec.sort(sa), "S")).isEqualTo(sa);
     }
+  }
+
+  /** The stored layout of a partition value: zero bytes escaped as 00 FF, then 00 00. */
+  @Test
+  void partitionValueBytesAreEscapedThenTerminated() {
+    byte[] p = KeyCodec.partition(AttributeValue.b(new byte[] {0x61, 0, 0x62, 0}));
+    assertThat(Arrays.copyOfRange(p, KeyCodec.HASH_LENGTH, p.length))
+        .containsExactly(0x61, 0, 0xFF, 0x62, 0, 0xFF, 0, 0);
+    byte[] empty = KeyCodec.partition(AttributeValue.s("x"));
+    assertThat(Arrays.copyOfRange(empty, KeyCodec.HASH_LENGTH, empty.length))
+        .containsExactly(0x78, 0, 0);
   }
 
   @Property

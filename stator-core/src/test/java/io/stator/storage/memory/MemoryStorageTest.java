@@ -1,8 +1,17 @@
 package io.stator.storage.memory;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.stator.storage.Commit;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageContract;
+import io.stator.storage.StorageKey;
+import io.stator.storage.StoredRecord;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
 
 class MemoryStorageTest extends StorageContract {
   @Override
@@ -13,5 +22,60 @@ class MemoryStorageTest extends StorageContract {
   @Override
   protected boolean durable() {
     return false;
+  }
+
+  /**
+   * Point reads use the hash index, range reads the ordered map: on one key, neither may see an
+   * older version than the other showed before it, while a writer keeps replacing and deleting
+   * the key (GetItem and Query of the same item stay linearizable).
+   */
+  @Test
+  void pointAndRangeReadsOfOneKeyNeverGoBackInTime() throws InterruptedException {
+    MemoryStorage storage = new MemoryStorage();
+    storage.createSpace("s");
+    byte[] partition = "0123456789p".getBytes();
+    StorageKey key = new StorageKey(partition, new byte[] {1});
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicReference<String> failure = new AtomicReference<>();
+    Thread writer = new Thread(() -> {
+      for (int i = 0; !stop.get(); i++) {
+        Commit commit = new Commit();
+        if (i % 5 == 4) {
+          commit.delete("s", key);
+        } else {
+          commit.put("s", key, new byte[] {(byte) i});
+        }
+        storage.commit(commit);
+      }
+    });
+    writer.start();
+    try {
+      long seen = 0; // the greatest version any read returned so far (deletes show as absent)
+      int reads = 0;
+      for (; reads < 200_000 && failure.get() == null; reads++) {
+        long version;
+        if (reads % 2 == 0) {
+          version = storage.get("s", key).map(StoredRecord::version).orElse(-1L);
+        } else {
+          List<StoredRecord> range = storage.query("s", partition, null, null, true, 10);
+          version = range.isEmpty() ? -1 : range.get(0).version();
+        }
+        if (version >= 0) {
+          if (version < seen) {
+            failure.set("read version " + version + " after " + seen + " at read " + reads);
+          }
+          seen = version;
+        }
+      }
+      assertThat(reads).isPositive();
+    } finally {
+      stop.set(true);
+      writer.join();
+    }
+    assertThat(failure.get()).isNull();
+    // Both reads agree once the writer stopped.
+    assertThat(storage.get("s", key).map(StoredRecord::version).orElse(-1L))
+        .isEqualTo(storage.query("s", partition, null, null, true, 10).stream()
+            .mapToLong(StoredRecord::version).findFirst().orElse(-1L));
   }
 }

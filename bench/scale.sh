@@ -1,0 +1,247 @@
+#!/usr/bin/env bash
+# The scale benchmark: what GetItem and Query cost on a large table against a small one, and how
+# fast a table loads through BatchWriteItem.
+#
+#   bench/scale.sh [--items N] [--small N] [--quick] [--storage "memory rocksdb"]
+#                  [--duration SECONDS] [--repeats N] [--connections N] [--heap SIZE]
+#                  [--port-base PORT]
+#
+# For each storage (in memory, RocksDB) starts two Stator servers on loopback, loads a table of
+# SMALL items (default 100,000) into one and of N items (default 10,000,000; --quick: 1,000,000)
+# into the other through BatchWriteItem (scale-load.js: items of ~150 bytes, 10 per partition,
+# batches of 25, 32 requests in flight), then drives both with wrk (1 thread, CONNECTIONS
+# connections, default 8; the Lua scripts of bench/run.sh, keys drawn over the whole table):
+# GetItem (ConsistentRead) of a random item, and Query of the 10 items of a random partition,
+# REPEATS rounds (default 3; --quick 2) of DURATION seconds (default 10; --quick 5) per server
+# after a warm-up, alternating which server goes first. Every answer is checked (200, "Item",
+# "Count":10).
+#
+# Reports per storage and workload: requests per second, p50 and p99 latency (median over the
+# rounds), the server's CPU time per request, and the ratio large/small of p50 and of CPU per
+# request (the target: within 1.5x); the load rate in items per second; resident memory after the
+# load; and the load average. Everything is kept in bench/out/scale-*/ (report.md, logs).
+#
+# The in-memory server runs with -Xmx HEAP (default 12g), the RocksDB one with -Xmx2g (RocksDB
+# keeps its data and cache outside the heap). Needs wrk and node (installed when missing, as by
+# bench/run.sh). Every server it starts is stopped and every data directory removed on exit.
+set -euo pipefail
+
+bench="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(dirname "$bench")"
+
+items=10000000
+small=100000
+duration=10
+repeats=3
+warmup=3
+connections=8
+storages="memory rocksdb"
+heap=12g
+port_base=18100
+
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --quick) items=1000000; duration=5; repeats=2 ;;
+    --items) items="$2"; shift ;;
+    --small) small="$2"; shift ;;
+    --storage) storages="$2"; shift ;;
+    --duration) duration="$2"; shift ;;
+    --repeats) repeats="$2"; shift ;;
+    --connections) connections="$2"; shift ;;
+    --heap) heap="$2"; shift ;;
+    --port-base) port_base="$2"; shift ;;
+    -h|--help) sed -n '2,27p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    *) echo "unknown option: $1 (try --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+out="$bench/out/scale-$(date +%Y%m%d-%H%M%S)"
+mkdir -p "$out"
+log() { echo "[$(date +%H:%M:%S)] $*" | tee -a "$out/log.txt" >&2; }
+
+apt_install() {
+  local as_root=()
+  [[ $(id -u) -ne 0 ]] && as_root=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${as_root[@]}" apt-get install -y -q "$@" >"$out/apt.log" 2>&1 \
+    || { "${as_root[@]}" apt-get update -q >>"$out/apt.log" 2>&1 \
+         && "${as_root[@]}" apt-get install -y -q "$@" >>"$out/apt.log" 2>&1; }
+}
+command -v wrk >/dev/null || { log "installing wrk"; apt_install wrk; }
+command -v node >/dev/null || { log "installing node"; apt_install nodejs; }
+
+# ---- processes -----------------------------------------------------------------------------
+
+declare -A pid_of port_of
+started=()
+
+stop_all() {
+  local pid
+  for pid in "${started[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for _ in $(seq 1 300); do
+    local alive=0
+    for pid in "${started[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [[ $alive == 0 ]] && break
+    sleep 0.1
+  done
+  for pid in "${started[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+  started=()
+  rm -rf "$out/data-small" "$out/data-large"
+}
+trap stop_all EXIT
+trap 'exit 130' INT TERM
+
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+start() { # name port command...
+  local name="$1" port="$2"
+  shift 2
+  port_free "$port" || { echo "port $port is taken; use --port-base" >&2; exit 1; }
+  "$@" >"$out/$name.log" 2>&1 &
+  pid_of[$name]=$!
+  port_of[$name]=$port
+  started+=("$!")
+  for _ in $(seq 1 600); do
+    if [[ "$(curl -s -o /dev/null -m 1 -w '%{http_code}' "http://127.0.0.1:$port/")" != 000 ]]; then
+      return 0
+    fi
+    kill -0 "${pid_of[$name]}" 2>/dev/null || { log "$name died: $(tail -5 "$out/$name.log")"; exit 1; }
+    sleep 0.1
+  done
+  log "$name did not answer within 60 s"
+  exit 1
+}
+
+cpu_ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }
+rss_mb() { awk '/VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$1/status" 2>/dev/null || echo "?"; }
+loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+field() { sed -n "s/.*[[:space:]]$2=\([^[:space:]]*\).*/\1/p" <<<" $1"; }
+ticks_per_second=$(getconf CLK_TCK)
+
+# One wrk run; appends "storage workload size requests duration_us p50 p99 bad errors cpu_s".
+measure() { # storage workload size seconds [record]
+  local storage="$1" workload="$2" size="$3" seconds="$4" record="${5:-}"
+  local name="$storage-$size" expect='"Item"'
+  [[ $workload == query ]] && expect='"Count":10'
+  local partitions=$(( ${size_items[$size]} / 10 ))
+  local logfile="$out/wrk-$workload-$name-$(date +%H%M%S).txt"
+  local before after line cpu
+  before=$(cpu_ticks "${pid_of[$name]}")
+  timeout $((seconds + 30)) wrk -t1 -c"$connections" -d"${seconds}s" --timeout 10s \
+    -s "$bench/wrk/$workload.lua" "http://127.0.0.1:${port_of[$name]}/" -- \
+    "expect=$expect" "partitions=$partitions" >"$logfile" 2>"$logfile.err" || true
+  after=$(cpu_ticks "${pid_of[$name]}")
+  line=$(grep '^RESULT' "$logfile" || echo "RESULT requests=0 duration_us=1 p50_us=0 p99_us=0 bad=0 socket_errors=1")
+  cpu=$(awk -v a="$before" -v b="$after" -v t="$ticks_per_second" 'BEGIN {printf "%.2f", (b - a) / t}')
+  [[ -n $record ]] || return 0
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$storage" "$workload" "$size" \
+    "$(field "$line" requests)" "$(field "$line" duration_us)" "$(field "$line" p50_us)" \
+    "$(field "$line" p99_us)" "$(field "$line" bad)" "$(field "$line" socket_errors)" "$cpu" \
+    >>"$out/results.tsv"
+  log "  $workload $name: $(field "$line" requests) requests, p50 $(field "$line" p50_us) us," \
+    "p99 $(field "$line" p99_us) us, bad $(field "$line" bad), server CPU ${cpu}s, load $(loadavg)"
+}
+
+# ---- main ----------------------------------------------------------------------------------
+
+log "building Stator when stale"
+(cd "$root" && ./stator --version) >"$out/build.log" 2>&1 || { cat "$out/build.log" >&2; exit 1; }
+
+declare -A size_items=([small]=$small [large]=$items)
+printf 'storage\tworkload\tsize\trequests\tduration_us\tp50_us\tp99_us\tbad\tsocket_errors\tcpu_s\n' \
+  >"$out/results.tsv"
+printf 'storage\tsize\titems\tseconds\titems_per_s\trss_mb\tload\n' >"$out/loads.tsv"
+log "scale benchmark: small $small items, large $items items, storages: $storages;" \
+  "$(nproc) cores, load $(loadavg)"
+
+for storage in $storages; do
+  port=$port_base
+  for size in small large; do
+    name="$storage-$size"
+    if [[ $storage == memory ]]; then
+      start "$name" "$port" env STATOR_SKIP_BUILD=1 JAVA_OPTS="-Xmx$heap" "$root/stator" serve \
+        --port "$port" --in-memory
+    else
+      start "$name" "$port" env STATOR_SKIP_BUILD=1 JAVA_OPTS="-Xmx2g" "$root/stator" serve \
+        --port "$port" --data-dir "$out/data-$size"
+    fi
+    port=$((port + 1))
+    log "loading ${size_items[$size]} items into $name"
+    line=$(node "$bench/scale-load.js" "http://127.0.0.1:${port_of[$name]}" \
+      --items "${size_items[$size]}" 2>>"$out/load-$name.err") \
+      || { log "load of $name failed: $(tail -3 "$out/load-$name.err")"; exit 1; }
+    sleep 5 # let the collector and RocksDB's flushes settle before measuring memory
+    log "  $line, RSS $(rss_mb "${pid_of[$name]}") MB, load $(loadavg)"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$storage" "$size" "$(field "$line" items)" \
+      "$(field "$line" seconds)" "$(field "$line" items_per_s)" "$(rss_mb "${pid_of[$name]}")" \
+      "$(loadavg)" >>"$out/loads.tsv"
+  done
+  for workload in get query; do
+    for size in small large; do
+      measure "$storage" "$workload" "$size" "$warmup"
+    done
+    for rep in $(seq 1 "$repeats"); do
+      if (( rep % 2 == 1 )); then order="small large"; else order="large small"; fi
+      for size in $order; do measure "$storage" "$workload" "$size" "$duration" record; done
+    done
+  done
+  for size in small large; do
+    log "RSS of $storage-$size at the end: $(rss_mb "${pid_of[$storage-$size]}") MB"
+  done
+  stop_all
+done
+
+node - "$out/results.tsv" "$out/loads.tsv" "$small" "$items" "$(loadavg)" >"$out/report.md" <<'EOF'
+const fs = require('fs')
+const [results, loads, small, large, load] = process.argv.slice(2)
+const rows = t => fs.readFileSync(t, 'utf8').trim().split('\n').slice(1).map(l => l.split('\t'))
+const median = xs => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = Math.floor(s.length / 2)
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+}
+const fmt = n => Number(n).toLocaleString('en-US')
+const r = rows(results).map(([storage, workload, size, requests, us, p50, p99, bad, errors, cpu]) =>
+  ({ storage, workload, size, requests: +requests, us: +us, p50: +p50, p99: +p99,
+    bad: +bad + +errors, cpu: +cpu }))
+const out = []
+out.push(`Small: ${fmt(small)} items; large: ${fmt(large)} items. Load average at the end: ${load}.`)
+out.push('')
+out.push('| storage | workload | items | req/s | p50 ms | p99 ms | CPU µs/req | valid | large/small: p50, CPU/req |')
+out.push('|---|---|---:|---:|---:|---:|---:|---|---|')
+for (const storage of [...new Set(r.map(x => x.storage))]) {
+  for (const workload of ['get', 'query']) {
+    const stats = {}
+    for (const size of ['small', 'large']) {
+      const runs = r.filter(x => x.storage === storage && x.workload === workload && x.size === size)
+      if (runs.length === 0) continue
+      stats[size] = {
+        rps: median(runs.map(x => x.requests / (x.us / 1e6))),
+        p50: median(runs.map(x => x.p50)) / 1000,
+        p99: median(runs.map(x => x.p99)) / 1000,
+        cpu: median(runs.map(x => x.requests ? x.cpu * 1e6 / x.requests : NaN)),
+        valid: runs.every(x => x.bad === 0 && x.requests > 0),
+      }
+    }
+    for (const size of ['small', 'large']) {
+      const s = stats[size]
+      if (!s) continue
+      const ratio = size === 'large' && stats.small
+        ? `${(s.p50 / stats.small.p50).toFixed(2)}×, ${(s.cpu / stats.small.cpu).toFixed(2)}×` : ''
+      out.push(`| ${storage} | ${workload} | ${fmt(size === 'small' ? small : large)} | ` +
+        `${Math.round(s.rps)} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ${s.cpu.toFixed(1)} | ` +
+        `${s.valid ? 'yes' : 'INVALID'} | ${ratio} |`)
+    }
+  }
+}
+out.push('')
+out.push('| storage | items | BatchWriteItem load, s | items/s | RSS after load, MB | load average |')
+out.push('|---|---:|---:|---:|---:|---|')
+for (const [storage, size, items, seconds, rate, rss, l] of rows(loads)) {
+  out.push(`| ${storage} | ${fmt(items)} | ${seconds} | ${fmt(rate)} | ${rss} | ${l} |`)
+}
+console.log(out.join('\n'))
+EOF
+cat "$out/report.md"
+log "kept in $out"
