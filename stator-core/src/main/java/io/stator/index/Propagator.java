@@ -125,6 +125,12 @@ final class Propagator {
    * {@link #synchronous}); it happens once after a backfill or a restart, not per write.
    */
   private static final long BACKLOG_WAIT_NANOS = 50_000_000;
+  /**
+   * Asynchronous writes this thread has staged and not yet resolved: a transaction whose first
+   * item went through the log must not wait for a backlog its own write keeps alive.
+   */
+  private static final ThreadLocal<int[]> ASYNC_ON_THIS_THREAD =
+      ThreadLocal.withInitial(() -> new int[1]);
 
   private final Storage storage;
   private final Catalog catalog;
@@ -204,7 +210,7 @@ final class Propagator {
     }
     synchronized (backlogs) {
       Backlog b = backlogs.get(tableName);
-      if (eligible && b != null) {
+      if (eligible && b != null && ASYNC_ON_THIS_THREAD.get()[0] <= 0) {
         b = awaitBacklogCleared(tableName);
       }
       if (b == null) {
@@ -216,6 +222,7 @@ final class Propagator {
       }
       b.inFlight++;
       b.started++;
+      ASYNC_ON_THIS_THREAD.get()[0]++;
       return false;
     }
   }
@@ -248,6 +255,7 @@ final class Propagator {
 
   /** The asynchronous write's commit attempt ended; the record, if committed, waits here. */
   void asyncResolved(String tableName) {
+    ASYNC_ON_THIS_THREAD.get()[0]--;
     synchronized (backlogs) {
       Backlog b = backlogs.get(tableName);
       if (b != null) {
