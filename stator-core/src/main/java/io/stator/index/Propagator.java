@@ -34,10 +34,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * Every committed write of an item reaches every GSI of its table, either in its own commit or
  * shortly after it (milliseconds, or the configured lag). A GSI entry always shows a state the
  * item really had, and once writes stop and this thread has drained, each GSI equals the
- * projection of the table exactly. An item is in an index twice only for the moments a change
- * that moved its index key waits here (never, with the lag zero, outside a backfill and the race
- * described under "Synchronous writes"). Across different items there is no order, as in
- * DynamoDB: a reader may see one item's newer state and another's older one.
+ * projection of the table exactly. An item is never in an index twice, except after the rare
+ * race described under "Synchronous writes", until this thread applies the record involved.
+ * Across different items there is no order, as in DynamoDB: a reader may see one item's newer
+ * state and another's older one.
  *
  * <h2>Synchronous writes</h2>
  *
@@ -50,10 +50,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * scan of the log, made after every asynchronous write of the table had finished, found it
  * empty). A write that could be synchronous but finds a backlog waits a little (50 ms at most)
  * for it to drain rather than add to it: under a steady stream of writes it would otherwise
- * never empty. The commit carries an expectation on the table's catalog record, so a write prepared
- * against a definition that has since changed fails and is prepared again. A backlog seen when
- * there is none only makes a write asynchronous; one missed (a write decided "synchronous" an
- * instant before another made the table asynchronous) is repaired below.
+ * never empty. The commit carries an expectation on the table's catalog record, so a write
+ * prepared against a definition that has since changed fails and is prepared again. A backlog
+ * seen when there is none only makes a write asynchronous; one missed (a write decided
+ * "synchronous" an instant before a write with a stale definition made the table asynchronous)
+ * can leave an older entry next to the synchronous write's until read-repair, below, removes it.
  *
  * <h2>The change log</h2>
  *
@@ -82,7 +83,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * in the log. Every step keeps both, and applying a record makes the item's entries exact. So
  * neither the order in which records are applied nor synchronous writes between them matter,
  * every entry written is a state the item had, and applying a record twice (after a crash
- * between commits) is harmless.
+ * between commits) is harmless. One refinement keeps an item from showing twice meanwhile: when
+ * the read finds a state newer than the batch's last record of the item (a later write's record
+ * is still to come), the entry put for it is remembered, and the item's next repair deletes it
+ * too; any entry of the item at a key other than the current state's is stale, so deleting it is
+ * always safe.
  *
  * <h2>Why not the obvious alternatives</h2>
  *
