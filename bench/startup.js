@@ -30,6 +30,17 @@ const JVM = process.env.JVM_FLAGS !== undefined
   ? process.env.JVM_FLAGS.split(/\s+/).filter(Boolean)
   : ['-XX:MaxRAMPercentage=50', '-XX:+ExitOnOutOfMemoryError', '-XX:G1PeriodicGCInterval=5000',
       '-XX:GCTimeRatio=4', '-XX:MinHeapFreeRatio=10', '-XX:MaxHeapFreeRatio=30']
+// The launcher's class-data archive (it writes one per build and JDK beside the jar, named
+// after the JDK's version), as ./stator passes it.
+const jarDir = require('path').dirname(process.argv[2] || '.')
+const archives = fs.existsSync(jarDir)
+  ? fs.readdirSync(jarDir).filter(f => /^stator-.*\.jsa$/.test(f))
+    .map(f => require('path').join(jarDir, f))
+    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)
+  : []
+if (process.env.JVM_FLAGS === undefined && archives.length > 0) {
+  JVM.push('-XX:SharedArchiveFile=' + archives[0], '-Xlog:cds=off', '-Xlog:cds+dynamic=off')
+}
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms))
 
 function healthy () {

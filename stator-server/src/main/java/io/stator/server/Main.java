@@ -34,7 +34,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Stator: a DynamoDB-compatible database.",
-    subcommands = {Main.Serve.class, HotKeys.class, CommandLine.HelpCommand.class})
+    subcommands = {
+      Main.Serve.class, HotKeys.class, ClassDataTraining.class, CommandLine.HelpCommand.class
+    })
 public final class Main implements Runnable {
   @Spec CommandSpec spec;
 

@@ -35,6 +35,14 @@ class MainTest {
   }
 
   @Test
+  void classDataTrainingServesAFirstSessionOnBothStoragesAndStaysOutOfTheHelp() {
+    assertThat(run("class-data-training")).isZero();
+    assertThat(err.toString()).isEmpty();
+    assertThat(run("--help")).isZero();
+    assertThat(out.toString()).doesNotContain("class-data-training");
+  }
+
+  @Test
   void helpListsServeAndItsOptions() {
     assertThat(run("--help")).isZero();
     assertThat(out.toString()).contains("serve");
