@@ -9,61 +9,18 @@
 // 16 requests in flight. Every answer must be a 200; any other ends the load with an error.
 // Prints one line: "PRELOAD items=N seconds=S via=BatchWriteItem|PutItem gsi=yes|no".
 'use strict'
-const http = require('http')
+const { option, client, BENCH_TABLE, waitActive } = require('./dynamodb')
 
 const args = process.argv.slice(2)
-const endpoint = new URL(args[0] || 'http://127.0.0.1:8000')
-const option = (name, def) => {
-  const i = args.indexOf(name)
-  return i >= 0 ? Number(args[i + 1]) : def
-}
-const ITEMS = option('--items', 10000)
-const PARTITIONS = option('--partitions', 1000)
+const ITEMS = option(args, '--items', 10000)
+const PARTITIONS = option(args, '--partitions', 1000)
 const PER_PARTITION = Math.ceil(ITEMS / PARTITIONS)
 const IN_FLIGHT = 16
 const PAYLOAD = '0123456789abcdef'.repeat(60) // the same 960 bytes as wrk/common.lua
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT })
-
-function call (operation, body) {
-  const data = Buffer.from(JSON.stringify(body))
-  return new Promise((resolve, reject) => {
-    const req = http.request({
-      host: endpoint.hostname,
-      port: endpoint.port,
-      method: 'POST',
-      path: '/',
-      agent,
-      timeout: 60000,
-      headers: {
-        'Content-Type': 'application/x-amz-json-1.0',
-        'Content-Length': data.length,
-        'X-Amz-Target': 'DynamoDB_20120810.' + operation,
-        'X-Amz-Date': '20240101T000000Z',
-        Authorization: 'AWS4-HMAC-SHA256 Credential=bench/20240101/us-east-1/dynamodb/aws4_request, ' +
-          'SignedHeaders=content-type;host;x-amz-date;x-amz-target, Signature=00',
-      },
-    }, res => {
-      const chunks = []
-      res.on('data', c => chunks.push(c))
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString()
-        resolve({ status: res.statusCode, body: text ? JSON.parse(text) : {} })
-      })
-    })
-    req.on('timeout', () => req.destroy(new Error(operation + ' timed out')))
-    req.on('error', reject)
-    req.end(data)
-  })
-}
-
-async function must (operation, body) {
-  const r = await call(operation, body)
-  if (r.status !== 200) {
-    throw new Error(`${operation} answered ${r.status}: ${JSON.stringify(r.body).slice(0, 300)}`)
-  }
-  return r.body
-}
+const db = client(args[0] || 'http://127.0.0.1:8000', IN_FLIGHT, 60000)
+const call = (operation, body) => db.call(operation, JSON.stringify(body))
+const must = (operation, body) => db.must(operation, JSON.stringify(body))
 
 function item (i) {
   const p = Math.floor(i / PER_PARTITION)
@@ -80,22 +37,10 @@ function item (i) {
 }
 
 async function createTable () {
-  const table = {
-    TableName: 'bench',
-    AttributeDefinitions: [
-      { AttributeName: 'pk', AttributeType: 'S' },
-      { AttributeName: 'sk', AttributeType: 'N' },
-    ],
-    KeySchema: [
-      { AttributeName: 'pk', KeyType: 'HASH' },
-      { AttributeName: 'sk', KeyType: 'RANGE' },
-    ],
-    BillingMode: 'PAY_PER_REQUEST',
-  }
   const withGsi = {
-    ...table,
+    ...BENCH_TABLE,
     AttributeDefinitions: [
-      ...table.AttributeDefinitions,
+      ...BENCH_TABLE.AttributeDefinitions,
       { AttributeName: 'gpk', AttributeType: 'S' },
       { AttributeName: 'gsk', AttributeType: 'S' },
     ],
@@ -112,20 +57,13 @@ async function createTable () {
   let r = await call('CreateTable', withGsi)
   if (r.status !== 200) {
     gsi = false
-    r = await call('CreateTable', table)
+    r = await call('CreateTable', BENCH_TABLE)
   }
   if (r.status !== 200) {
     throw new Error('CreateTable answered ' + r.status + ': ' + JSON.stringify(r.body))
   }
-  for (let i = 0; i < 600; i++) {
-    const d = await must('DescribeTable', { TableName: 'bench' })
-    const indexes = d.Table.GlobalSecondaryIndexes || []
-    if (d.Table.TableStatus === 'ACTIVE' && indexes.every(x => x.IndexStatus === 'ACTIVE')) {
-      return gsi
-    }
-    await new Promise(resolve => setTimeout(resolve, 100))
-  }
-  throw new Error('table not ACTIVE after 60 s')
+  await waitActive(db, 'bench')
+  return gsi
 }
 
 async function load () {
@@ -157,7 +95,7 @@ async function load () {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9
   console.log(`PRELOAD items=${ITEMS} seconds=${seconds.toFixed(2)} ` +
     `via=${batches ? 'BatchWriteItem' : 'PutItem'} gsi=${gsi ? 'yes' : 'no'}`)
-  agent.destroy()
+  db.close()
 }
 
 load().catch(e => {

@@ -11,55 +11,15 @@
 // ends the load with an error. Prints one line:
 // "LOAD items=N seconds=S items_per_s=R requests=Q".
 'use strict'
-const http = require('http')
+const { option, client, BENCH_TABLE, waitActive } = require('./dynamodb')
 
 const args = process.argv.slice(2)
-const endpoint = new URL(args[0] || 'http://127.0.0.1:8000')
-const option = (name, def) => {
-  const i = args.indexOf(name)
-  return i >= 0 ? Number(args[i + 1]) : def
-}
-const ITEMS = option('--items', 1000000)
-const IN_FLIGHT = option('--in-flight', 32)
+const ITEMS = option(args, '--items', 1000000)
+const IN_FLIGHT = option(args, '--in-flight', 32)
 const PER_PARTITION = 10
 const PAYLOAD = 'abcdefghij'.repeat(10) // 100 bytes
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT })
-
-function post (operation, data) {
-  return new Promise((resolve, reject) => {
-    const req = http.request({
-      host: endpoint.hostname,
-      port: endpoint.port,
-      method: 'POST',
-      path: '/',
-      agent,
-      timeout: 120000,
-      headers: {
-        'Content-Type': 'application/x-amz-json-1.0',
-        'Content-Length': Buffer.byteLength(data),
-        'X-Amz-Target': 'DynamoDB_20120810.' + operation,
-        'X-Amz-Date': '20240101T000000Z',
-        Authorization: 'AWS4-HMAC-SHA256 Credential=bench/20240101/us-east-1/dynamodb/aws4_request, ' +
-          'SignedHeaders=content-type;host;x-amz-date;x-amz-target, Signature=00',
-      },
-    }, res => {
-      const chunks = []
-      res.on('data', c => chunks.push(c))
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString()
-        if (res.statusCode !== 200) {
-          reject(new Error(`${operation} answered ${res.statusCode}: ${text.slice(0, 300)}`))
-        } else {
-          resolve(text ? JSON.parse(text) : {})
-        }
-      })
-    })
-    req.on('timeout', () => req.destroy(new Error(operation + ' timed out')))
-    req.on('error', reject)
-    req.end(data)
-  })
-}
+const db = client(args[0] || 'http://127.0.0.1:8000', IN_FLIGHT, 120000)
 
 function itemJson (i) {
   const p = Math.floor(i / PER_PARTITION)
@@ -68,24 +28,8 @@ function itemJson (i) {
 }
 
 async function createTable () {
-  await post('CreateTable', JSON.stringify({
-    TableName: 'bench',
-    AttributeDefinitions: [
-      { AttributeName: 'pk', AttributeType: 'S' },
-      { AttributeName: 'sk', AttributeType: 'N' },
-    ],
-    KeySchema: [
-      { AttributeName: 'pk', KeyType: 'HASH' },
-      { AttributeName: 'sk', KeyType: 'RANGE' },
-    ],
-    BillingMode: 'PAY_PER_REQUEST',
-  }))
-  for (let i = 0; i < 600; i++) {
-    const d = await post('DescribeTable', '{"TableName":"bench"}')
-    if (d.Table.TableStatus === 'ACTIVE') return
-    await new Promise(resolve => setTimeout(resolve, 100))
-  }
-  throw new Error('table not ACTIVE after 60 s')
+  await db.must('CreateTable', JSON.stringify(BENCH_TABLE))
+  await waitActive(db, 'bench')
 }
 
 async function load () {
@@ -104,7 +48,7 @@ async function load () {
         writes.push('{"PutRequest":{"Item":' + itemJson(next++) + '}}')
       }
       if (writes.length === 0) return
-      const r = await post('BatchWriteItem', '{"RequestItems":{"bench":[' + writes.join(',') + ']}}')
+      const r = await db.must('BatchWriteItem', '{"RequestItems":{"bench":[' + writes.join(',') + ']}}')
       requests++
       retry.push(...((r.UnprocessedItems || {}).bench || []))
     }
@@ -114,7 +58,7 @@ async function load () {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9
   console.log(`LOAD items=${ITEMS} seconds=${seconds.toFixed(2)} ` +
     `items_per_s=${Math.round(ITEMS / seconds)} requests=${requests}`)
-  agent.destroy()
+  db.close()
 }
 
 load().catch(e => {
