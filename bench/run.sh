@@ -46,17 +46,10 @@ done
 out="$bench/out/run-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out"
 log() { echo "[$(date +%H:%M:%S)] $*" >&2; }
+# shellcheck source=bench/lib.sh
+source "$bench/lib.sh"
 
 # ---- tools ---------------------------------------------------------------------------------
-
-apt_install() {
-  local as_root=()
-  [[ $(id -u) -ne 0 ]] && as_root=(sudo)
-  export DEBIAN_FRONTEND=noninteractive
-  "${as_root[@]}" apt-get install -y -q "$@" >"$out/apt.log" 2>&1 \
-    || { "${as_root[@]}" apt-get update -q >>"$out/apt.log" 2>&1 \
-         && "${as_root[@]}" apt-get install -y -q "$@" >>"$out/apt.log" 2>&1; }
-}
 
 need_tools() {
   command -v wrk >/dev/null || { log "installing wrk"; apt_install wrk; }
@@ -74,61 +67,12 @@ nginx_bin() { command -v nginx || echo /usr/sbin/nginx; }
 
 # ---- processes -----------------------------------------------------------------------------
 
-declare -A pid_of port_of
-started=()
-
 cleanup() {
-  local pid
-  for pid in "${started[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for _ in $(seq 1 100); do
-    local alive=0
-    for pid in "${started[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
-    [[ $alive == 0 ]] && break
-    sleep 0.1
-  done
-  for pid in "${started[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+  stop_started 10
   rm -rf "$out/stator-data" "$out/dynalite-data" "$out/nginx/tmp"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-
-start() { # name port command...
-  local name="$1" port="$2"
-  shift 2
-  port_free "$port" || { echo "port $port is taken; use --port-base" >&2; exit 1; }
-  "$@" >"$out/$name.log" 2>&1 &
-  pid_of[$name]=$!
-  port_of[$name]=$port
-  started+=("$!")
-}
-
-wait_ready() { # name: any HTTP answer on / within 60 s
-  local name="$1"
-  for _ in $(seq 1 600); do
-    if [[ "$(curl -s -o /dev/null -m 1 -w '%{http_code}' "http://127.0.0.1:${port_of[$name]}/")" \
-        != 000 ]]; then
-      return 0
-    fi
-    kill -0 "${pid_of[$name]}" 2>/dev/null || { log "$name died: $(tail -5 "$out/$name.log")"; exit 1; }
-    sleep 0.1
-  done
-  log "$name did not answer within 60 s"
-  exit 1
-}
-
-# CPU ticks (user + system) of a process and its children (nginx's worker).
-cpu_ticks() {
-  local total=0 p
-  for p in "$1" $(pgrep -P "$1" || true); do
-    [[ -r /proc/$p/stat ]] || continue
-    total=$((total + $(sed 's/.*) //' "/proc/$p/stat" | awk '{print $12 + $13}')))
-  done
-  echo "$total"
-}
-
-rss_mb() { awk '/VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$1/status" 2>/dev/null || echo "?"; }
 
 # ---- runs ----------------------------------------------------------------------------------
 
@@ -147,8 +91,6 @@ wrk_run() { # name script seconds connections logfile [script args...]
     >"$logfile" 2>"$logfile.err" || true
   grep '^RESULT' "$logfile" || echo "RESULT requests=0"
 }
-
-field() { sed -n "s/.*[[:space:]]$2=\([^[:space:]]*\).*/\1/p" <<<" $1"; }
 
 measure() { # workload name script [script args...]
   local workload="$1" name="$2" script="$3"

@@ -59,64 +59,22 @@ done
 out="$bench/out/scale-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out"
 log() { echo "[$(date +%H:%M:%S)] $*" | tee -a "$out/log.txt" >&2; }
+# shellcheck source=bench/lib.sh
+source "$bench/lib.sh"
 
-apt_install() {
-  local as_root=()
-  [[ $(id -u) -ne 0 ]] && as_root=(sudo)
-  export DEBIAN_FRONTEND=noninteractive
-  "${as_root[@]}" apt-get install -y -q "$@" >"$out/apt.log" 2>&1 \
-    || { "${as_root[@]}" apt-get update -q >>"$out/apt.log" 2>&1 \
-         && "${as_root[@]}" apt-get install -y -q "$@" >>"$out/apt.log" 2>&1; }
-}
 command -v wrk >/dev/null || { log "installing wrk"; apt_install wrk; }
 command -v node >/dev/null || { log "installing node"; apt_install nodejs; }
 
 # ---- processes -----------------------------------------------------------------------------
 
-declare -A pid_of port_of
-started=()
-
 stop_all() {
-  local pid
-  for pid in "${started[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for _ in $(seq 1 300); do
-    local alive=0
-    for pid in "${started[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
-    [[ $alive == 0 ]] && break
-    sleep 0.1
-  done
-  for pid in "${started[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
-  started=()
+  stop_started 30
   rm -rf "$out/data-small" "$out/data-large"
 }
 trap stop_all EXIT
 trap 'exit 130' INT TERM
 
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-
-start() { # name port command...
-  local name="$1" port="$2"
-  shift 2
-  port_free "$port" || { echo "port $port is taken; use --port-base" >&2; exit 1; }
-  "$@" >"$out/$name.log" 2>&1 &
-  pid_of[$name]=$!
-  port_of[$name]=$port
-  started+=("$!")
-  for _ in $(seq 1 600); do
-    if [[ "$(curl -s -o /dev/null -m 1 -w '%{http_code}' "http://127.0.0.1:$port/")" != 000 ]]; then
-      return 0
-    fi
-    kill -0 "${pid_of[$name]}" 2>/dev/null || { log "$name died: $(tail -5 "$out/$name.log")"; exit 1; }
-    sleep 0.1
-  done
-  log "$name did not answer within 60 s"
-  exit 1
-}
-
-cpu_ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }
-rss_mb() { awk '/VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$1/status" 2>/dev/null || echo "?"; }
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
-field() { sed -n "s/.*[[:space:]]$2=\([^[:space:]]*\).*/\1/p" <<<" $1"; }
 ticks_per_second=$(getconf CLK_TCK)
 
 # One wrk run; appends "storage workload size requests duration_us p50 p99 bad errors cpu_s".
@@ -166,6 +124,7 @@ for storage in $storages; do
       start "$name" "$port" env STATOR_SKIP_BUILD=1 JAVA_OPTS="-Xmx2g" "$root/stator" serve \
         --port "$port" --data-dir "$out/data-$size"
     fi
+    wait_ready "$name"
     port=$((port + 1))
     log "loading ${size_items[$size]} items into $name"
     line=$(node "$bench/scale-load.js" "http://127.0.0.1:${port_of[$name]}" \
