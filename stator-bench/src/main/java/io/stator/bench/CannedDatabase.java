@@ -11,8 +11,14 @@ import io.stator.api.DeleteItemRequest;
 import io.stator.api.DeleteItemResponse;
 import io.stator.api.DeleteTableRequest;
 import io.stator.api.DeleteTableResponse;
+import io.stator.api.DescribeContinuousBackupsRequest;
+import io.stator.api.DescribeContinuousBackupsResponse;
 import io.stator.api.DescribeContributorInsightsRequest;
 import io.stator.api.DescribeContributorInsightsResponse;
+import io.stator.api.DescribeEndpointsRequest;
+import io.stator.api.DescribeEndpointsResponse;
+import io.stator.api.DescribeLimitsRequest;
+import io.stator.api.DescribeLimitsResponse;
 import io.stator.api.DescribeTableRequest;
 import io.stator.api.DescribeTableResponse;
 import io.stator.api.DescribeTimeToLiveRequest;
@@ -23,16 +29,24 @@ import io.stator.api.ListContributorInsightsRequest;
 import io.stator.api.ListContributorInsightsResponse;
 import io.stator.api.ListTablesRequest;
 import io.stator.api.ListTablesResponse;
+import io.stator.api.ListTagsOfResourceRequest;
+import io.stator.api.ListTagsOfResourceResponse;
 import io.stator.api.PutItemRequest;
 import io.stator.api.PutItemResponse;
 import io.stator.api.QueryRequest;
 import io.stator.api.QueryResponse;
 import io.stator.api.ScanRequest;
 import io.stator.api.ScanResponse;
+import io.stator.api.TagResourceRequest;
+import io.stator.api.TagResourceResponse;
 import io.stator.api.TransactGetItemsRequest;
 import io.stator.api.TransactGetItemsResponse;
 import io.stator.api.TransactWriteItemsRequest;
 import io.stator.api.TransactWriteItemsResponse;
+import io.stator.api.UntagResourceRequest;
+import io.stator.api.UntagResourceResponse;
+import io.stator.api.UpdateContinuousBackupsRequest;
+import io.stator.api.UpdateContinuousBackupsResponse;
 import io.stator.api.UpdateContributorInsightsRequest;
 import io.stator.api.UpdateContributorInsightsResponse;
 import io.stator.api.UpdateItemRequest;
@@ -167,44 +181,39 @@ final class CannedDatabase implements Database {
   }
 
   @Override
-  public io.stator.api.TagResourceResponse tagResource(
-      io.stator.api.TagResourceRequest request) {
+  public TagResourceResponse tagResource(TagResourceRequest request) {
     throw new UnsupportedOperationException();
   }
 
   @Override
-  public io.stator.api.UntagResourceResponse untagResource(
-      io.stator.api.UntagResourceRequest request) {
+  public UntagResourceResponse untagResource(UntagResourceRequest request) {
     throw new UnsupportedOperationException();
   }
 
   @Override
-  public io.stator.api.ListTagsOfResourceResponse listTagsOfResource(
-      io.stator.api.ListTagsOfResourceRequest request) {
+  public ListTagsOfResourceResponse listTagsOfResource(ListTagsOfResourceRequest request) {
     throw new UnsupportedOperationException();
   }
 
   @Override
-  public io.stator.api.DescribeContinuousBackupsResponse describeContinuousBackups(
-      io.stator.api.DescribeContinuousBackupsRequest request) {
+  public DescribeContinuousBackupsResponse describeContinuousBackups(
+      DescribeContinuousBackupsRequest request) {
     throw new UnsupportedOperationException();
   }
 
   @Override
-  public io.stator.api.UpdateContinuousBackupsResponse updateContinuousBackups(
-      io.stator.api.UpdateContinuousBackupsRequest request) {
+  public UpdateContinuousBackupsResponse updateContinuousBackups(
+      UpdateContinuousBackupsRequest request) {
     throw new UnsupportedOperationException();
   }
 
   @Override
-  public io.stator.api.DescribeLimitsResponse describeLimits(
-      io.stator.api.DescribeLimitsRequest request) {
+  public DescribeLimitsResponse describeLimits(DescribeLimitsRequest request) {
     throw new UnsupportedOperationException();
   }
 
   @Override
-  public io.stator.api.DescribeEndpointsResponse describeEndpoints(
-      io.stator.api.DescribeEndpointsRequest request) {
+  public DescribeEndpointsResponse describeEndpoints(DescribeEndpointsRequest request) {
     throw new UnsupportedOperationException();
   }
 
