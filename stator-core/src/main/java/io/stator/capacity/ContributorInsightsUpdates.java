@@ -58,7 +58,7 @@ public final class ContributorInsightsUpdates {
   // ---- validation ---------------------------------------------------------------------------
 
   public static void checkRequest(UpdateContributorInsightsRequest r) {
-    Constraints c = tableName(r.tableName());
+    Constraints c = checkTableArn(r.tableName());
     c.name("indexName", r.indexName());
     c.notNull("contributorInsightsAction", r.contributorInsightsAction());
     c.oneOf("contributorInsightsAction", r.contributorInsightsAction(), "ENABLE", "DISABLE");
@@ -68,7 +68,7 @@ public final class ContributorInsightsUpdates {
   }
 
   public static void checkRequest(DescribeContributorInsightsRequest r) {
-    Constraints c = tableName(r.tableName());
+    Constraints c = checkTableArn(r.tableName());
     c.name("indexName", r.indexName());
     c.check();
   }
@@ -84,8 +84,11 @@ public final class ContributorInsightsUpdates {
     c.check();
   }
 
-  /** TableName is a TableArn shape here: a name or an ARN of 1 to 1,024 characters. */
-  private static Constraints tableName(String tableName) {
+  /**
+   * TableName is a TableArn shape here (and in the continuous-backup operations): a name or an
+   * ARN of 1 to 1,024 characters.
+   */
+  public static Constraints checkTableArn(String tableName) {
     Constraints.required("TableName", tableName);
     Constraints c = new Constraints();
     c.lengthAtLeast("tableName", tableName, tableName.length(), 1);

@@ -19,6 +19,7 @@ import io.stator.expression.ExpressionContext;
 import io.stator.expression.Path;
 import io.stator.item.ItemCodec;
 import io.stator.item.ItemSize;
+import io.stator.index.IndexChanges;
 import io.stator.index.IndexKeys;
 import io.stator.index.IndexWrite;
 import io.stator.index.Indexes;
@@ -372,13 +373,14 @@ final class BatchOperations {
       Optional<StoredRecord> current = storage.get(table.space(), w.key());
       Map<String, AttributeValue> old =
           current.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
+      IndexChanges changes = IndexChanges.of(table, old, w.item());
       if (units < 0) {
         // Charged once, on the first attempt: a retry after a conflict is our cost, not the
         // client's.
         long oldSize = old == null ? 0 : ItemSize.of(old);
         units = CapacityCalculator.write(oldSize, w.size(), false);
         capacity.write(table, w.key().partition(), units, w.size() - oldSize,
-            Indexes.globalWrites(table, old, w.item(), false));
+            changes.globalWrites(false));
       }
       if (w.encoded() == null && old == null) {
         // deleting an absent item changes nothing, and still costs one unit
@@ -393,7 +395,7 @@ final class BatchOperations {
       } else {
         commit.put(table.space(), w.key(), w.encoded());
       }
-      try (IndexWrite indexWrite = indexes.stage(entry, old, w.item(), commit)) {
+      try (IndexWrite indexWrite = indexes.stage(entry, changes, commit)) {
         storage.commit(commit);
         return new Applied(units, indexWrite);
       } catch (CommitConflictException e) {

@@ -43,14 +43,14 @@ final class ContinuousBackups {
   }
 
   DescribeContinuousBackupsResponse describe(DescribeContinuousBackupsRequest r) {
-    checkTableName(r.tableName()).check();
+    ContributorInsightsUpdates.checkTableArn(r.tableName()).check();
     String name = ContributorInsightsUpdates.tableNameOf(r.tableName());
     TableDefinition table = table(name, () -> tables.definition(name));
     return new DescribeContinuousBackupsResponse(description(table));
   }
 
   UpdateContinuousBackupsResponse update(UpdateContinuousBackupsRequest r) {
-    Constraints c = checkTableName(r.tableName());
+    Constraints c = ContributorInsightsUpdates.checkTableArn(r.tableName());
     PointInTimeRecoverySpecification spec = r.pointInTimeRecoverySpecification();
     c.notNull("pointInTimeRecoverySpecification", spec);
     if (spec != null) {
@@ -97,15 +97,6 @@ final class ContinuousBackups {
         "ENABLED",
         new PointInTimeRecoveryDescription(
             "ENABLED", pitr.recoveryPeriodInDays(), earliest, latest));
-  }
-
-  /** TableName is a TableArn shape: a name or an ARN of 1 to 1,024 characters. */
-  private static Constraints checkTableName(String tableName) {
-    Constraints.required("TableName", tableName);
-    Constraints c = new Constraints();
-    c.lengthAtLeast("tableName", tableName, tableName.length(), 1);
-    c.lengthAtMost("tableName", tableName, tableName.length(), 1024);
-    return c;
   }
 
   /** DynamoDB's backup operations answer TableNotFoundException for a missing table. */

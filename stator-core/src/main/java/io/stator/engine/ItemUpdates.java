@@ -18,6 +18,7 @@ import io.stator.item.ItemCodec;
 import io.stator.item.ItemSize;
 import io.stator.schema.Constraints;
 import io.stator.schema.TableDefinition;
+import io.stator.index.IndexChanges;
 import io.stator.index.IndexKeys;
 import io.stator.index.IndexWrite;
 import io.stator.index.Indexes;
@@ -180,9 +181,10 @@ final class ItemUpdates {
       // UpdateItem pays for the larger of the item before and after, charged once (a retry
       // after a conflict is our cost, not the client's).
       double units = CapacityCalculator.write(oldSize, newSize, false);
+      IndexChanges changes = IndexChanges.of(table, old, updated);
       if (!charged) {
         capacity.write(table, key.partition(), units, newSize - oldSize,
-            Indexes.globalWrites(table, old, updated, false));
+            changes.globalWrites(false));
         charged = true;
       }
       long version = current.map(StoredRecord::version).orElse(Commit.Expectation.ABSENT);
@@ -191,7 +193,7 @@ final class ItemUpdates {
               .expect(table.space(), key, version)
               .put(table.space(), key, ItemCodec.encode(updated));
       IndexWrite written;
-      try (IndexWrite indexWrite = indexes.stage(entry, old, updated, commit)) {
+      try (IndexWrite indexWrite = indexes.stage(entry, changes, commit)) {
         ongoing.checkNotOngoing(table.space(), key); // one may have begun since the read
         storage.commit(commit);
         written = indexWrite;

@@ -14,6 +14,7 @@ import io.stator.capacity.CapacityModel;
 import io.stator.capacity.Consumption;
 import io.stator.capacity.ReadConsistency;
 import io.stator.expression.Condition;
+import io.stator.index.IndexChanges;
 import io.stator.index.IndexKeys;
 import io.stator.index.IndexWrite;
 import io.stator.index.Indexes;
@@ -254,6 +255,7 @@ final class Items {
       long oldSize = old == null ? 0 : ItemSize.of(old);
       boolean holds =
           condition == null || Expressions.evaluate(condition, old == null ? Map.of() : old);
+      IndexChanges changes = holds ? IndexChanges.of(table, old, item) : null;
       if (units < 0) {
         // Charged once, on the first attempt: a retry after a conflict is our cost, not the
         // client's. A failed condition still consumes the existing item's size, at least 1.
@@ -264,7 +266,7 @@ final class Items {
         // The writes the item causes in the table's GSIs are charged to the GSIs' partitions with
         // it: a GSI short of write capacity throttles this write.
         capacity.write(table, key.partition(), units, holds ? newSize - oldSize : 0,
-            holds ? Indexes.globalWrites(table, old, item, false) : List.of());
+            holds ? changes.globalWrites(false) : List.of());
       }
       if (!holds) {
         throw DynamoDbException.conditionalCheckFailed("ALL_OLD".equals(onFailure) ? old : null);
@@ -281,7 +283,7 @@ final class Items {
       }
       byte[] oldEncoded = current.map(StoredRecord::value).orElse(null);
       try (IndexWrite indexWrite =
-          indexes.stage(entry, old, oldEncoded, item, encoded, commit, identity)) {
+          indexes.stage(entry, changes, oldEncoded, encoded, commit, identity)) {
         if (client) {
           ongoing.checkNotOngoing(table.space(), key); // one may have begun since the read
         }

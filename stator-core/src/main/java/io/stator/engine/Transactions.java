@@ -28,6 +28,7 @@ import io.stator.expression.ExpressionContext;
 import io.stator.expression.Expressions;
 import io.stator.expression.Path;
 import io.stator.expression.Update;
+import io.stator.index.IndexChanges;
 import io.stator.index.IndexKeys;
 import io.stator.index.IndexWrite;
 import io.stator.index.Indexes;
@@ -351,8 +352,9 @@ final class Transactions {
             if (!entry.table().tableId().equals(a.table().tableId())) {
               throw DynamoDbException.resourceNotFound("Requested resource not found");
             }
-            indexWrites.add(indexes.stage(entry, old, updated, commit));
-            globalWrites.set(i, Indexes.globalWrites(entry.table(), old, updated, true));
+            IndexChanges changes = IndexChanges.of(entry.table(), old, updated);
+            indexWrites.add(indexes.stage(entry, changes, commit));
+            globalWrites.set(i, changes.globalWrites(true));
           }
         } catch (DynamoDbException e) {
           if (e.type() == ErrorType.ResourceNotFoundException) {

@@ -1,10 +1,7 @@
 package io.stator.index;
 
 import io.stator.api.ItemCollectionMetrics;
-import io.stator.capacity.CapacityCalculator;
-import io.stator.capacity.GlobalIndexWrite;
 import io.stator.item.ItemCodec;
-import io.stator.item.ItemSize;
 import io.stator.schema.Catalog;
 import io.stator.schema.IndexDefinition;
 import io.stator.schema.TableDefinition;
@@ -119,48 +116,43 @@ public final class Indexes implements AutoCloseable {
   private final boolean synchronous;
 
   /**
-   * Adds the index side of one write attempt to {@code commit}: call after reading {@code
-   * oldItem} and computing {@code newItem} (null for a delete), before committing, and close the
-   * result after the commit attempt.
+   * Adds the index side of one write attempt to {@code commit}: call after reading the old item
+   * and computing the new one (null for a delete) and their {@code changes}, before committing,
+   * and close the result after the commit attempt.
    *
    * @param table the definition the write was computed against, with its catalog version
    */
-  public IndexWrite stage(
-      Catalog.Entry table, Map<String, AttributeValue> oldItem,
-      Map<String, AttributeValue> newItem, Commit commit) {
-    return stage(table, oldItem, newItem, commit, null);
-  }
-
-  /**
-   * As above, for a write the service makes itself ({@code identity}, e.g. a Time to Live
-   * deletion), which its stream record names; null for a client's write.
-   */
-  public IndexWrite stage(
-      Catalog.Entry table, Map<String, AttributeValue> oldItem,
-      Map<String, AttributeValue> newItem, Commit commit, UserIdentity identity) {
-    return stage(table, oldItem, null, newItem, null, commit, identity);
+  public IndexWrite stage(Catalog.Entry table, IndexChanges changes, Commit commit) {
+    return stage(table, changes, null, null, commit, null);
   }
 
   /**
    * As above, with the items' encodings when the caller has them ({@code oldEncoded}: the stored
    * value it read; {@code newEncoded}: what it commits), so the change-log record need not
-   * encode them again; null for either means "encode it here".
+   * encode them again (null for either means "encode it here"), and for a write the service makes
+   * itself ({@code identity}, e.g. a Time to Live deletion), which its stream record names; null
+   * for a client's write.
    */
   public IndexWrite stage(
-      Catalog.Entry table, Map<String, AttributeValue> oldItem, byte[] oldEncoded,
-      Map<String, AttributeValue> newItem, byte[] newEncoded, Commit commit,
-      UserIdentity identity) {
+      Catalog.Entry table, IndexChanges changes, byte[] oldEncoded, byte[] newEncoded,
+      Commit commit, UserIdentity identity) {
     TableDefinition t = table.table();
+    Map<String, AttributeValue> oldItem = changes.oldItem();
+    Map<String, AttributeValue> newItem = changes.newItem();
     if (newItem != null) {
       IndexKeys.checkItem(t, newItem);
     }
+    if (changes.table() != t) {
+      changes = IndexChanges.of(t, oldItem, newItem); // computed against another definition
+    }
     commit.expect(Catalog.SPACE, Catalog.key(t.name()), table.version());
     List<IndexWrite.IndexUnits> units = new ArrayList<>();
-    for (IndexDefinition index : t.indexes()) {
+    for (IndexChanges.Entry change : changes.entries()) {
+      IndexDefinition index = change.index();
       if (!index.global()) {
-        entryWrites(t, index, oldItem, newItem, commit);
+        change.stage(commit, null);
       }
-      double u = units(t, index, oldItem, newItem);
+      double u = change.units();
       if (u > 0) {
         units.add(new IndexWrite.IndexUnits(index.name(), index.global(), u));
       }
@@ -177,9 +169,9 @@ public final class Indexes implements AutoCloseable {
       return new IndexWrite(this, t.name(), -1, streamSequence, units, metrics);
     }
     if (propagator.synchronous(t.name(), synchronous && globalIndexesActive(t))) {
-      for (IndexDefinition index : t.indexes()) {
-        if (index.global()) {
-          entryWrites(t, index, oldItem, newItem, newEncoded, commit);
+      for (IndexChanges.Entry change : changes.entries()) {
+        if (change.index().global()) {
+          change.stage(commit, newEncoded);
         }
       }
       return new IndexWrite(this, t.name(), -1, streamSequence, units, metrics);
@@ -205,95 +197,6 @@ public final class Indexes implements AutoCloseable {
       }
     }
     return true;
-  }
-
-  /** The write units {@code index} is charged for moving an item from old to new. */
-  private static double units(
-      TableDefinition table, IndexDefinition index, Map<String, AttributeValue> oldItem,
-      Map<String, AttributeValue> newItem) {
-    StorageKey oldKey = IndexKeys.entryKey(table, index, oldItem);
-    StorageKey newKey = IndexKeys.entryKey(table, index, newItem);
-    Map<String, AttributeValue> oldEntry =
-        oldKey == null ? null : IndexKeys.project(table, index, oldItem);
-    Map<String, AttributeValue> newEntry =
-        newKey == null ? null : IndexKeys.project(table, index, newItem);
-    return IndexWrite.units(
-        oldKey, oldEntry == null ? 0 : ItemSize.of(oldEntry),
-        newKey, newEntry == null ? 0 : ItemSize.of(newEntry),
-        oldEntry == null || !oldEntry.equals(newEntry));
-  }
-
-  /**
-   * The writes moving an item from old to new (either null) causes in the table's global
-   * secondary indexes, each under the index key it lands on, for the capacity model to charge
-   * to the index's own partitions: a put under the new index key, a delete under the old one,
-   * or one write of the larger entry when only its projected attributes change. The units are
-   * {@link IndexWrite}'s (doubled in a transaction); an item in neither version costs nothing.
-   */
-  public static List<GlobalIndexWrite> globalWrites(
-      TableDefinition table, Map<String, AttributeValue> oldItem,
-      Map<String, AttributeValue> newItem, boolean transactional) {
-    if (!table.hasGlobalIndexes()) {
-      return List.of();
-    }
-    double factor = transactional ? 2 : 1;
-    List<GlobalIndexWrite> out = new ArrayList<>();
-    for (IndexDefinition index : table.indexes()) {
-      if (!index.global()) {
-        continue;
-      }
-      StorageKey oldKey = IndexKeys.entryKey(table, index, oldItem);
-      StorageKey newKey = IndexKeys.entryKey(table, index, newItem);
-      Map<String, AttributeValue> oldEntry =
-          oldKey == null ? null : IndexKeys.project(table, index, oldItem);
-      Map<String, AttributeValue> newEntry =
-          newKey == null ? null : IndexKeys.project(table, index, newItem);
-      long oldSize = oldEntry == null ? 0 : ItemSize.of(oldEntry);
-      long newSize = newEntry == null ? 0 : ItemSize.of(newEntry);
-      if (oldKey != null && oldKey.equals(newKey)) {
-        if (!oldEntry.equals(newEntry)) {
-          out.add(new GlobalIndexWrite(index.name(), newKey.partition(),
-              factor * CapacityCalculator.write(oldSize, newSize, false), newSize - oldSize));
-        }
-        continue;
-      }
-      if (oldKey != null) {
-        out.add(new GlobalIndexWrite(index.name(), oldKey.partition(),
-            factor * CapacityCalculator.write(oldSize, 0, false), -oldSize));
-      }
-      if (newKey != null) {
-        out.add(new GlobalIndexWrite(index.name(), newKey.partition(),
-            factor * CapacityCalculator.write(0, newSize, false), newSize));
-      }
-    }
-    return out;
-  }
-
-  /** The deletes and puts that move an item's entry in one index from old to new. */
-  static void entryWrites(
-      TableDefinition table, IndexDefinition index, Map<String, AttributeValue> oldItem,
-      Map<String, AttributeValue> newItem, Commit commit) {
-    entryWrites(table, index, oldItem, newItem, null, commit);
-  }
-
-  /**
-   * As above; {@code newEncoded}, when given, is the new item's encoding, which an index
-   * projecting ALL keeps as it is.
-   */
-  static void entryWrites(
-      TableDefinition table, IndexDefinition index, Map<String, AttributeValue> oldItem,
-      Map<String, AttributeValue> newItem, byte[] newEncoded, Commit commit) {
-    StorageKey oldKey = IndexKeys.entryKey(table, index, oldItem);
-    StorageKey newKey = IndexKeys.entryKey(table, index, newItem);
-    if (oldKey != null && !oldKey.equals(newKey)) {
-      commit.delete(index.space(), oldKey);
-    }
-    if (newKey != null) {
-      commit.put(index.space(), newKey,
-          newEncoded != null && IndexDefinition.ALL.equals(index.projectionType())
-              ? newEncoded
-              : ItemCodec.encode(IndexKeys.project(table, index, newItem)));
-    }
   }
 
   void resolved(String tableName, long sequence) {
