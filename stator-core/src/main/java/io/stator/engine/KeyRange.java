@@ -104,10 +104,7 @@ record KeyRange(
       case "EQ", "LE" -> Bound.inclusive(first);
       case "LT" -> Bound.exclusive(first);
       case "BETWEEN" -> Bound.inclusive(KeyCodec.sort(sortValues.get(1)));
-      case "BEGINS_WITH" -> {
-        byte[] next = successor(first);
-        yield next == null ? null : Bound.exclusive(next);
-      }
+      case "BEGINS_WITH" -> Bound.pastPrefix(first);
       default -> null;
     };
   }
@@ -133,20 +130,6 @@ record KeyRange(
       }
     }
     return true;
-  }
-
-  /** The smallest byte string greater than every string that starts with {@code prefix}. */
-  static byte[] successor(byte[] prefix) {
-    int end = prefix.length;
-    while (end > 0 && prefix[end - 1] == (byte) 0xFF) {
-      end--;
-    }
-    if (end == 0) {
-      return null;
-    }
-    byte[] next = Arrays.copyOf(prefix, end);
-    next[end - 1]++;
-    return next;
   }
 
   // ---- analysis ---------------------------------------------------------------------------

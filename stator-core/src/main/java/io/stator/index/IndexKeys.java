@@ -212,7 +212,7 @@ public final class IndexKeys {
     return switch (operator) {
       case "EQ", "GE", "BETWEEN" -> Bound.inclusive(first);
       case "GT" -> {
-        Bound past = after(first);
+        Bound past = Bound.pastPrefix(first);
         yield past == null ? Bound.exclusive(first) : Bound.inclusive(past.sort());
       }
       case "BEGINS_WITH" -> Bound.inclusive(concat(prefix, unterminated(values.get(0))));
@@ -223,15 +223,15 @@ public final class IndexKeys {
   /** The upper bound matching {@link #lower}. */
   public static Bound upper(byte[] prefix, String operator, List<AttributeValue> values) {
     if (operator == null) {
-      return prefix.length == 0 ? null : after(prefix);
+      return prefix.length == 0 ? null : Bound.pastPrefix(prefix);
     }
     byte[] first = concat(prefix, escaped(values.get(0)));
     return switch (operator) {
-      case "EQ", "LE" -> after(first);
+      case "EQ", "LE" -> Bound.pastPrefix(first);
       case "LT" -> Bound.exclusive(first);
-      case "BETWEEN" -> after(concat(prefix, escaped(values.get(1))));
-      case "BEGINS_WITH" -> after(concat(prefix, unterminated(values.get(0))));
-      default -> prefix.length == 0 ? null : after(prefix); // GT, GE
+      case "BETWEEN" -> Bound.pastPrefix(concat(prefix, escaped(values.get(1))));
+      case "BEGINS_WITH" -> Bound.pastPrefix(concat(prefix, unterminated(values.get(0))));
+      default -> prefix.length == 0 ? null : Bound.pastPrefix(prefix); // GT, GE
     };
   }
 
@@ -251,20 +251,6 @@ public final class IndexKeys {
   private static byte[] unterminated(AttributeValue value) {
     byte[] e = escaped(value);
     return Arrays.copyOf(e, e.length - 2);
-  }
-
-  /** Exclusive bound past every byte string starting with {@code prefix}, or none. */
-  private static Bound after(byte[] prefix) {
-    int end = prefix.length;
-    while (end > 0 && prefix[end - 1] == (byte) 0xFF) {
-      end--;
-    }
-    if (end == 0) {
-      return null;
-    }
-    byte[] next = Arrays.copyOf(prefix, end);
-    next[end - 1]++;
-    return Bound.exclusive(next);
   }
 
   private static List<AttributeValue> values(

@@ -1,5 +1,7 @@
 package io.stator.storage;
 
+import java.util.Arrays;
+
 /** One end of a sort-key range. */
 public record Bound(byte[] sort, boolean inclusive) {
   public static Bound inclusive(byte[] sort) {
@@ -8,5 +10,23 @@ public record Bound(byte[] sort, boolean inclusive) {
 
   public static Bound exclusive(byte[] sort) {
     return new Bound(sort, false);
+  }
+
+  /**
+   * The exclusive bound past every sort key that starts with {@code prefix} (the end of a
+   * begins_with range): the prefix without its trailing 0xFF bytes, its last byte incremented.
+   * Null when no byte string follows them all (an empty or all-0xFF prefix), i.e. no bound.
+   */
+  public static Bound pastPrefix(byte[] prefix) {
+    int end = prefix.length;
+    while (end > 0 && prefix[end - 1] == (byte) 0xFF) {
+      end--;
+    }
+    if (end == 0) {
+      return null;
+    }
+    byte[] next = Arrays.copyOf(prefix, end);
+    next[end - 1]++;
+    return exclusive(next);
   }
 }

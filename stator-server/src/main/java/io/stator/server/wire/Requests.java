@@ -101,7 +101,7 @@ final class Requests {
     return new DeleteTableRequest(tableNameOnly(in));
   }
 
-  private static String tableNameOnly(JsonInput in) throws IOException {
+  static String tableNameOnly(JsonInput in) throws IOException {
     String tableName = null;
     for (String m = in.nextMember(); m != null; m = in.nextMember()) {
       if (m.equals("TableName")) {

@@ -253,7 +253,7 @@ final class Responses {
     out.writeEndObject();
   }
 
-  private static void keySchemaElement(JsonGenerator out, KeySchemaElement k) throws IOException {
+  static void keySchemaElement(JsonGenerator out, KeySchemaElement k) throws IOException {
     out.writeStartObject();
     string(out, "AttributeName", k.attributeName());
     string(out, "KeyType", k.keyType());
@@ -445,13 +445,13 @@ final class Responses {
     out.writeEndArray();
   }
 
-  private static void string(JsonGenerator out, String name, String value) throws IOException {
+  static void string(JsonGenerator out, String name, String value) throws IOException {
     if (value != null) {
       out.writeStringField(name, value);
     }
   }
 
-  private static void number(JsonGenerator out, String name, Long value) throws IOException {
+  static void number(JsonGenerator out, String name, Long value) throws IOException {
     if (value != null) {
       out.writeNumberField(name, value);
     }

@@ -62,15 +62,7 @@ final class SettingsRequests {
 
   static DescribeContinuousBackupsRequest describeContinuousBackups(JsonInput in)
       throws IOException {
-    String tableName = null;
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      if (m.equals("TableName")) {
-        tableName = in.string();
-      } else {
-        in.skip();
-      }
-    }
-    return new DescribeContinuousBackupsRequest(tableName);
+    return new DescribeContinuousBackupsRequest(Requests.tableNameOnly(in));
   }
 
   static UpdateContinuousBackupsRequest updateContinuousBackups(JsonInput in)

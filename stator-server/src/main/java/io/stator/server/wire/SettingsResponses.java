@@ -1,5 +1,8 @@
 package io.stator.server.wire;
 
+import static io.stator.server.wire.Responses.number;
+import static io.stator.server.wire.Responses.string;
+
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.api.ContinuousBackupsDescription;
 import io.stator.api.DescribeContinuousBackupsResponse;
@@ -126,18 +129,6 @@ final class SettingsResponses {
       Responses.timestamp(
           out, "InaccessibleEncryptionDateTime", d.inaccessibleEncryptionDateTime());
       out.writeEndObject();
-    }
-  }
-
-  private static void string(JsonGenerator out, String name, String value) throws IOException {
-    if (value != null) {
-      out.writeStringField(name, value);
-    }
-  }
-
-  private static void number(JsonGenerator out, String name, Long value) throws IOException {
-    if (value != null) {
-      out.writeNumberField(name, value);
     }
   }
 }

@@ -1,5 +1,7 @@
 package io.stator.server.wire;
 
+import static io.stator.server.wire.Responses.string;
+
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.api.KeySchemaElement;
 import io.stator.api.streams.DescribeStreamResponse;
@@ -48,10 +50,7 @@ final class StreamResponses {
     string(out, "TableName", d.tableName());
     out.writeArrayFieldStart("KeySchema");
     for (KeySchemaElement k : d.keySchema()) {
-      out.writeStartObject();
-      string(out, "AttributeName", k.attributeName());
-      string(out, "KeyType", k.keyType());
-      out.writeEndObject();
+      Responses.keySchemaElement(out, k);
     }
     out.writeEndArray();
     out.writeArrayFieldStart("Shards");
@@ -120,11 +119,5 @@ final class StreamResponses {
       out.writeEndObject();
     }
     out.writeEndObject();
-  }
-
-  private static void string(JsonGenerator out, String name, String value) throws IOException {
-    if (value != null) {
-      out.writeStringField(name, value);
-    }
   }
 }
