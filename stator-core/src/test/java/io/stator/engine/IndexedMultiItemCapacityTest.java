@@ -185,7 +185,7 @@ class IndexedMultiItemCapacityTest {
     }
 
     @Override
-    void beforeCommit(Commit commit) {
+    protected void beforeCommit(Commit commit) {
       boolean itemWrite =
           commit.expectations().stream().anyMatch(e -> e.space().equals(Catalog.SPACE))
               && commit.writes().stream().anyMatch(w -> w.space().startsWith("table."));

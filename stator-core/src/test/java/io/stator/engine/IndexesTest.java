@@ -470,7 +470,7 @@ class IndexesTest {
     List<String> committed = new java.util.concurrent.CopyOnWriteArrayList<>();
     db = new Engine(new InterceptingStorage(new MemoryStorage()) {
       @Override
-      void beforeCommit(Commit commit) {
+      protected void beforeCommit(Commit commit) {
         commit.writes().forEach(w -> committed.add(w.space()));
       }
     }, EngineOptions.defaults().withSynchronousGlobalIndexes(false));
@@ -641,7 +641,7 @@ class IndexesTest {
       }
 
       @Override
-      void beforeCommit(Commit commit) {
+      protected void beforeCommit(Commit commit) {
         String thread = Thread.currentThread().getName();
         if (!thread.startsWith("writer-")) {
           return;
