@@ -107,9 +107,11 @@ class GlobalIndexCapacityTest {
           .isInstanceOfSatisfying(ProvisionedThroughputExceededException.class, e ->
               assertThat(e.throttlingReasons()).containsExactly(new ThrottlingReason(
                   "IndexWriteProvisionedThroughputExceeded", INDEX_ARN)));
+      assertThat(get(db, "sensor-300")).isNull(); // nothing written
       // An item without the index key writes nothing in the index, and is not throttled by it.
       db.putItem(new PutItemRequest("sensors", Map.of("sensor", new AttributeValue.S("x")),
           null, null, null, null, null, null, null, null, null));
+      assertThat(get(db, "x")).isNotNull();
     }
   }
 
@@ -181,6 +183,10 @@ class GlobalIndexCapacityTest {
           null, null));
       assertThat(response.unprocessedItems().get("sensors")).hasSize(1);
       assertThat(get(db, "a") == null ^ get(db, "b") == null).isTrue();
+      // The item returned unprocessed is the one not written.
+      String unprocessed = ((AttributeValue.S) response.unprocessedItems().get("sensors").get(0)
+          .putRequest().item().get("sensor")).value();
+      assertThat(get(db, unprocessed)).isNull();
     }
   }
 }

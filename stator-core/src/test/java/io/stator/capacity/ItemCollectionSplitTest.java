@@ -64,6 +64,12 @@ class ItemCollectionSplitTest {
       PartitionReport report = db.partitions("readings");
       assertThat(report.partitions()).hasSize(1);
       assertThat(report.splitsForHeat()).isZero();
+      // The load was seen, and on one key: no split although the partition is hot.
+      assertThat(report.partitions().get(0).hotKeys()).singleElement()
+          .satisfies(k -> {
+            assertThat(k.partitionKey()).isEqualTo("hot");
+            assertThat(k.writeUnits()).isGreaterThan(0);
+          });
     }
   }
 

@@ -10,6 +10,7 @@ import io.stator.api.ProvisionedThroughput;
 import io.stator.api.PutItemRequest;
 import io.stator.api.QueryRequest;
 import io.stator.api.ScanRequest;
+import io.stator.capacity.PartitionReport;
 import io.stator.value.AttributeValue;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -103,5 +104,14 @@ final class Fixtures {
 
   static Map<String, AttributeValue> values(Object... nameValues) {
     return item(nameValues);
+  }
+
+  /** The write units the partition model charged to one partition key of a table. */
+  static double writeUnitsOf(Engine db, String table, String partitionKey) {
+    return db.partitions(table).partitions().stream()
+        .flatMap(p -> p.hotKeys().stream())
+        .filter(k -> k.partitionKey().equals(partitionKey))
+        .mapToDouble(PartitionReport.HotKey::writeUnits)
+        .sum();
   }
 }

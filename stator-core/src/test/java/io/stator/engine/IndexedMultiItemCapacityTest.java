@@ -21,7 +21,6 @@ import io.stator.api.TransactWriteItemsResponse;
 import io.stator.api.UpdateTimeToLiveRequest;
 import io.stator.api.WriteRequest;
 import io.stator.capacity.ManualClock;
-import io.stator.capacity.PartitionReport;
 import io.stator.schema.Catalog;
 import io.stator.storage.Commit;
 import io.stator.storage.Storage;
@@ -137,11 +136,7 @@ class IndexedMultiItemCapacityTest {
 
   /** The write units the partition model charged to one partition key. */
   private double writeUnitsOf(String partitionKey) {
-    return db.partitions("Orders").partitions().stream()
-        .flatMap(p -> p.hotKeys().stream())
-        .filter(k -> k.partitionKey().equals(partitionKey))
-        .mapToDouble(PartitionReport.HotKey::writeUnits)
-        .sum();
+    return Fixtures.writeUnitsOf(db, "Orders", partitionKey);
   }
 
   /** The GSI by product and the LSI by total hold exactly these orders. */
@@ -185,7 +180,7 @@ class IndexedMultiItemCapacityTest {
     }
 
     @Override
-    void beforeCommit(Commit commit) {
+    protected void beforeCommit(Commit commit) {
       boolean itemWrite =
           commit.expectations().stream().anyMatch(e -> e.space().equals(Catalog.SPACE))
               && commit.writes().stream().anyMatch(w -> w.space().startsWith("table."));

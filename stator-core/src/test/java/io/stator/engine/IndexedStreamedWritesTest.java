@@ -37,7 +37,6 @@ import io.stator.api.streams.GetShardIteratorRequest;
 import io.stator.api.streams.Record;
 import io.stator.api.streams.Shard;
 import io.stator.capacity.ManualClock;
-import io.stator.capacity.PartitionReport;
 import io.stator.schema.Catalog;
 import io.stator.storage.memory.MemoryStorage;
 import io.stator.value.AttributeValue;
@@ -210,11 +209,7 @@ class IndexedStreamedWritesTest {
   }
 
   private double writeUnitsOf(String partitionKey) {
-    return db.partitions("Orders").partitions().stream()
-        .flatMap(p -> p.hotKeys().stream())
-        .filter(k -> k.partitionKey().equals(partitionKey))
-        .mapToDouble(PartitionReport.HotKey::writeUnits)
-        .sum();
+    return Fixtures.writeUnitsOf(db, "Orders", partitionKey);
   }
 
   /** Every record of the stream, shard after shard. */

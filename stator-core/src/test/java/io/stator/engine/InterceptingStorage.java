@@ -13,16 +13,17 @@ import java.util.Set;
 /**
  * A real storage that lets a test act on each commit just before it reaches the storage (hold
  * it, or change something under it), so races between writers can be staged deterministically.
+ * Public so that the server module's tests can stage the same races through the wire.
  */
-abstract class InterceptingStorage implements Storage {
+public abstract class InterceptingStorage implements Storage {
   private final Storage delegate;
 
-  InterceptingStorage(Storage delegate) {
+  protected InterceptingStorage(Storage delegate) {
     this.delegate = delegate;
   }
 
   /** Runs on the committing thread before {@code commit} is handed to the real storage. */
-  abstract void beforeCommit(Commit commit);
+  protected abstract void beforeCommit(Commit commit);
 
   @Override
   public final void commit(Commit commit) {

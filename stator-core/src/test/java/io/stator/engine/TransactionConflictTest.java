@@ -16,15 +16,12 @@ import io.stator.api.Put;
 import io.stator.api.TransactWriteItem;
 import io.stator.api.TransactWriteItemsRequest;
 import io.stator.api.UpdateItemRequest;
-import io.stator.storage.Commit;
-import io.stator.storage.Storage;
 import io.stator.storage.memory.MemoryStorage;
 import io.stator.value.AttributeValue;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -106,28 +103,5 @@ class TransactionConflictTest {
 
   private Map<String, AttributeValue> read(String pk) {
     return db.getItem(get(TABLE, item("pk", pk))).item();
-  }
-
-  /** Blocks the first commit that writes two items until released. */
-  private static final class HeldStorage extends InterceptingStorage {
-    final CountDownLatch held = new CountDownLatch(1);
-    final CountDownLatch release = new CountDownLatch(1);
-
-    HeldStorage(Storage delegate) {
-      super(delegate);
-    }
-
-    @Override
-    void beforeCommit(Commit commit) {
-      long items = commit.writes().stream().filter(w -> w.space().startsWith("table.")).count();
-      if (items >= 2 && held.getCount() > 0) {
-        held.countDown();
-        try {
-          release.await(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
-    }
   }
 }

@@ -10,7 +10,9 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
@@ -54,7 +56,9 @@ final class ClassDataTraining implements Callable<Integer> {
     return 0;
   }
 
-  private static void train(io.stator.storage.Storage storage) throws IOException {
+  /** Serves the first session's calls on the storage; returns the response bodies, in order. */
+  static List<String> train(io.stator.storage.Storage storage) throws IOException {
+    List<String> bodies = new ArrayList<>();
     try (StatorServer server =
         StatorServer.start("127.0.0.1", 0, Stator.open(storage), "us-east-1", true)) {
       try (Socket socket = new Socket("127.0.0.1", server.port())) {
@@ -71,14 +75,15 @@ final class ClassDataTraining implements Callable<Integer> {
           out.write(head.getBytes(StandardCharsets.US_ASCII));
           out.write(body);
           out.flush();
-          readResponse(in);
+          bodies.add(readResponse(in));
         }
       }
     }
+    return bodies;
   }
 
   /** Reads one response (headers, then Content-Length bytes of body); it must be a 200. */
-  private static void readResponse(InputStream in) throws IOException {
+  private static String readResponse(InputStream in) throws IOException {
     StringBuilder headers = new StringBuilder();
     while (!headers.toString().endsWith("\r\n\r\n")) {
       int b = in.read();
@@ -99,5 +104,6 @@ final class ClassDataTraining implements Callable<Integer> {
           + headers.substring(0, headers.indexOf("\r\n")) + ": "
           + new String(body, StandardCharsets.UTF_8));
     }
+    return new String(body, StandardCharsets.UTF_8);
   }
 }

@@ -2,6 +2,7 @@ package io.stator.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.stator.storage.memory.MemoryStorage;
 import io.stator.storage.rocksdb.RocksDbStorage;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -11,6 +12,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,6 +42,18 @@ class MainTest {
     assertThat(err.toString()).isEmpty();
     assertThat(run("--help")).isZero();
     assertThat(out.toString()).doesNotContain("class-data-training");
+  }
+
+  @Test
+  void classDataTrainingAnswersEveryCallOfTheSession() throws Exception {
+    // The exit status alone would hold for a command that trains nothing: the calls must have
+    // been served, the item written, read back and the table listed.
+    List<String> bodies = ClassDataTraining.train(new MemoryStorage());
+    assertThat(bodies).hasSize(5);
+    assertThat(bodies.get(0)).contains("\"TableName\":\"training\"");
+    assertThat(bodies.get(2)).contains("\"v\":{\"S\":\"x\"}");
+    assertThat(bodies.get(3)).contains("\"Count\":1");
+    assertThat(bodies.get(4)).isEqualTo("{\"TableNames\":[\"training\"]}");
   }
 
   @Test

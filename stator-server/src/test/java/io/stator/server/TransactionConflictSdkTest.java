@@ -4,19 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.stator.Stator;
-import io.stator.storage.Bound;
-import io.stator.storage.Commit;
-import io.stator.storage.SpaceStats;
-import io.stator.storage.Storage;
-import io.stator.storage.StorageKey;
-import io.stator.storage.StoredRecord;
+import io.stator.engine.HeldStorage;
 import io.stator.storage.memory.MemoryStorage;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -77,73 +68,5 @@ class TransactionConflictSdkTest {
 
   private static AttributeValue s(String value) {
     return AttributeValue.builder().s(value).build();
-  }
-
-  /** Blocks the first commit that writes two items until released. */
-  private static final class HeldStorage implements Storage {
-    private final Storage delegate;
-    final CountDownLatch held = new CountDownLatch(1);
-    final CountDownLatch release = new CountDownLatch(1);
-
-    HeldStorage(Storage delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public void commit(Commit commit) {
-      long items = commit.writes().stream().filter(w -> w.space().startsWith("table.")).count();
-      if (items >= 2 && held.getCount() > 0) {
-        held.countDown();
-        try {
-          release.await(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
-      delegate.commit(commit);
-    }
-
-    @Override
-    public void createSpace(String space) {
-      delegate.createSpace(space);
-    }
-
-    @Override
-    public void dropSpace(String space) {
-      delegate.dropSpace(space);
-    }
-
-    @Override
-    public Set<String> spaces() {
-      return delegate.spaces();
-    }
-
-    @Override
-    public Optional<StoredRecord> get(String space, StorageKey key) {
-      return delegate.get(space, key);
-    }
-
-    @Override
-    public List<StoredRecord> query(
-        String space, byte[] partition, Bound lower, Bound upper, boolean forward, int limit) {
-      return delegate.query(space, partition, lower, upper, forward, limit);
-    }
-
-    @Override
-    public List<StoredRecord> scan(
-        String space, byte[] fromPartition, byte[] toPartition, StorageKey startAfter,
-        int limit) {
-      return delegate.scan(space, fromPartition, toPartition, startAfter, limit);
-    }
-
-    @Override
-    public SpaceStats stats(String space) {
-      return delegate.stats(space);
-    }
-
-    @Override
-    public void close() {
-      delegate.close();
-    }
   }
 }

@@ -73,7 +73,11 @@ class MemoryStorageTest extends StorageContract {
       writer.join();
     }
     assertThat(failure.get()).isNull();
-    // Both reads agree once the writer stopped.
+    // Both reads agree once the writer stopped, on a value known to be there (the writer's last
+    // commit may have been a delete, which an index that finds nothing would also agree with).
+    storage.commit(new Commit().put("s", key, new byte[] {42}));
+    assertThat(storage.get("s", key)).get()
+        .satisfies(r -> assertThat(r.value()).containsExactly(42));
     assertThat(storage.get("s", key).map(StoredRecord::version).orElse(-1L))
         .isEqualTo(storage.query("s", partition, null, null, true, 10).stream()
             .mapToLong(StoredRecord::version).findFirst().orElse(-1L));

@@ -23,11 +23,6 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.retry.RetryPolicy;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -61,14 +56,7 @@ class CapacityTest {
   private void start(CapacityMode mode) {
     server = StatorServer.start("127.0.0.1", 0, Stator.open(new MemoryStorage(),
         EngineOptions.defaults().withClock(clock).withCapacityMode(mode)));
-    client = DynamoDbClient.builder()
-        .endpointOverride(URI.create(endpoint()))
-        .region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(
-            AwsBasicCredentials.create("AKIDEXAMPLE", "secret")))
-        .httpClient(UrlConnectionHttpClient.create())
-        .overrideConfiguration(c -> c.retryPolicy(RetryPolicy.none()))
-        .build();
+    client = DynamoDbEndpoint.client(URI.create(endpoint()));
   }
 
   private String endpoint() {

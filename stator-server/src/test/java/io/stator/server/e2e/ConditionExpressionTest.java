@@ -76,21 +76,11 @@ class ConditionExpressionTest extends EndToEndTest {
 
   /** Whether the condition holds for the product: a conditional put of the unchanged item. */
   private boolean holds(String condition, Object... valuesAndNames) {
-    Map<String, AttributeValue> values = new LinkedHashMap<>();
-    Map<String, String> names = new LinkedHashMap<>();
-    for (int i = 0; i < valuesAndNames.length; i += 2) {
-      String placeholder = (String) valuesAndNames[i];
-      if (placeholder.startsWith("#")) {
-        names.put(placeholder, (String) valuesAndNames[i + 1]);
-      } else {
-        values.put(placeholder, (AttributeValue) valuesAndNames[i + 1]);
-      }
-    }
     try {
       dynamo.putItem(r -> r.tableName(table).item(product())
           .conditionExpression(condition)
-          .expressionAttributeValues(values.isEmpty() ? null : values)
-          .expressionAttributeNames(names.isEmpty() ? null : names));
+          .expressionAttributeValues(attributeValues(valuesAndNames))
+          .expressionAttributeNames(attributeNames(valuesAndNames)));
       return true;
     } catch (ConditionalCheckFailedException e) {
       return false;

@@ -16,6 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
@@ -69,27 +71,42 @@ final class DynamoDbEndpoint implements AutoCloseable {
       database = Stator.open(Storages.open(target, dataDirectory));
       // As the command line serves them: calls on the event loops in memory, workers on RocksDB.
       server = StatorServer.start("127.0.0.1", 0, database, "us-east-1", target == Target.MEMORY);
-      uri = URI.create("http://127.0.0.1:" + server.port());
+      uri = uri(server);
     }
-    client = DynamoDbClient.builder()
-        .endpointOverride(uri)
-        .region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(
-            AwsBasicCredentials.create("AKIDEXAMPLE", "secret")))
-        .httpClient(UrlConnectionHttpClient.create())
-        .overrideConfiguration(c -> c
-            .retryPolicy(RetryPolicy.none())
-            .addExecutionInterceptor(new HeaderRecorder()))
-        .build();
+    client = client(uri, new HeaderRecorder());
     // DynamoDB Streams is served on the same endpoint.
-    streamsClient = DynamoDbStreamsClient.builder()
+    streamsClient = streamsClient(uri);
+  }
+
+  /** The endpoint of a server started on loopback by a test. */
+  static URI uri(StatorServer server) {
+    return URI.create("http://127.0.0.1:" + server.port());
+  }
+
+  /** An AWS SDK DynamoDB client on the endpoint, with test credentials and no retries. */
+  static DynamoDbClient client(URI uri, ExecutionInterceptor... interceptors) {
+    return configure(DynamoDbClient.builder(), uri, interceptors).build();
+  }
+
+  /** An AWS SDK DynamoDB Streams client on the endpoint, with test credentials and no retries. */
+  static DynamoDbStreamsClient streamsClient(URI uri) {
+    return configure(DynamoDbStreamsClient.builder(), uri).build();
+  }
+
+  private static <B extends AwsClientBuilder<B, ?> & AwsSyncClientBuilder<B, ?>> B configure(
+      B builder, URI uri, ExecutionInterceptor... interceptors) {
+    return builder
         .endpointOverride(uri)
         .region(Region.US_EAST_1)
         .credentialsProvider(StaticCredentialsProvider.create(
             AwsBasicCredentials.create("AKIDEXAMPLE", "secret")))
         .httpClient(UrlConnectionHttpClient.create())
-        .overrideConfiguration(c -> c.retryPolicy(RetryPolicy.none()))
-        .build();
+        .overrideConfiguration(c -> {
+          c.retryPolicy(RetryPolicy.none());
+          for (ExecutionInterceptor interceptor : interceptors) {
+            c.addExecutionInterceptor(interceptor);
+          }
+        });
   }
 
   /**

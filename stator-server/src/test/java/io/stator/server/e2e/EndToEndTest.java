@@ -171,6 +171,33 @@ abstract class EndToEndTest {
     return item;
   }
 
+  /**
+   * The ExpressionAttributeValues among placeholder/value pairs (":v", value, "#n", "name", ...),
+   * in order; null when there are none, as a request that uses no values leaves them out.
+   */
+  static Map<String, AttributeValue> attributeValues(Object... placeholdersAndValues) {
+    Map<String, AttributeValue> values = new LinkedHashMap<>();
+    for (int i = 0; i < placeholdersAndValues.length; i += 2) {
+      String placeholder = (String) placeholdersAndValues[i];
+      if (!placeholder.startsWith("#")) {
+        values.put(placeholder, (AttributeValue) placeholdersAndValues[i + 1]);
+      }
+    }
+    return values.isEmpty() ? null : values;
+  }
+
+  /** The ExpressionAttributeNames ("#n") among placeholder/value pairs; null when none. */
+  static Map<String, String> attributeNames(Object... placeholdersAndValues) {
+    Map<String, String> names = new LinkedHashMap<>();
+    for (int i = 0; i < placeholdersAndValues.length; i += 2) {
+      String placeholder = (String) placeholdersAndValues[i];
+      if (placeholder.startsWith("#")) {
+        names.put(placeholder, (String) placeholdersAndValues[i + 1]);
+      }
+    }
+    return names.isEmpty() ? null : names;
+  }
+
   static String repeat(String unit, int times) {
     return unit.repeat(times);
   }

@@ -3,7 +3,6 @@ package io.stator.server.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -50,33 +49,15 @@ class ExpressionErrorsTest extends EndToEndTest {
 
   /** A conditional delete: rejected before reading, or the item would be gone. */
   private void condition(String expression, Object... valuesAndNames) {
-    Map<String, AttributeValue> values = new LinkedHashMap<>();
-    Map<String, String> names = new LinkedHashMap<>();
-    split(valuesAndNames, values, names);
     dynamo.deleteItem(r -> r.tableName(table).key(KEY).conditionExpression(expression)
-        .expressionAttributeValues(values.isEmpty() ? null : values)
-        .expressionAttributeNames(names.isEmpty() ? null : names));
+        .expressionAttributeValues(attributeValues(valuesAndNames))
+        .expressionAttributeNames(attributeNames(valuesAndNames)));
   }
 
   private void update(String expression, Object... valuesAndNames) {
-    Map<String, AttributeValue> values = new LinkedHashMap<>();
-    Map<String, String> names = new LinkedHashMap<>();
-    split(valuesAndNames, values, names);
     dynamo.updateItem(r -> r.tableName(table).key(KEY).updateExpression(expression)
-        .expressionAttributeValues(values.isEmpty() ? null : values)
-        .expressionAttributeNames(names.isEmpty() ? null : names));
-  }
-
-  private static void split(
-      Object[] valuesAndNames, Map<String, AttributeValue> values, Map<String, String> names) {
-    for (int i = 0; i < valuesAndNames.length; i += 2) {
-      String placeholder = (String) valuesAndNames[i];
-      if (placeholder.startsWith("#")) {
-        names.put(placeholder, (String) valuesAndNames[i + 1]);
-      } else {
-        values.put(placeholder, (AttributeValue) valuesAndNames[i + 1]);
-      }
-    }
+        .expressionAttributeValues(attributeValues(valuesAndNames))
+        .expressionAttributeNames(attributeNames(valuesAndNames)));
   }
 
   private void assertUnchanged() {

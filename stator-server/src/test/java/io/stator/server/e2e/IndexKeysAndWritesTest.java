@@ -9,16 +9,10 @@ import io.stator.Stator;
 import io.stator.api.Database;
 import io.stator.server.StatorServer;
 import io.stator.storage.memory.MemoryStorage;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.retry.RetryPolicy;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -281,14 +275,7 @@ class IndexKeysAndWritesTest extends EndToEndTest {
     Database database = Stator.open(new MemoryStorage(),
         EngineOptions.defaults().withItemCollectionSizeLimit(1024));
     StatorServer server = StatorServer.start("127.0.0.1", 0, database);
-    try (DynamoDbClient small = DynamoDbClient.builder()
-        .endpointOverride(URI.create("http://127.0.0.1:" + server.port()))
-        .region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(
-            AwsBasicCredentials.create("AKIDEXAMPLE", "secret")))
-        .httpClient(UrlConnectionHttpClient.create())
-        .overrideConfiguration(c -> c.retryPolicy(RetryPolicy.none()))
-        .build()) {
+    try (DynamoDbClient small = DynamoDbEndpoint.client(DynamoDbEndpoint.uri(server))) {
       DynamoDbClient saved = dynamo;
       dynamo = small;
       try {

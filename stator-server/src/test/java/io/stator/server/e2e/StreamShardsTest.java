@@ -17,11 +17,6 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.retry.RetryPolicy;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -62,15 +57,9 @@ class StreamShardsTest {
   void start() {
     server = StatorServer.start("127.0.0.1", 0, Stator.open(new MemoryStorage(),
         EngineOptions.defaults().withClock(clock).withTimeToLiveSweepInterval(Duration.ZERO)));
-    URI uri = URI.create("http://127.0.0.1:" + server.port());
-    var credentials = StaticCredentialsProvider.create(
-        AwsBasicCredentials.create("AKIDEXAMPLE", "secret"));
-    dynamo = DynamoDbClient.builder().endpointOverride(uri).region(Region.US_EAST_1)
-        .credentialsProvider(credentials).httpClient(UrlConnectionHttpClient.create())
-        .overrideConfiguration(c -> c.retryPolicy(RetryPolicy.none())).build();
-    streams = DynamoDbStreamsClient.builder().endpointOverride(uri).region(Region.US_EAST_1)
-        .credentialsProvider(credentials).httpClient(UrlConnectionHttpClient.create())
-        .overrideConfiguration(c -> c.retryPolicy(RetryPolicy.none())).build();
+    URI uri = DynamoDbEndpoint.uri(server);
+    dynamo = DynamoDbEndpoint.client(uri);
+    streams = DynamoDbEndpoint.streamsClient(uri);
   }
 
   @AfterEach

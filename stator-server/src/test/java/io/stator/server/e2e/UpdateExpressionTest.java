@@ -54,23 +54,9 @@ class UpdateExpressionTest extends EndToEndTest {
       ReturnValue returnValues, String expression, Object... valuesAndNames) {
     UpdateItemRequest.Builder request = UpdateItemRequest.builder()
         .tableName(table).key(KEY).updateExpression(expression).returnValues(returnValues);
-    placeholders(request, valuesAndNames);
+    request.expressionAttributeValues(attributeValues(valuesAndNames))
+        .expressionAttributeNames(attributeNames(valuesAndNames));
     return dynamo.updateItem(request.build());
-  }
-
-  static void placeholders(UpdateItemRequest.Builder request, Object... valuesAndNames) {
-    Map<String, AttributeValue> values = new java.util.LinkedHashMap<>();
-    Map<String, String> names = new java.util.LinkedHashMap<>();
-    for (int i = 0; i < valuesAndNames.length; i += 2) {
-      String placeholder = (String) valuesAndNames[i];
-      if (placeholder.startsWith("#")) {
-        names.put(placeholder, (String) valuesAndNames[i + 1]);
-      } else {
-        values.put(placeholder, (AttributeValue) valuesAndNames[i + 1]);
-      }
-    }
-    request.expressionAttributeValues(values.isEmpty() ? null : values)
-        .expressionAttributeNames(names.isEmpty() ? null : names);
   }
 
   private Map<String, AttributeValue> product() {
