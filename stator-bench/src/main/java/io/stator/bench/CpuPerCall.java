@@ -6,13 +6,18 @@ import io.stator.api.GetItemRequest;
 import io.stator.api.PutItemRequest;
 import io.stator.api.QueryRequest;
 import io.stator.server.wire.WireProtocol;
+import io.stator.storage.rocksdb.RocksDbStorage;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.SplittableRandom;
 import java.util.function.IntConsumer;
+import java.util.stream.Stream;
 
 /**
  * CPU time and allocation per call of the hot paths, on one thread of the in-memory engine:
@@ -24,7 +29,10 @@ import java.util.function.IntConsumer;
  * and its allocated bytes, which do not depend on the machine at all. Each figure is the median
  * of several rounds after a warm-up.
  *
- * <pre>java -cp stator-bench/target/benchmarks.jar io.stator.bench.CpuPerCall [rounds]</pre>
+ * <p>With {@code rocksdb} as the second argument the engine runs on RocksDB in a temporary
+ * directory; the process column then includes RocksDB's background flushes and compactions.
+ *
+ * <pre>java -cp stator-bench/target/benchmarks.jar io.stator.bench.CpuPerCall [rounds [rocksdb]]</pre>
  */
 public final class CpuPerCall {
   private static final int CALLS = 20_000;
@@ -33,7 +41,9 @@ public final class CpuPerCall {
 
   public static void main(String[] args) throws IOException {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 9;
-    Database database = Stator.inMemory();
+    boolean rocks = args.length > 1 && args[1].equals("rocksdb");
+    Path directory = rocks ? Files.createTempDirectory("stator-cpu") : null;
+    Database database = rocks ? Stator.open(RocksDbStorage.open(directory)) : Stator.inMemory();
     Data.load(database);
     GetItemRequest[] gets = new GetItemRequest[Data.ITEMS];
     PutItemRequest[] puts = new PutItemRequest[Data.ITEMS];
@@ -72,11 +82,19 @@ public final class CpuPerCall {
         c.run(keys, round >= 0 ? round : -1);
       }
     }
-    System.out.printf("%-16s %12s %12s%n", "call", "CPU ns/call", "bytes/call");
+    System.out.printf(
+        "%-16s %12s %14s %12s%n", "call", "CPU ns/call", "process ns/call", "bytes/call");
     for (Case c : cases) {
-      System.out.printf("%-16s %12d %12d%n", c.name, c.medianCpu(rounds), c.medianBytes(rounds));
+      System.out.printf(
+          "%-16s %12d %14d %12d%n",
+          c.name, median(c.cpu, rounds), median(c.process, rounds), median(c.bytes, rounds));
     }
     database.close();
+    if (directory != null) {
+      try (Stream<Path> files = Files.walk(directory)) {
+        files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      }
+    }
   }
 
   private static void wire(Database database, String operation, byte[] body,
@@ -92,11 +110,14 @@ public final class CpuPerCall {
   private static final class Case {
     private static final com.sun.management.ThreadMXBean THREADS =
         (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    private static final com.sun.management.OperatingSystemMXBean PROCESS =
+        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     final String name;
     final IntConsumer call;
     final long[] cpu = new long[64];
     final long[] bytes = new long[64];
+    final long[] process = new long[64];
 
     Case(String name, IntConsumer call) {
       this.name = name;
@@ -107,27 +128,25 @@ public final class CpuPerCall {
       long thread = Thread.currentThread().getId();
       long bytes0 = THREADS.getThreadAllocatedBytes(thread);
       long cpu0 = THREADS.getCurrentThreadCpuTime();
+      long process0 = PROCESS.getProcessCpuTime();
       for (int key : keys) {
         call.accept(key);
       }
       long cpu1 = THREADS.getCurrentThreadCpuTime();
+      long process1 = PROCESS.getProcessCpuTime();
       long bytes1 = THREADS.getThreadAllocatedBytes(thread);
       if (round >= 0) {
         cpu[round] = (cpu1 - cpu0) / keys.length;
         bytes[round] = (bytes1 - bytes0) / keys.length;
+        process[round] = (process1 - process0) / keys.length;
       }
     }
 
-    long medianCpu(int rounds) {
-      long[] r = Arrays.copyOf(cpu, rounds);
-      Arrays.sort(r);
-      return r[rounds / 2];
-    }
+  }
 
-    long medianBytes(int rounds) {
-      long[] r = Arrays.copyOf(bytes, rounds);
-      Arrays.sort(r);
-      return r[rounds / 2];
-    }
+  private static long median(long[] figures, int rounds) {
+    long[] r = Arrays.copyOf(figures, rounds);
+    Arrays.sort(r);
+    return r[rounds / 2];
   }
 }

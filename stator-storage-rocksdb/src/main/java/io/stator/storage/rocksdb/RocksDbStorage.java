@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -95,6 +94,15 @@ import org.rocksdb.WriteOptions;
  * exactly what a distributed engine checks. A plain lock plus a WriteBatch is simpler and enough
  * for a single process, and the commits are short (point reads and one write).
  *
+ * <h2>Recent records</h2>
+ *
+ * <p>{@link RecordCache} keeps the latest state of recently read and written keys (64 MB on the
+ * heap): a point read found there, like the read of the old item that precedes every write,
+ * skips RocksDB's memtable and file lookups, and an expectation is checked without a read.
+ * Commits replace the entries of the keys they write under the commit lock; a reader adds what it
+ * read only under the rule that keeps an entry exact (see the class). Ranges (Query, Scan) always
+ * read RocksDB.
+ *
  * <h2>Durability</h2>
  *
  * <p>The write-ahead log is on and writes use {@code sync=false}: RocksDB has written the batch to
@@ -147,7 +155,9 @@ public final class RocksDbStorage implements Storage {
   // items just loaded, against 0.15 ms at 100k; see docs/performance.md, "Scale").
   private static final long BLOCK_CACHE_BYTES = 64L << 20;
   private static final long WRITE_BUFFER_BYTES = 64L << 20;
-  private static final int VERSION_CACHE_KEYS = 1 << 16;
+  // The records of recently used keys, on the heap; a GetItem or a write's read of the old item
+  // found there costs a hash lookup instead of a RocksDB point read (see RecordCache).
+  private static final long RECORD_CACHE_BYTES = 64L << 20;
 
   private final Path dir;
   private final RocksDB db;
@@ -163,15 +173,13 @@ public final class RocksDbStorage implements Storage {
 
   private final Lock commitLock = new ReentrantLock();
   private boolean closed; // guarded by lifecycle
-  private long lastVersion; // guarded by commitLock
-  /** The versions of recently read or written keys; see {@link #currentVersion}. */
-  private final Map<Slot, Long> versions = // guarded by commitLock
-      new LinkedHashMap<>(1024, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Slot, Long> eldest) {
-          return size() > VERSION_CACHE_KEYS;
-        }
-      };
+  /**
+   * The last version issued; written under commitLock, after the commit's records are in RocksDB
+   * and in {@link #recent}, and read without it by readers filling {@link #recent}.
+   */
+  private volatile long lastVersion;
+  /** The latest state of recently read and written keys; see {@link RecordCache}. */
+  private final RecordCache recent;
 
   private RocksDbStorage(
       Path dir,
@@ -180,8 +188,10 @@ public final class RocksDbStorage implements Storage {
       Map<String, ColumnFamilyHandle> spaces,
       Deque<RocksObject> natives,
       ColumnFamilyOptions spaceOptions,
-      long lastVersion) {
+      long lastVersion,
+      long recordCacheBytes) {
     this.dir = dir;
+    this.recent = new RecordCache(recordCacheBytes);
     this.db = db;
     this.meta = meta;
     this.spaces = new ConcurrentHashMap<>(spaces);
@@ -199,6 +209,11 @@ public final class RocksDbStorage implements Storage {
    *     format this version understands, is locked by another process, or cannot be read
    */
   public static RocksDbStorage open(Path dir) {
+    return open(dir, RECORD_CACHE_BYTES);
+  }
+
+  /** Opens the store with a record cache of {@code recordCacheBytes} (tests use tiny ones). */
+  static RocksDbStorage open(Path dir, long recordCacheBytes) {
     RocksDB.loadLibrary();
     Deque<RocksObject> natives = new ArrayDeque<>();
     List<ColumnFamilyHandle> handles = new ArrayList<>();
@@ -270,7 +285,8 @@ public final class RocksDbStorage implements Storage {
       for (ColumnFamilyHandle h : handles) {
         natives.addFirst(h);
       }
-      return new RocksDbStorage(dir, db, meta, spaces, natives, spaceOptions, lastVersion);
+      return new RocksDbStorage(
+          dir, db, meta, spaces, natives, spaceOptions, lastVersion, recordCacheBytes);
     } catch (RocksDBException | IOException | RuntimeException e) {
       for (ColumnFamilyHandle h : handles) {
         h.close();
@@ -358,12 +374,7 @@ public final class RocksDbStorage implements Storage {
       ensureOpen();
       ColumnFamilyHandle handle = spaces.remove(space);
       if (handle != null) {
-        commitLock.lock();
-        try {
-          versions.keySet().removeIf(slot -> slot.space() == handle);
-        } finally {
-          commitLock.unlock();
-        }
+        recent.forget(handle);
         db.dropColumnFamily(handle);
         handle.close();
       }
@@ -390,8 +401,16 @@ public final class RocksDbStorage implements Storage {
   public Optional<StoredRecord> get(String space, StorageKey key) {
     Lock shared = enter();
     try {
-      byte[] value = db.get(handle(space), CompositeKey.encode(key));
-      return value == null ? Optional.empty() : Optional.of(record(key, value));
+      RecordCache.Slot slot = new RecordCache.Slot(handle(space), key);
+      RecordCache.Entry cached = recent.get(slot);
+      if (cached != null) {
+        return Optional.ofNullable(cached.record());
+      }
+      long seen = lastVersion;
+      byte[] value = db.get(slot.space(), CompositeKey.encode(key));
+      StoredRecord record = value == null ? null : record(key, value);
+      recent.fill(slot, record, seen);
+      return Optional.ofNullable(record);
     } catch (RocksDBException e) {
       throw fault("cannot read " + space, e);
     } finally {
@@ -514,7 +533,6 @@ public final class RocksDbStorage implements Storage {
       }
       long version = lastVersion + 1;
       byte[] versionBytes = longBytes(version);
-      List<Slot> written = new ArrayList<>(commit.writes().size());
       for (Commit.Write w : commit.writes()) {
         ColumnFamilyHandle cf = handle(w.space()); // a missing space fails before any write
         byte[] key = CompositeKey.encode(w.key());
@@ -523,20 +541,21 @@ public final class RocksDbStorage implements Storage {
         } else {
           batch.put(cf, key, CompositeKey.concat(versionBytes, w.value()));
         }
-        written.add(new Slot(cf, ByteBuffer.wrap(key)));
       }
       batch.put(meta, META_VERSION, versionBytes);
       try {
         db.write(writeOptions, batch);
       } catch (RocksDBException e) {
-        versions.clear(); // whatever the batch did or did not do, read versions afresh
+        recent.clear(version); // whatever the batch did or did not do, read afresh
         throw e;
       }
-      lastVersion = version;
-      for (int i = 0; i < written.size(); i++) {
-        versions.put(
-            written.get(i), commit.writes().get(i).isDelete() ? Commit.Expectation.ABSENT : version);
+      for (Commit.Write w : commit.writes()) {
+        recent.written(
+            new RecordCache.Slot(handle(w.space()), w.key()),
+            w.isDelete() ? null : new StoredRecord(w.key(), version, w.value().clone()),
+            version);
       }
+      lastVersion = version;
     } catch (RocksDBException e) {
       throw fault("cannot commit", e);
     } finally {
@@ -548,39 +567,19 @@ public final class RocksDbStorage implements Storage {
   /**
    * The committed version of a key, for checking an expectation; call under the commit lock.
    *
-   * <p>Every write to a space goes through {@link #commit} under that lock, so a version read or
-   * written under it stays the key's version until the next commit that writes the key, which
-   * updates it here. The map therefore answers exactly for the keys it holds, and saves the point
-   * read (a JNI call into RocksDB) for the keys a workload writes again and again: the item just
-   * written, and the table's catalog record, which every write of the table expects. It holds
-   * the most recently used {@value #VERSION_CACHE_KEYS} keys; a dropped space's keys leave it
-   * (a space re-created under the same name has a new column family handle anyway).
+   * <p>Answered from {@link #recent} when the key is there: the item a write replaces was usually
+   * just read by the same request, and every write of a table expects the table's catalog record.
    */
   private long currentVersion(String space, StorageKey key) throws RocksDBException {
-    ColumnFamilyHandle cf = handle(space);
-    byte[] encoded = CompositeKey.encode(key);
-    Slot slot = new Slot(cf, ByteBuffer.wrap(encoded));
-    Long known = versions.get(slot);
-    if (known != null) {
-      return known;
+    RecordCache.Slot slot = new RecordCache.Slot(handle(space), key);
+    RecordCache.Entry cached = recent.get(slot);
+    if (cached != null) {
+      return cached.record() == null ? Commit.Expectation.ABSENT : cached.record().version();
     }
-    byte[] current = db.get(cf, encoded);
-    long version = current == null ? Commit.Expectation.ABSENT : version(current);
-    versions.put(slot, version);
-    return version;
-  }
-
-  /** A key of a column family, compared by content. */
-  private record Slot(ColumnFamilyHandle space, ByteBuffer key) {
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Slot s && s.space == space && s.key.equals(key);
-    }
-
-    @Override
-    public int hashCode() {
-      return System.identityHashCode(space) * 31 + key.hashCode();
-    }
+    byte[] current = db.get(slot.space(), CompositeKey.encode(key));
+    StoredRecord record = current == null ? null : record(key, current);
+    recent.fill(slot, record, lastVersion);
+    return record == null ? Commit.Expectation.ABSENT : record.version();
   }
 
   // ---------------------------------------------------------------- stats, close

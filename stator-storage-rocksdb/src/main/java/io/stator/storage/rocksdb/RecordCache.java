@@ -1,0 +1,169 @@
+package io.stator.storage.rocksdb;
+
+import io.stator.storage.StorageKey;
+import io.stator.storage.StoredRecord;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.rocksdb.ColumnFamilyHandle;
+
+/**
+ * The latest committed state of recently read and written keys, kept exactly, so that a point read
+ * of a key in it (GetItem, and the read of the old item every write makes) costs a hash lookup
+ * instead of a descent through RocksDB's memtables and files.
+ *
+ * <p>An entry holds a key's record, or its absence. Being exact means: whenever an entry is
+ * present, it is what RocksDB holds for the key. Two kinds of insertion keep that true:
+ *
+ * <ul>
+ *   <li>{@link #written}: a commit, under the store's commit lock and after its WriteBatch is
+ *       applied, replaces the entries of the keys it wrote. Commits are the only writers, so an
+ *       entry stays exact until the next commit of its key, which replaces it again.
+ *   <li>{@link #fill}: a reader that missed adds what it read from RocksDB. Its read may be older
+ *       than a commit that landed meanwhile, so a fill is only accepted if the key has no entry
+ *       (a commit's entry is newer than any fill) and no entry a commit put after the reader began
+ *       has been evicted since (the reader passes the last version published when it began;
+ *       evicting a commit's entry raises {@code horizon} to that entry's version first, and a fill
+ *       from a reader that began before the horizon is refused). The check and the insertion
+ *       happen under the segment's lock, as do eviction and the horizon's rise.
+ * </ul>
+ *
+ * <p>Sixteen segments by key hash, each an access-ordered map evicting its least recently used
+ * entries beyond its share of the byte budget; a segment's lock is held for a lookup or an
+ * insertion only. The cached records are shared with callers, as {@code MemoryStorage} shares its
+ * own: the engine never changes a stored value in place.
+ */
+final class RecordCache {
+  private static final int SEGMENTS = 16;
+  /** Map entry, key and record objects of one entry, roughly. */
+  private static final long ENTRY_OVERHEAD = 160;
+
+  /** A key of a column family; the handle is compared by identity. */
+  record Slot(ColumnFamilyHandle space, StorageKey key) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Slot s && s.space == space && s.key.equals(key);
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(space) * 31 + key.hashCode();
+    }
+  }
+
+  /**
+   * A key's state: its record, or null when the key is absent. {@code stamp} is the version of
+   * the commit that put the entry, or 0 for a fill.
+   */
+  record Entry(StoredRecord record, long stamp) {
+    long bytes(Slot slot) {
+      StorageKey k = slot.key();
+      return ENTRY_OVERHEAD + k.partition().length + k.sort().length
+          + (record == null ? 0 : record.value().length);
+    }
+  }
+
+  private static final class Segment extends LinkedHashMap<Slot, Entry> {
+    long bytes;
+
+    Segment() {
+      super(64, 0.75f, true);
+    }
+  }
+
+  private final Segment[] segments = new Segment[SEGMENTS];
+  private final long segmentBudget;
+  /** The greatest stamp of an evicted entry; see the class comment. */
+  private final AtomicLong horizon = new AtomicLong();
+
+  RecordCache(long budgetBytes) {
+    this.segmentBudget = budgetBytes / SEGMENTS;
+    for (int i = 0; i < SEGMENTS; i++) {
+      segments[i] = new Segment();
+    }
+  }
+
+  /** The cached state of a key, or null when the key is not cached. */
+  Entry get(Slot slot) {
+    Segment segment = segment(slot);
+    synchronized (segment) {
+      return segment.get(slot);
+    }
+  }
+
+  /** Records a key's state after a commit wrote it (under the commit lock). */
+  void written(Slot slot, StoredRecord record, long version) {
+    put(slot, new Entry(record, version), Long.MAX_VALUE);
+  }
+
+  /**
+   * Offers what a reader read from RocksDB ({@code record} null when the key was absent);
+   * {@code seen} is the version the store had published when the reader began.
+   */
+  void fill(Slot slot, StoredRecord record, long seen) {
+    put(slot, new Entry(record, 0), seen);
+  }
+
+  private void put(Slot slot, Entry entry, long seen) {
+    Segment segment = segment(slot);
+    synchronized (segment) {
+      if (seen != Long.MAX_VALUE && (horizon.get() > seen || segment.containsKey(slot))) {
+        return;
+      }
+      Entry old = segment.put(slot, entry);
+      segment.bytes += entry.bytes(slot) - (old == null ? 0 : old.bytes(slot));
+      if (segment.bytes > segmentBudget) {
+        Iterator<Map.Entry<Slot, Entry>> eldest = segment.entrySet().iterator();
+        while (segment.bytes > segmentBudget && eldest.hasNext()) {
+          Map.Entry<Slot, Entry> e = eldest.next();
+          if (e.getKey().equals(slot)) {
+            continue; // keep the entry just put, even when it alone is over the share
+          }
+          evicting(e.getValue().stamp());
+          segment.bytes -= e.getValue().bytes(e.getKey());
+          eldest.remove();
+        }
+      }
+    }
+  }
+
+  /** Forgets every key of a column family (dropped; no reader or commit runs meanwhile). */
+  void forget(ColumnFamilyHandle space) {
+    for (Segment segment : segments) {
+      synchronized (segment) {
+        segment.entrySet().removeIf(e -> {
+          if (e.getKey().space() != space) {
+            return false;
+          }
+          evicting(e.getValue().stamp());
+          segment.bytes -= e.getValue().bytes(e.getKey());
+          return true;
+        });
+      }
+    }
+  }
+
+  /**
+   * Forgets everything and refuses fills from readers that began before {@code version}: after a
+   * failed write, whose effect on RocksDB is unknown.
+   */
+  void clear(long version) {
+    for (Segment segment : segments) {
+      synchronized (segment) {
+        evicting(version);
+        segment.clear();
+        segment.bytes = 0;
+      }
+    }
+  }
+
+  private void evicting(long stamp) {
+    horizon.accumulateAndGet(stamp, Math::max);
+  }
+
+  private Segment segment(Slot slot) {
+    int h = slot.hashCode();
+    return segments[(h ^ (h >>> 16)) & (SEGMENTS - 1)];
+  }
+}
