@@ -4,7 +4,7 @@
 #   bench/ab.sh WORKLOAD SECONDS ROUNDS NAME=JAR[:JVM flags] NAME=JAR[:JVM flags] ...
 #   e.g. bench/ab.sh get 8 3 before=/tmp/before.jar: after=stator-server/target/stator.jar:
 #
-# Starts every variant at once on loopback (ports 18300 and up; in memory, or on RocksDB in a
+# Starts every variant at once on loopback (ports from AB_PORT, or a random one, upwards; in memory, or on RocksDB in a
 # temporary directory when NAME contains "rocks"), preloads each (preload.js), warms each up for
 # 5 s, then runs wrk (1 thread, 16 connections, wrk/WORKLOAD.lua) against each in turn for
 # SECONDS, ROUNDS times, reversing the order every other round so drift hits all alike. Prints per
@@ -18,7 +18,7 @@ workload=$1 seconds=$2 rounds=$3
 shift 3
 declare -A pid port
 names=()
-next_port=18300
+next_port=${AB_PORT:-$((20000 + RANDOM % 20000))} # apart from other runs on the machine
 tmp="$(mktemp -d)"
 cleanup() {
   for n in "${names[@]}"; do kill "${pid[$n]}" 2>/dev/null || true; done

@@ -97,11 +97,11 @@ class RocksDbStoreTest {
   }
 
   /**
-   * The commit lock's map of recent versions must answer as a point read would: after the key is
-   * written again, after it is deleted, and after its space is dropped and created anew.
+   * The record cache must answer expectations as a point read would: after the key is written
+   * again, after it is deleted, and after its space is dropped and created anew.
    */
   @Test
-  void expectationsSeeTheCurrentVersionThroughTheVersionMap() {
+  void expectationsSeeTheCurrentVersionThroughTheRecordCache() {
     StorageKey key = StorageKey.of("k".getBytes(UTF_8));
     try (RocksDbStorage storage = RocksDbStorage.open(dir)) {
       storage.createSpace("t");
@@ -129,5 +129,30 @@ class RocksDbStoreTest {
 
   private static byte[] v(int n) {
     return new byte[] {(byte) n};
+  }
+
+  /**
+   * The stored ceiling is raised once per block of versions, not per commit; a reopened store must
+   * still issue versions above every version it stored, also after more than a block of commits.
+   */
+  @Test
+  void versionsAfterAReopenExceedEveryStoredVersion() {
+    StorageKey key = StorageKey.of("k".getBytes(UTF_8));
+    long last = 0;
+    for (int opening = 0; opening < 3; opening++) {
+      try (RocksDbStorage storage = RocksDbStorage.open(dir)) {
+        if (opening == 0) {
+          storage.createSpace("t");
+        }
+        int commits = opening == 1 ? (int) RocksDbStorage.VERSION_BLOCK + 10 : 5;
+        for (int i = 0; i < commits; i++) {
+          long current = storage.get("t", key).map(r -> r.version()).orElse(0L);
+          storage.commit(new Commit().expect("t", key, current).put("t", key, v(i)));
+          long written = storage.get("t", key).orElseThrow().version();
+          assertThat(written).isGreaterThan(last);
+          last = written;
+        }
+      }
+    }
   }
 }
