@@ -4,7 +4,9 @@ import io.stator.api.AttributeDefinition;
 import io.stator.api.CreateTableRequest;
 import io.stator.api.Database;
 import io.stator.api.GetItemRequest;
+import io.stator.api.GlobalSecondaryIndex;
 import io.stator.api.KeySchemaElement;
+import io.stator.api.Projection;
 import io.stator.api.PutItemRequest;
 import io.stator.api.QueryRequest;
 import io.stator.value.AttributeValue;
@@ -67,6 +69,25 @@ final class Data {
     return new QueryRequest(
         TABLE, null, null, null, null, null, null, "pk = :p", null, null, null,
         Map.of(":p", AttributeValue.s(pk(partition))), null, null, null, null, null);
+  }
+
+  /** The table as the load benchmark creates it: with the GSI "bygroup" (gpk, gsk), all projected. */
+  static CreateTableRequest createTableWithIndex() {
+    return new CreateTableRequest(
+        TABLE,
+        List.of(
+            new AttributeDefinition("pk", "S"),
+            new AttributeDefinition("sk", "N"),
+            new AttributeDefinition("gpk", "S"),
+            new AttributeDefinition("gsk", "S")),
+        List.of(new KeySchemaElement("pk", "HASH"), new KeySchemaElement("sk", "RANGE")),
+        null,
+        List.of(new GlobalSecondaryIndex(
+            "bygroup",
+            List.of(new KeySchemaElement("gpk", "HASH"), new KeySchemaElement("gsk", "RANGE")),
+            new Projection("ALL", null),
+            null)),
+        "PAY_PER_REQUEST", null, null, null, null, null);
   }
 
   /** Creates the table and puts all its items. */

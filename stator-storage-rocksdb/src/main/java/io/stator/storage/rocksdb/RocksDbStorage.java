@@ -260,6 +260,12 @@ public final class RocksDbStorage implements Storage {
                   .setCreateIfMissing(true)
                   .setCreateMissingColumnFamilies(true)
                   .setWriteBufferManager(writeBuffers)
+                  // A write-ahead log file can go only when every column family with writes in
+                  // it has flushed them; the catalog's and the metadata's rarely fill a memtable,
+                  // so without a bound the logs grew by hundreds of megabytes under a write load,
+                  // all of it replayed by the next open. Past this size RocksDB flushes the column
+                  // families that hold the oldest log.
+                  .setMaxTotalWalSize(WRITE_BUFFER_BYTES)
                   .setKeepLogFileNum(5));
 
       List<byte[]> names = new ArrayList<>();

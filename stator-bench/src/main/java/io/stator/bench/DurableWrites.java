@@ -1,0 +1,104 @@
+package io.stator.bench;
+
+import io.stator.Stator;
+import io.stator.api.Database;
+import io.stator.api.PutItemRequest;
+import io.stator.storage.rocksdb.RocksDbStorage;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
+
+/**
+ * What a PutItem costs on RocksDB against in memory, without HTTP: the process's CPU time (every
+ * thread: the writers, RocksDB's flushes and compactions, the collector) per PutItem, with
+ * THREADS writers (default 2, like the server's two event loops) on the load benchmark's table
+ * and GSI, over its 10,000 keys. Each round is PUTS puts (default 200,000: many memtable flushes,
+ * so their cost and compactions' are in the figure); the median of ROUNDS rounds after one
+ * warm-up round.
+ *
+ * <p>CPU time rather than throughput, so that other work on the machine moves the figures less.
+ *
+ * <pre>java -cp stator-bench/target/benchmarks.jar io.stator.bench.DurableWrites \
+ *     [threads [puts [rounds]]]</pre>
+ */
+public final class DurableWrites {
+  private static final com.sun.management.OperatingSystemMXBean PROCESS =
+      (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+  private DurableWrites() {}
+
+  public static void main(String[] args) throws Exception {
+    int threads = args.length > 0 ? Integer.parseInt(args[0]) : 2;
+    int puts = args.length > 1 ? Integer.parseInt(args[1]) : 200_000;
+    int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+    long memory = run(null, threads, puts, rounds);
+    Path directory = Files.createTempDirectory("stator-durable");
+    try {
+      long rocks = run(directory, threads, puts, rounds);
+      System.out.printf(
+          "PutItem, %d writers: memory %d ns, RocksDB %d ns of process CPU per put: %.2fx%n",
+          threads, memory, rocks, (double) rocks / memory);
+    } finally {
+      try (Stream<Path> files = Files.walk(directory)) {
+        files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      }
+    }
+  }
+
+  /** The median process CPU ns per put; on RocksDB in {@code directory}, in memory when null. */
+  private static long run(Path directory, int threads, int puts, int rounds) throws Exception {
+    try (Database database =
+        directory == null ? Stator.inMemory() : Stator.open(RocksDbStorage.open(directory))) {
+      database.createTable(Data.createTableWithIndex());
+      for (int i = 0; i < Data.ITEMS; i++) {
+        database.putItem(put(i, i));
+      }
+      long[] perPut = new long[rounds];
+      for (int round = -1; round < rounds; round++) {
+        long cpu = PROCESS.getProcessCpuTime();
+        long nanos = System.nanoTime();
+        write(database, threads, puts, round);
+        long spent = PROCESS.getProcessCpuTime() - cpu;
+        if (round >= 0) {
+          perPut[round] = spent / puts;
+          System.out.printf(
+              "%s round %d: %d ns CPU per put, %.0f puts/s%n",
+              directory == null ? "memory" : "rocksdb", round + 1, perPut[round],
+              puts / ((System.nanoTime() - nanos) / 1e9));
+        }
+      }
+      Arrays.sort(perPut);
+      return perPut[rounds / 2];
+    }
+  }
+
+  private static void write(Database database, int threads, int puts, int round)
+      throws InterruptedException {
+    CountDownLatch done = new CountDownLatch(threads);
+    for (int t = 0; t < threads; t++) {
+      SplittableRandom random = new SplittableRandom(31L * round + t);
+      int share = puts / threads + (t < puts % threads ? 1 : 0);
+      Thread writer = new Thread(() -> {
+        try {
+          for (int i = 0; i < share; i++) {
+            database.putItem(put(random.nextInt(Data.ITEMS), random.nextInt(1_000_000)));
+          }
+        } finally {
+          done.countDown();
+        }
+      });
+      writer.start();
+    }
+    done.await();
+  }
+
+  private static PutItemRequest put(int i, long n) {
+    return Data.put(Data.item(i / Data.PER_PARTITION, i % Data.PER_PARTITION, n));
+  }
+}
