@@ -29,13 +29,15 @@ import org.rocksdb.ColumnFamilyHandle;
  *       happen under the segment's lock, as do eviction and the horizon's rise.
  * </ul>
  *
- * <p>Sixteen segments by key hash, each an access-ordered map evicting its least recently used
- * entries beyond its share of the byte budget; a segment's lock is held for a lookup or an
- * insertion only. The cached records are shared with callers, as {@code MemoryStorage} shares its
+ * <p>Sixteen segments by key hash, each a map in insertion order that evicts its oldest entries
+ * beyond its share of the byte budget (first in, first out: a hit moves nothing, so a read writes
+ * no memory; an evicted key that is still in use comes back with its next read or write); a
+ * segment's lock is held for a lookup or an insertion only. The cached records are shared with callers, as {@code MemoryStorage} shares its
  * own: the engine never changes a stored value in place.
  */
 final class RecordCache {
-  private static final int SEGMENTS = 16;
+  private static final int SEGMENT_BITS = 4;
+  private static final int SEGMENTS = 1 << SEGMENT_BITS;
   /** Map entry, key and record objects of one entry, roughly. */
   private static final long ENTRY_OVERHEAD = 160;
 
@@ -68,7 +70,7 @@ final class RecordCache {
     long bytes;
 
     Segment() {
-      super(64, 0.75f, true);
+      super(64, 0.75f, false);
     }
   }
 
@@ -162,8 +164,11 @@ final class RecordCache {
     horizon.accumulateAndGet(stamp, Math::max);
   }
 
+  /**
+   * The segment of a key, from the top bits of its mixed hash: the maps inside index their buckets
+   * by the low bits, which a segment's keys must not all share.
+   */
   private Segment segment(Slot slot) {
-    int h = slot.hashCode();
-    return segments[(h ^ (h >>> 16)) & (SEGMENTS - 1)];
+    return segments[(slot.hashCode() * 0x9E3779B9) >>> (32 - SEGMENT_BITS)];
   }
 }
