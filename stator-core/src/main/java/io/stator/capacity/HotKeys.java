@@ -1,6 +1,5 @@
 package io.stator.capacity;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -35,11 +34,11 @@ final class HotKeys {
   }
 
   /** Adds the units of one request on {@code key}; returns its counter. */
-  Counter add(ByteBuffer key, long hash, double readUnits, double writeUnits) {
+  Counter add(byte[] key, long hash, double readUnits, double writeUnits) {
     int found = -1;
     int smallest = -1;
     for (int i = 0; i < count; i++) {
-      if (hashes[i] == hash && counters[i].key.equals(key)) {
+      if (hashes[i] == hash && Arrays.equals(counters[i].key, key)) {
         found = i;
         break;
       }
@@ -66,7 +65,7 @@ final class HotKeys {
   /** Tracks {@code c} as it is (a counter moved from a partition that split). */
   void put(Counter c) {
     for (int i = 0; i < count; i++) {
-      if (hashes[i] == c.hash && counters[i].key.equals(c.key)) {
+      if (hashes[i] == c.hash && Arrays.equals(counters[i].key, c.key)) {
         set(i, c);
         return;
       }
@@ -99,7 +98,8 @@ final class HotKeys {
 
   /** One tracked key. */
   static final class Counter {
-    final ByteBuffer key;
+    /** The encoded partition key (not copied: callers never change a key's bytes). */
+    final byte[] key;
     final long hash;
     /** Units counted for this key, including up to {@code error} units of other keys. */
     double weight;
@@ -108,7 +108,7 @@ final class HotKeys {
     double writeUnits;
     long throttled;
 
-    Counter(ByteBuffer key, long hash, double error) {
+    Counter(byte[] key, long hash, double error) {
       this.key = key;
       this.hash = hash;
       this.weight = error;
