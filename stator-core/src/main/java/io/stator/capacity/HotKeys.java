@@ -13,6 +13,9 @@ import java.util.List;
  *
  * <p>Keys are the encoded partition keys (hash prefix included), so the hash that places a key
  * in a partition, and the split point between hot keys, come from the key itself.
+ *
+ * <p>A partition keeps one sketch per lane of calling threads and merges them when read (see
+ * {@link HotKeyLanes}): every request is counted, exactly as before when one thread sends them.
  */
 final class HotKeys {
   private final int size;
@@ -87,6 +90,30 @@ final class HotKeys {
     counters[i] = c;
     hashes[i] = c.hash;
     weights[i] = c.weight;
+  }
+
+  /** How many keys are tracked. */
+  int tracked() {
+    return count;
+  }
+
+  /** The smallest count tracked (0 when none is). */
+  double smallest() {
+    double min = count == 0 ? 0 : weights[0];
+    for (int i = 1; i < count; i++) {
+      min = Math.min(min, weights[i]);
+    }
+    return min;
+  }
+
+  /** Whether {@code key} (whose hash is {@code hash}) is tracked. */
+  boolean tracks(byte[] key, long hash) {
+    for (int i = 0; i < count; i++) {
+      if (hashes[i] == hash && Arrays.equals(counters[i].key, key)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The tracked keys, heaviest first. */

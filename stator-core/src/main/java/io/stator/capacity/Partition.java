@@ -14,7 +14,7 @@ final class Partition {
   final TokenBucket writeCeiling;
   final TokenBucket readShare;
   final TokenBucket writeShare;
-  final HotKeys hotKeys;
+  final HotKeyLanes hotKeys;
   long bytes;
 
   // Consumption per second over the last WINDOW seconds (a ring indexed by second).
@@ -42,7 +42,7 @@ final class Partition {
         nowMillis);
     this.readShare = new TokenBucket(readShare, readShare * s.burstSeconds(), nowMillis);
     this.writeShare = new TokenBucket(writeShare, writeShare * s.burstSeconds(), nowMillis);
-    this.hotKeys = new HotKeys(s.hotKeys());
+    this.hotKeys = new HotKeyLanes(s.hotKeys());
     java.util.Arrays.fill(slotSecond, Long.MIN_VALUE);
   }
 
