@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One partition's hot-key sketch, kept as one {@link HotKeys} per lane of calling threads and
@@ -19,8 +18,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * sketch of its own lane, which stays in its core's cache. Everything still runs under the
  * table's lock ({@link TableThroughput}); lanes are about memory, not about locking.
  *
- * <p>What a report shows stays exact where it was exact: requests from one thread fill one lane,
- * and a single lane reads back exactly as the one sketch did. Several lanes merge as mergeable
+ * <p>Lanes are handed to threads by {@link Lanes}. What a report shows stays exact where it
+ * was exact: requests from one thread fill one lane, and a single lane reads back exactly as the
+ * one sketch did. Several lanes merge as mergeable
  * Space-Saving summaries do (Agarwal et al., "Mergeable Summaries", 2012): a key's weight is the
  * sum of its weights in the lanes that track it plus, for each full lane that does not, that
  * lane's smallest count (which bounds what the key could have had there); the same amounts are
@@ -31,25 +31,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * overestimated by at most total/size per lane), so the hot keys a report names are the same.
  */
 final class HotKeyLanes {
-  /** Lanes: twice the cores, rounded up to a power of two, so event loops rarely share one. */
-  static final int LANES =
-      Integer.highestOneBit(Math.max(1, 2 * Runtime.getRuntime().availableProcessors() - 1)) * 2;
-
-  private static final AtomicInteger NEXT_LANE = new AtomicInteger();
-  /** Each thread's lane, handed out in turn as threads first charge a request. */
-  private static final ThreadLocal<Integer> LANE =
-      ThreadLocal.withInitial(() -> NEXT_LANE.getAndIncrement() & (LANES - 1));
-
   private final int size;
   /** By lane; a lane's sketch is created when a thread of that lane first counts here. */
-  private final HotKeys[] lanes = new HotKeys[LANES];
+  private final HotKeys[] lanes = new HotKeys[Lanes.COUNT];
 
   HotKeyLanes(int size) {
     this.size = size;
-  }
-
-  private HotKeys own() {
-    return lane(LANE.get());
   }
 
   /** The sketch of {@code lane} (tests feed lanes directly). */
@@ -63,12 +50,17 @@ final class HotKeyLanes {
 
   /** Adds the units of one request on {@code key} to the calling thread's lane. */
   HotKeys.Counter add(byte[] key, long hash, double readUnits, double writeUnits) {
-    return own().add(key, hash, readUnits, writeUnits);
+    return add(Lanes.current(), key, hash, readUnits, writeUnits);
+  }
+
+  /** Adds the units of one request on {@code key} to {@code lane}. */
+  HotKeys.Counter add(int lane, byte[] key, long hash, double readUnits, double writeUnits) {
+    return lane(lane).add(key, hash, readUnits, writeUnits);
   }
 
   /** Tracks {@code c} as it is, in the calling thread's lane (a counter moved by a split). */
   void put(HotKeys.Counter c) {
-    own().put(c);
+    lane(Lanes.current()).put(c);
   }
 
   /** The tracked keys, merged across lanes, heaviest first (at most {@code size}). */

@@ -225,13 +225,14 @@ final class TableCapacity {
   String charge(boolean write, long hash, byte[] key, double units, long sizeDelta,
       long nowMillis) {
     // prepare, then refuse or apply, without the Charge object: most charges come this way.
+    int lane = Lanes.current();
     Partition p = locate(hash, nowMillis);
-    HotKeys.Counter counter = count(p, write, hash, key, units);
+    HotKeys.Counter counter = count(p, lane, write, hash, key, units);
     String reason = refusal(p, write, units, nowMillis);
     if (reason != null) {
       refuse(p, write, counter);
     } else {
-      apply(p, write, units, sizeDelta, nowMillis);
+      apply(p, lane, write, units, sizeDelta, nowMillis);
     }
     return reason;
   }
@@ -244,6 +245,8 @@ final class TableCapacity {
   static final class Charge {
     final TableCapacity owner;
     final Partition partition;
+    /** The lane of the thread that prepared it (see Lanes). */
+    final int lane;
     final boolean write;
     final double units;
     final long sizeDelta;
@@ -251,10 +254,11 @@ final class TableCapacity {
     /** The ThrottlingReason, or null when the partition and the throughput admit it. */
     final String reason;
 
-    private Charge(TableCapacity owner, Partition partition, boolean write, double units,
-        long sizeDelta, HotKeys.Counter counter, String reason) {
+    private Charge(TableCapacity owner, Partition partition, int lane, boolean write,
+        double units, long sizeDelta, HotKeys.Counter counter, String reason) {
       this.owner = owner;
       this.partition = partition;
+      this.lane = lane;
       this.write = write;
       this.units = units;
       this.sizeDelta = sizeDelta;
@@ -269,9 +273,10 @@ final class TableCapacity {
    */
   Charge prepare(boolean write, long hash, byte[] key, double units, long sizeDelta,
       long nowMillis) {
+    int lane = Lanes.current();
     Partition p = locate(hash, nowMillis);
-    HotKeys.Counter counter = count(p, write, hash, key, units);
-    return new Charge(this, p, write, units, sizeDelta, counter,
+    HotKeys.Counter counter = count(p, lane, write, hash, key, units);
+    return new Charge(this, p, lane, write, units, sizeDelta, counter,
         refusal(p, write, units, nowMillis));
   }
 
@@ -292,11 +297,12 @@ final class TableCapacity {
   }
 
   /** Counts a request's demand on its partition and key (throttled or not). */
-  private static HotKeys.Counter count(Partition p, boolean write, long hash, byte[] key,
-      double units) {
-    HotKeys.Counter counter =
-        key == null ? null : p.hotKeys.add(key, hash, write ? 0 : units, write ? units : 0);
-    p.demand(write, units);
+  private static HotKeys.Counter count(Partition p, int lane, boolean write, long hash,
+      byte[] key, double units) {
+    HotKeys.Counter counter = key == null
+        ? null
+        : p.hotKeys.add(lane, key, hash, write ? 0 : units, write ? units : 0);
+    p.demand(lane, write, units);
     return counter;
   }
 
@@ -320,12 +326,13 @@ final class TableCapacity {
 
   /** Takes an admitted charge's units, and splits its partition if it grew past the size limit. */
   void apply(Charge c, long nowMillis) {
-    apply(c.partition, c.write, c.units, c.sizeDelta, nowMillis);
+    apply(c.partition, c.lane, c.write, c.units, c.sizeDelta, nowMillis);
   }
 
-  private void apply(Partition p, boolean write, double units, long sizeDelta, long nowMillis) {
+  private void apply(Partition p, int lane, boolean write, double units, long sizeDelta,
+      long nowMillis) {
     take(p, write, units);
-    p.consumed(Math.floorDiv(nowMillis, 1000), write, units);
+    p.consumed(lane, Math.floorDiv(nowMillis, 1000), write, units);
     if (write && sizeDelta != 0) {
       p.bytes = Math.max(0, p.bytes + sizeDelta);
       if (p.bytes > settings.partitionSizeLimit() && p.widthMinusOne() != 0
