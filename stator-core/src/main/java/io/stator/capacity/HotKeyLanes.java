@@ -20,15 +20,15 @@ import java.util.Map;
  *
  * <p>Lanes are handed to threads by {@link Lanes}. What a report shows stays exact where it
  * was exact: requests from one thread fill one lane, and a single lane reads back exactly as the
- * one sketch did. Several lanes merge as mergeable
- * Space-Saving summaries do (Agarwal et al., "Mergeable Summaries", 2012): a key's weight is the
- * sum of its weights in the lanes that track it plus, for each full lane that does not, that
- * lane's smallest count (which bounds what the key could have had there); the same amounts are
- * added to its possible overestimate ({@code error}); the read and write units and throttles are
- * the sums of what the lanes counted for it. The merged sketch keeps the {@code size} heaviest
- * keys. A key heavier than total/size in every lane is tracked in every lane and is in the
- * merged result with its exact count; in general the merge keeps Space-Saving's bound (weight
- * overestimated by at most total/size per lane), so the hot keys a report names are the same.
+ * one sketch did. Several lanes merge as mergeable Space-Saving summaries do (Agarwal et al.,
+ * "Mergeable Summaries", 2012): a key's weight is the sum of its weights in the lanes that track
+ * it plus, for each full lane that does not, that lane's smallest count (which bounds what the
+ * key could have had there); the same amounts are added to its possible overestimate ({@code
+ * error}); the read and write units and throttles are the sums of what the lanes counted for it.
+ * The merged sketch keeps the {@code size} heaviest keys. A key heavier than total/size in every
+ * lane is tracked in every lane, so the merge adds no error of its own to it; in general a key's
+ * weight stays an upper bound of its true weight, overestimated by at most the sum of the lanes'
+ * bounds, and the {@code error} each key reports says by how much at most.
  */
 final class HotKeyLanes {
   private final int size;
