@@ -32,6 +32,12 @@ import java.util.stream.Stream;
  * <p>With {@code rocksdb} as the second argument the engine runs on RocksDB in a temporary
  * directory; the process column then includes RocksDB's background flushes and compactions.
  *
+ * <p>The "2 threads" row runs the same calls on two threads at once, as the server's two event
+ * loops do on a two-core machine: what shared state costs when two cores write it (locks, cache
+ * lines moving between cores) shows there and not on one thread. Each thread's own CPU time is
+ * measured, and the figure is their mean per call; it needs the two threads to actually run
+ * together, so read it on a quiet machine.
+ *
  * <pre>java -cp stator-bench/target/benchmarks.jar io.stator.bench.CpuPerCall [rounds [rocksdb]]</pre>
  */
 public final class CpuPerCall {
@@ -72,6 +78,7 @@ public final class CpuPerCall {
       new Case("wire getItem", i -> wire(database, "GetItem", getJson[i % Data.ITEMS], out)),
       new Case("wire putItem", i -> wire(database, "PutItem", putJson[i % Data.ITEMS], out)),
       new Case("wire query", i -> wire(database, "Query", queryJson[i % Data.PARTITIONS], out)),
+      new Case("engine getItem, 2 threads", i -> database.getItem(gets[i % Data.ITEMS]), 2),
     };
     int[] keys = new int[CALLS];
     for (int round = -3; round < rounds; round++) { // three warm-up rounds
@@ -83,10 +90,10 @@ public final class CpuPerCall {
       }
     }
     System.out.printf(
-        "%-16s %12s %14s %12s%n", "call", "CPU ns/call", "process ns/call", "bytes/call");
+        "%-26s %12s %14s %12s%n", "call", "CPU ns/call", "process ns/call", "bytes/call");
     for (Case c : cases) {
       System.out.printf(
-          "%-16s %12d %14d %12d%n",
+          "%-26s %12d %14d %12d%n",
           c.name, median(c.cpu, rounds), median(c.process, rounds), median(c.bytes, rounds));
     }
     database.close();
@@ -115,16 +122,71 @@ public final class CpuPerCall {
 
     final String name;
     final IntConsumer call;
+    final int threads;
     final long[] cpu = new long[64];
     final long[] bytes = new long[64];
     final long[] process = new long[64];
 
     Case(String name, IntConsumer call) {
+      this(name, call, 1);
+    }
+
+    Case(String name, IntConsumer call, int threads) {
       this.name = name;
       this.call = call;
+      this.threads = threads;
     }
 
     void run(int[] keys, int round) {
+      if (threads == 1) {
+        runHere(keys, round);
+        return;
+      }
+      // Each thread measures itself as a one-thread case; the round's figures are their means
+      // (the process figure: the process's CPU over all the calls of every thread).
+      Case[] alone = new Case[threads];
+      java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
+      Thread[] running = new Thread[threads];
+      long process0 = PROCESS.getProcessCpuTime();
+      for (int t = 0; t < threads; t++) {
+        int[] mine = new int[keys.length];
+        for (int k = 0; k < keys.length; k++) {
+          mine[k] = keys[(k + t * 7919) % keys.length];
+        }
+        Case own = alone[t] = new Case(name, call);
+        running[t] = new Thread(() -> {
+          try {
+            start.await();
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+          own.runHere(mine, 0);
+        });
+        running[t].start();
+      }
+      for (Thread t : running) {
+        try {
+          t.join();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException(e);
+        }
+      }
+      long process1 = PROCESS.getProcessCpuTime();
+      if (round >= 0) {
+        long c = 0;
+        long b = 0;
+        for (Case own : alone) {
+          c += own.cpu[0];
+          b += own.bytes[0];
+        }
+        cpu[round] = c / threads;
+        bytes[round] = b / threads;
+        process[round] = (process1 - process0) / ((long) keys.length * threads);
+      }
+    }
+
+    void runHere(int[] keys, int round) {
       long thread = Thread.currentThread().getId();
       long bytes0 = THREADS.getThreadAllocatedBytes(thread);
       long cpu0 = THREADS.getCurrentThreadCpuTime();

@@ -5,7 +5,6 @@ import io.stator.api.ThrottlingReason;
 import io.stator.key.KeyCodec;
 import io.stator.schema.IndexDefinition;
 import io.stator.schema.TableDefinition;
-import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -138,7 +137,7 @@ public final class CapacityModel {
       double units) {
     long now = clock.millis();
     throttled(table, table(table, now).read(
-        index, KeyCodec.hashOf(partition), ByteBuffer.wrap(partition), units, now));
+        index, KeyCodec.hashOf(partition), partition, units, now));
   }
 
   /** A read attributed to a hash only (a Scan page): no hot key to name. */
@@ -168,8 +167,8 @@ public final class CapacityModel {
   public void write(TableDefinition table, byte[] partition, double units, long sizeDelta,
       List<GlobalIndexWrite> indexWrites) {
     long now = clock.millis();
-    throttled(table, table(table, now).write(KeyCodec.hashOf(partition),
-        ByteBuffer.wrap(partition), units, sizeDelta, indexWrites, now));
+    throttled(table, table(table, now).write(KeyCodec.hashOf(partition), partition, units,
+        sizeDelta, indexWrites, now));
   }
 
   private void throttled(TableDefinition table, ThrottlingReason reason) {
@@ -202,10 +201,13 @@ public final class CapacityModel {
   }
 
   private TableThroughput table(TableDefinition table, long now) {
-    TableThroughput t = tables.computeIfAbsent(
-        table.tableId(),
-        id -> new TableThroughput(table, arnPrefix + table.name(), settings, spaceSize, saved,
-            now));
+    TableThroughput t = tables.get(table.tableId());
+    if (t == null) {
+      t = tables.computeIfAbsent(
+          table.tableId(),
+          id -> new TableThroughput(table, arnPrefix + table.name(), settings, spaceSize, saved,
+              now));
+    }
     t.follow(table, now);
     return t;
   }

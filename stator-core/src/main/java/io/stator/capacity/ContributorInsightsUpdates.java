@@ -24,7 +24,9 @@ import java.util.List;
  * keeps the setting in the catalog and answers these operations as DynamoDB does; the ranking
  * itself is what the capacity model's hot-key report already shows, per partition, for every
  * table and global secondary index whether or not the setting is enabled (see {@link
- * PartitionReport}); a GSI's report ranks its own partition keys on its own partitions.
+ * PartitionReport}); a GSI's report ranks its own partition keys on its own partitions. Every
+ * request is counted (none is sampled); with requests from several threads the per-thread
+ * sketches are merged as {@link HotKeyLanes} describes.
  *
  * <p>Status: DynamoDB answers an update with ENABLING or DISABLING and gets to ENABLED or
  * DISABLED shortly after. Stator applies the change at once, so the update answers the

@@ -1,6 +1,5 @@
 package io.stator.capacity;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -14,6 +13,9 @@ import java.util.List;
  *
  * <p>Keys are the encoded partition keys (hash prefix included), so the hash that places a key
  * in a partition, and the split point between hot keys, come from the key itself.
+ *
+ * <p>A partition keeps one sketch per lane of calling threads and merges them when read (see
+ * {@link HotKeyLanes}): every request is counted, exactly as before when one thread sends them.
  */
 final class HotKeys {
   private final int size;
@@ -35,11 +37,11 @@ final class HotKeys {
   }
 
   /** Adds the units of one request on {@code key}; returns its counter. */
-  Counter add(ByteBuffer key, long hash, double readUnits, double writeUnits) {
+  Counter add(byte[] key, long hash, double readUnits, double writeUnits) {
     int found = -1;
     int smallest = -1;
     for (int i = 0; i < count; i++) {
-      if (hashes[i] == hash && counters[i].key.equals(key)) {
+      if (hashes[i] == hash && Arrays.equals(counters[i].key, key)) {
         found = i;
         break;
       }
@@ -66,7 +68,7 @@ final class HotKeys {
   /** Tracks {@code c} as it is (a counter moved from a partition that split). */
   void put(Counter c) {
     for (int i = 0; i < count; i++) {
-      if (hashes[i] == c.hash && counters[i].key.equals(c.key)) {
+      if (hashes[i] == c.hash && Arrays.equals(counters[i].key, c.key)) {
         set(i, c);
         return;
       }
@@ -90,6 +92,30 @@ final class HotKeys {
     weights[i] = c.weight;
   }
 
+  /** How many keys are tracked. */
+  int tracked() {
+    return count;
+  }
+
+  /** The smallest count tracked (0 when none is). */
+  double smallest() {
+    double min = count == 0 ? 0 : weights[0];
+    for (int i = 1; i < count; i++) {
+      min = Math.min(min, weights[i]);
+    }
+    return min;
+  }
+
+  /** Whether {@code key} (whose hash is {@code hash}) is tracked. */
+  boolean tracks(byte[] key, long hash) {
+    for (int i = 0; i < count; i++) {
+      if (hashes[i] == hash && Arrays.equals(counters[i].key, key)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The tracked keys, heaviest first. */
   List<Counter> top() {
     List<Counter> out = new ArrayList<>(Arrays.asList(counters).subList(0, count));
@@ -99,7 +125,8 @@ final class HotKeys {
 
   /** One tracked key. */
   static final class Counter {
-    final ByteBuffer key;
+    /** The encoded partition key (not copied: callers never change a key's bytes). */
+    final byte[] key;
     final long hash;
     /** Units counted for this key, including up to {@code error} units of other keys. */
     double weight;
@@ -108,7 +135,7 @@ final class HotKeys {
     double writeUnits;
     long throttled;
 
-    Counter(ByteBuffer key, long hash, double error) {
+    Counter(byte[] key, long hash, double error) {
       this.key = key;
       this.hash = hash;
       this.weight = error;

@@ -14,23 +14,43 @@ final class Partition {
   final TokenBucket writeCeiling;
   final TokenBucket readShare;
   final TokenBucket writeShare;
-  final HotKeys hotKeys;
+  final HotKeyLanes hotKeys;
   long bytes;
 
-  // Consumption per second over the last WINDOW seconds (a ring indexed by second).
-  private final long[] slotSecond = new long[WINDOW];
-  private final double[] slotRead = new double[WINDOW];
-  private final double[] slotWrite = new double[WINDOW];
   long readThrottles;
   long writeThrottles;
   double lentRead;
   double lentWrite;
 
-  // Split for heat: demand in the current second, and the run of hot seconds before it.
+  // Split for heat: the second being counted, and the run of hot seconds before it. The demand
+  // and the consumption per second are counted per lane of threads (see Lanes) and summed when
+  // read: they are written on every request, the rest of this object rarely.
   private long demandSecond = Long.MIN_VALUE;
-  private double demandRead;
-  private double demandWrite;
   int hotSeconds;
+  private final Load[] loads = new Load[Lanes.COUNT];
+
+  /** One lane's counts: demand in the current second, consumption over the last WINDOW. */
+  private static final class Load {
+    long second = Long.MIN_VALUE;
+    double demandRead;
+    double demandWrite;
+    // Consumption per second over the last WINDOW seconds (a ring indexed by second).
+    final long[] slotSecond = new long[WINDOW];
+    final double[] slotRead = new double[WINDOW];
+    final double[] slotWrite = new double[WINDOW];
+
+    Load() {
+      java.util.Arrays.fill(slotSecond, Long.MIN_VALUE);
+    }
+  }
+
+  private Load load(int lane) {
+    Load l = loads[lane];
+    if (l == null) {
+      l = loads[lane] = new Load();
+    }
+    return l;
+  }
 
   Partition(long start, long end, CapacitySettings s, double readShare, double writeShare,
       long nowMillis) {
@@ -42,8 +62,7 @@ final class Partition {
         nowMillis);
     this.readShare = new TokenBucket(readShare, readShare * s.burstSeconds(), nowMillis);
     this.writeShare = new TokenBucket(writeShare, writeShare * s.burstSeconds(), nowMillis);
-    this.hotKeys = new HotKeys(s.hotKeys());
-    java.util.Arrays.fill(slotSecond, Long.MIN_VALUE);
+    this.hotKeys = new HotKeyLanes(s.hotKeys());
   }
 
   boolean contains(long hash) {
@@ -62,51 +81,77 @@ final class Partition {
   }
 
   /**
-   * Moves the heat detector to {@code second}: the second just closed was hot if its demand
-   * reached {@code threshold} of a ceiling; a gap of idle seconds ends the run.
+   * Moves the heat detector to {@code second}: the second just closed was hot if its demand (of
+   * every lane) reached {@code threshold} of a ceiling; a gap of idle seconds ends the run.
    */
   void rollTo(long second, CapacitySettings s) {
     if (second == demandSecond) {
       return;
+    }
+    double demandRead = 0;
+    double demandWrite = 0;
+    for (Load l : loads) {
+      if (l != null && l.second == demandSecond) {
+        demandRead += l.demandRead;
+        demandWrite += l.demandWrite;
+      }
     }
     boolean hot =
         demandRead >= s.heatThreshold() * s.partitionReadCeiling()
             || demandWrite >= s.heatThreshold() * s.partitionWriteCeiling();
     hotSeconds = hot && second == demandSecond + 1 ? hotSeconds + 1 : 0;
     demandSecond = second;
-    demandRead = 0;
-    demandWrite = 0;
   }
 
-  void demand(boolean write, double units) {
+  /** Counts demand in the current second (the one {@link #rollTo} last moved to). */
+  void demand(int lane, boolean write, double units) {
+    Load l = load(lane);
+    if (l.second != demandSecond) {
+      l.second = demandSecond;
+      l.demandRead = 0;
+      l.demandWrite = 0;
+    }
     if (write) {
-      demandWrite += units;
+      l.demandWrite += units;
     } else {
-      demandRead += units;
+      l.demandRead += units;
     }
   }
 
-  void consumed(long second, boolean write, double units) {
+  void consumed(int lane, long second, boolean write, double units) {
+    Load l = load(lane);
     int i = (int) Math.floorMod(second, WINDOW);
-    if (slotSecond[i] != second) {
-      slotSecond[i] = second;
-      slotRead[i] = 0;
-      slotWrite[i] = 0;
+    if (l.slotSecond[i] != second) {
+      l.slotSecond[i] = second;
+      l.slotRead[i] = 0;
+      l.slotWrite[i] = 0;
     }
     if (write) {
-      slotWrite[i] += units;
+      l.slotWrite[i] += units;
     } else {
-      slotRead[i] += units;
+      l.slotRead[i] += units;
     }
+  }
+
+  /**
+   * Units consumed in slot {@code i} by every lane, when the slot holds a second of the WINDOW
+   * up to {@code second} (within the window a slot holds one second, the same in every lane).
+   */
+  private double slot(int i, long second, boolean write) {
+    double sum = 0;
+    for (Load l : loads) {
+      if (l != null && l.slotSecond[i] > second - WINDOW && l.slotSecond[i] <= second) {
+        sum += write ? l.slotWrite[i] : l.slotRead[i];
+      }
+    }
+    return sum;
   }
 
   /** Units consumed in the last WINDOW seconds up to {@code second}, per second on average. */
   double perSecond(long second, boolean write) {
     double sum = 0;
     for (int i = 0; i < WINDOW; i++) {
-      if (slotSecond[i] > second - WINDOW && slotSecond[i] <= second) {
-        sum += write ? slotWrite[i] : slotRead[i];
-      }
+      sum += slot(i, second, write);
     }
     return sum / WINDOW;
   }
@@ -115,9 +160,7 @@ final class Partition {
   double peakSecond(long second, boolean write) {
     double max = 0;
     for (int i = 0; i < WINDOW; i++) {
-      if (slotSecond[i] > second - WINDOW && slotSecond[i] <= second) {
-        max = Math.max(max, write ? slotWrite[i] : slotRead[i]);
-      }
+      max = Math.max(max, slot(i, second, write));
     }
     return max;
   }

@@ -2,7 +2,6 @@ package io.stator.capacity;
 
 import io.stator.key.KeyCodec;
 import io.stator.value.AttributeValue;
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Locale;
 
@@ -53,10 +52,8 @@ public record PartitionReport(
       String partitionKey, double readUnits, double writeUnits, long throttles, double error) {}
 
   /** The key as a person reads it: the string, the number, or base64 bytes. */
-  static String label(ByteBuffer key, String type) {
-    byte[] bytes = new byte[key.remaining()];
-    key.duplicate().get(bytes);
-    AttributeValue value = KeyCodec.decodePartition(bytes, type);
+  static String label(byte[] key, String type) {
+    AttributeValue value = KeyCodec.decodePartition(key, type);
     if (value instanceof AttributeValue.S s) {
       return s.value();
     } else if (value instanceof AttributeValue.N n) {

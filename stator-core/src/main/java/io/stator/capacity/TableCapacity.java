@@ -1,7 +1,6 @@
 package io.stator.capacity;
 
 import io.stator.schema.TableDefinition;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,15 +20,25 @@ final class TableCapacity {
   private final CapacitySettings settings;
   final String arn;
   final String hashKeyType;
-  /** "Table" or "Index": the first word of this resource's ThrottlingReasons. */
-  private final String resourceType;
+  // The ThrottlingReasons, by kind: "Table..." or "Index..." as this resource is a table or a
+  // GSI. Built once, not per request.
+  private final String readKeyRange;
+  private final String writeKeyRange;
+  private final String readProvisioned;
+  private final String writeProvisioned;
   /** Told the partitions' starts after every split (so they can be kept across restarts). */
   private final Consumer<long[]> onSplit;
   private final TreeMap<Long, Partition> partitions = new TreeMap<>(Long::compareUnsigned);
   /** The partitions' starts, ascending, replaced on every split (read without the lock). */
   private volatile long[] starts;
+  // The partitions in order and their starts, for finding a request's partition by binary
+  // search (no boxed key, no tree descent); replaced with {@link #starts}, read under the lock.
+  private Partition[] ordered;
+  private long[] orderedStarts;
 
   private String billingMode;
+  /** billingMode is PAY_PER_REQUEST (asked on every request, so kept rather than compared). */
+  private boolean onDemand;
   private long provisionedRead;
   private long provisionedWrite;
   // Provisioned: the table's throughput with its burst reserve.
@@ -65,9 +74,13 @@ final class TableCapacity {
     this.settings = settings;
     this.arn = arn;
     this.hashKeyType = hashKeyType;
-    this.resourceType = resourceType;
+    this.readKeyRange = resourceType + "ReadKeyRangeThroughputExceeded";
+    this.writeKeyRange = resourceType + "WriteKeyRangeThroughputExceeded";
+    this.readProvisioned = resourceType + "ReadProvisionedThroughputExceeded";
+    this.writeProvisioned = resourceType + "WriteProvisionedThroughputExceeded";
     this.onSplit = onSplit;
     this.billingMode = throughput.billingMode();
+    this.onDemand = TableDefinition.PAY_PER_REQUEST.equals(billingMode);
     this.provisionedRead = throughput.read();
     this.provisionedWrite = throughput.write();
     this.tableRead = new TokenBucket(
@@ -103,11 +116,31 @@ final class TableCapacity {
 
   private void publishStarts() {
     long[] out = new long[partitions.size()];
+    Partition[] in = new Partition[out.length];
     int i = 0;
-    for (long start : partitions.keySet()) {
-      out[i++] = start;
+    for (Partition p : partitions.values()) {
+      in[i] = p;
+      out[i++] = p.start;
     }
+    ordered = in;
+    orderedStarts = out;
     starts = out;
+  }
+
+  /** The partition whose range holds {@code hash} (the partitions tile the space from 0). */
+  private Partition partitionOf(long hash) {
+    long[] s = orderedStarts;
+    int low = 0;
+    int high = s.length - 1;
+    while (low < high) {
+      int mid = (low + high + 1) >>> 1;
+      if (Long.compareUnsigned(s[mid], hash) <= 0) {
+        low = mid;
+      } else {
+        high = mid - 1;
+      }
+    }
+    return ordered[low];
   }
 
   /** The partitions' starts, ascending (the same array until a partition splits). */
@@ -116,7 +149,7 @@ final class TableCapacity {
   }
 
   private boolean onDemand() {
-    return TableDefinition.PAY_PER_REQUEST.equals(billingMode);
+    return onDemand;
   }
 
   /**
@@ -155,6 +188,7 @@ final class TableCapacity {
       return;
     }
     billingMode = throughput.billingMode();
+    onDemand = TableDefinition.PAY_PER_REQUEST.equals(billingMode);
     provisionedRead = throughput.read();
     provisionedWrite = throughput.write();
     tableRead.refill(nowMillis);
@@ -188,15 +222,19 @@ final class TableCapacity {
    * throttled request consumes nothing (DynamoDB rejected it), but its demand counts towards
    * heat and hot keys, because that is the traffic the key design attracts.
    */
-  String charge(boolean write, long hash, ByteBuffer key, double units, long sizeDelta,
+  String charge(boolean write, long hash, byte[] key, double units, long sizeDelta,
       long nowMillis) {
-    Charge c = prepare(write, hash, key, units, sizeDelta, nowMillis);
-    if (c.reason != null) {
-      refuse(c);
+    // prepare, then refuse or apply, without the Charge object: most charges come this way.
+    int lane = Lanes.current();
+    Partition p = locate(hash, nowMillis);
+    HotKeys.Counter counter = count(p, lane, write, hash, key, units);
+    String reason = refusal(p, write, units, nowMillis);
+    if (reason != null) {
+      refuse(p, write, counter);
     } else {
-      apply(c, nowMillis);
+      apply(p, lane, write, units, sizeDelta, nowMillis);
     }
-    return c.reason;
+    return reason;
   }
 
   /**
@@ -207,6 +245,8 @@ final class TableCapacity {
   static final class Charge {
     final TableCapacity owner;
     final Partition partition;
+    /** The lane of the thread that prepared it (see Lanes). */
+    final int lane;
     final boolean write;
     final double units;
     final long sizeDelta;
@@ -214,10 +254,11 @@ final class TableCapacity {
     /** The ThrottlingReason, or null when the partition and the throughput admit it. */
     final String reason;
 
-    private Charge(TableCapacity owner, Partition partition, boolean write, double units,
-        long sizeDelta, HotKeys.Counter counter, String reason) {
+    private Charge(TableCapacity owner, Partition partition, int lane, boolean write,
+        double units, long sizeDelta, HotKeys.Counter counter, String reason) {
       this.owner = owner;
       this.partition = partition;
+      this.lane = lane;
       this.write = write;
       this.units = units;
       this.sizeDelta = sizeDelta;
@@ -230,44 +271,70 @@ final class TableCapacity {
    * Finds the partition of {@code hash} (splitting it first if it has been hot long enough),
    * counts the request's demand there, and decides whether it is admitted; takes nothing.
    */
-  Charge prepare(boolean write, long hash, ByteBuffer key, double units, long sizeDelta,
+  Charge prepare(boolean write, long hash, byte[] key, double units, long sizeDelta,
       long nowMillis) {
+    int lane = Lanes.current();
+    Partition p = locate(hash, nowMillis);
+    HotKeys.Counter counter = count(p, lane, write, hash, key, units);
+    return new Charge(this, p, lane, write, units, sizeDelta, counter,
+        refusal(p, write, units, nowMillis));
+  }
+
+  /**
+   * The partition of {@code hash} now, after splitting it if it has been hot long enough, with
+   * its heat detector and the on-demand window moved to the current second.
+   */
+  private Partition locate(long hash, long nowMillis) {
     long second = Math.floorDiv(nowMillis, 1000);
-    Partition p = partitions.floorEntry(hash).getValue();
+    Partition p = partitionOf(hash);
     p.rollTo(second, settings);
     if (p.hotSeconds >= settings.heatSeconds() && splitForHeat(p, nowMillis)) {
-      p = partitions.floorEntry(hash).getValue();
+      p = partitionOf(hash);
       p.rollTo(second, settings);
     }
     rollWindow(second, nowMillis);
-    HotKeys.Counter counter =
-        key == null ? null : p.hotKeys.add(key, hash, write ? 0 : units, write ? units : 0);
-    p.demand(write, units);
-    return new Charge(this, p, write, units, sizeDelta, counter,
-        refusal(p, write, units, nowMillis));
+    return p;
+  }
+
+  /** Counts a request's demand on its partition and key (throttled or not). */
+  private static HotKeys.Counter count(Partition p, int lane, boolean write, long hash,
+      byte[] key, double units) {
+    HotKeys.Counter counter = key == null
+        ? null
+        : p.hotKeys.add(lane, key, hash, write ? 0 : units, write ? units : 0);
+    p.demand(lane, write, units);
+    return counter;
   }
 
   /** Counts a refused charge as a throttle of its partition and key. */
   void refuse(Charge c) {
-    if (c.write) {
-      c.partition.writeThrottles++;
+    refuse(c.partition, c.write, c.counter);
+  }
+
+  private void refuse(Partition p, boolean write, HotKeys.Counter counter) {
+    if (write) {
+      p.writeThrottles++;
       writeThrottles++;
     } else {
-      c.partition.readThrottles++;
+      p.readThrottles++;
       readThrottles++;
     }
-    if (c.counter != null) {
-      c.counter.throttled++;
+    if (counter != null) {
+      counter.throttled++;
     }
   }
 
   /** Takes an admitted charge's units, and splits its partition if it grew past the size limit. */
   void apply(Charge c, long nowMillis) {
-    Partition p = c.partition;
-    take(p, c.write, c.units);
-    p.consumed(Math.floorDiv(nowMillis, 1000), c.write, c.units);
-    if (c.write && c.sizeDelta != 0) {
-      p.bytes = Math.max(0, p.bytes + c.sizeDelta);
+    apply(c.partition, c.lane, c.write, c.units, c.sizeDelta, nowMillis);
+  }
+
+  private void apply(Partition p, int lane, boolean write, double units, long sizeDelta,
+      long nowMillis) {
+    take(p, write, units);
+    p.consumed(lane, Math.floorDiv(nowMillis, 1000), write, units);
+    if (write && sizeDelta != 0) {
+      p.bytes = Math.max(0, p.bytes + sizeDelta);
       if (p.bytes > settings.partitionSizeLimit() && p.widthMinusOne() != 0
           && partitions.get(p.start) == p) {
         split(p, p.middle(), nowMillis);
@@ -278,11 +345,10 @@ final class TableCapacity {
 
   /** Why DynamoDB would refuse {@code units} on {@code p} now, or null; changes nothing. */
   private String refusal(Partition p, boolean write, double units, long nowMillis) {
-    String kind = resourceType + (write ? "Write" : "Read");
     TokenBucket ceiling = write ? p.writeCeiling : p.readCeiling;
     ceiling.refill(nowMillis);
     if (!ceiling.admits(units)) {
-      return kind + "KeyRangeThroughputExceeded";
+      return write ? writeKeyRange : readKeyRange;
     }
     if (onDemand()) {
       double window = write ? windowWrite : windowRead;
@@ -291,20 +357,20 @@ final class TableCapacity {
           write ? settings.onDemandWritePeak() : settings.onDemandReadPeak());
       // Past twice the previous peak, DynamoDB throttles while it adds partitions: the
       // partitions' key ranges are what run out, so the reason names them.
-      return window + units > 2 * peak ? kind + "KeyRangeThroughputExceeded" : null;
+      return window + units > 2 * peak ? (write ? writeKeyRange : readKeyRange) : null;
     }
     TokenBucket table = write ? tableWrite : tableRead;
     TokenBucket share = write ? p.writeShare : p.readShare;
     table.refill(nowMillis);
     share.refill(nowMillis);
     if (!table.admits(units)) {
-      return kind + "ProvisionedThroughputExceeded";
+      return write ? writeProvisioned : readProvisioned;
     }
     // Adaptive capacity: a partition past its share may use the table's unused capacity, up to
     // the ceiling above; without it the partition is limited to its share.
     return share.admits(units) || settings.adaptiveCapacity()
         ? null
-        : kind + "ProvisionedThroughputExceeded";
+        : write ? writeProvisioned : readProvisioned;
   }
 
   /** Takes admitted units from the buckets {@link #refusal} found holding them. */

@@ -4,7 +4,6 @@ import io.stator.api.ThrottlingReason;
 import io.stator.key.KeyCodec;
 import io.stator.schema.IndexDefinition;
 import io.stator.schema.TableDefinition;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -30,7 +29,12 @@ final class TableThroughput {
   private final TableCapacity table;
   /** Each global secondary index's model, by index name; an index re-created gets a new one. */
   private final Map<String, IndexCapacity> globalIndexes = new HashMap<>();
-  private TableDefinition followed;
+  /**
+   * The definition last followed. Every request passes its table's definition, which is the same
+   * object until the table changes, so the check is a volatile read outside the lock: a request
+   * takes the monitor once (to charge), not twice.
+   */
+  private volatile TableDefinition followed;
 
   private record IndexCapacity(String space, TableCapacity capacity) {}
 
@@ -51,11 +55,16 @@ final class TableThroughput {
    * Follows the table's definition: UpdateTable's new throughput for the table and its indexes,
    * GSIs created (a model each) and deleted (forgotten).
    */
-  synchronized void follow(TableDefinition definition, long nowMillis) {
+  void follow(TableDefinition definition, long nowMillis) {
+    if (definition != followed) {
+      followChange(definition, nowMillis);
+    }
+  }
+
+  private synchronized void followChange(TableDefinition definition, long nowMillis) {
     if (definition == followed) {
       return;
     }
-    followed = definition;
     table.follow(Throughput.of(definition), nowMillis);
     List<String> present = new ArrayList<>();
     for (IndexDefinition index : definition.indexes()) {
@@ -85,6 +94,7 @@ final class TableThroughput {
       }
       return gone;
     });
+    followed = definition; // published last: a request seeing it finds the models updated
   }
 
   /** The model that serves reads of {@code index}: its own for a GSI, else the table's. */
@@ -97,7 +107,7 @@ final class TableThroughput {
   }
 
   /** Charges a read; returns the ThrottlingReason, or null when admitted. */
-  synchronized ThrottlingReason read(IndexDefinition index, long hash, ByteBuffer key,
+  synchronized ThrottlingReason read(IndexDefinition index, long hash, byte[] key,
       double units, long nowMillis) {
     TableCapacity model = readModel(index);
     String reason = model.charge(false, hash, key, units, 0, nowMillis);
@@ -109,7 +119,7 @@ final class TableThroughput {
    * partition, all or nothing; returns the first ThrottlingReason (the table's, else the first
    * index's in the order given), or null when every one admits it.
    */
-  synchronized ThrottlingReason write(long hash, ByteBuffer key, double units, long sizeDelta,
+  synchronized ThrottlingReason write(long hash, byte[] key, double units, long sizeDelta,
       List<GlobalIndexWrite> indexWrites, long nowMillis) {
     if (indexWrites.isEmpty()) {
       String reason = table.charge(true, hash, key, units, sizeDelta, nowMillis);
@@ -120,8 +130,8 @@ final class TableThroughput {
     for (GlobalIndexWrite w : indexWrites) {
       IndexCapacity c = globalIndexes.get(w.indexName());
       if (c != null) {
-        charges.add(c.capacity().prepare(true, KeyCodec.hashOf(w.partition()),
-            ByteBuffer.wrap(w.partition()), w.units(), w.sizeDelta(), nowMillis));
+        charges.add(c.capacity().prepare(true, KeyCodec.hashOf(w.partition()), w.partition(),
+            w.units(), w.sizeDelta(), nowMillis));
       }
     }
     ThrottlingReason first = null;

@@ -109,7 +109,7 @@ public final class ItemCodec {
       case B:
         return r.skip();
       case N:
-        return ItemSize.number(r.text());
+        return r.numberSize();
       case TRUE:
       case FALSE:
       case NULL:
@@ -141,7 +141,7 @@ public final class ItemCodec {
         int count = r.varint();
         long size = 0;
         for (int i = 0; i < count; i++) {
-          size += ItemSize.number(r.text());
+          size += r.numberSize();
         }
         return size;
       }
@@ -343,6 +343,17 @@ public final class ItemCodec {
       }
       pos += n;
       return n;
+    }
+
+    /** The size of a stored number, from its ASCII text in place (no String, no digits). */
+    long numberSize() {
+      int n = varint();
+      if (n > buf.length - pos) {
+        throw new IllegalArgumentException("length beyond end");
+      }
+      long size = ItemSize.number(buf, pos, n);
+      pos += n;
+      return size;
     }
 
     String text() {

@@ -90,6 +90,70 @@ public final class ItemSize {
     return size(decimal.digits().length, decimal.exponent() - 1, decimal.negative());
   }
 
+  /**
+   * {@link #number(String)} of the text in {@code bytes[offset, offset + length)}, read in place:
+   * the same scan as {@link DecimalText#parse}, keeping only what the size needs (the count of
+   * significant digits, the exponent, the sign), so sizing a stored item allocates nothing per
+   * number. Text outside the plain forms goes the String way, with its errors.
+   */
+  static long number(byte[] bytes, int offset, int length) {
+    int n = offset + length;
+    int i = offset;
+    boolean negative = false;
+    if (i < n && (bytes[i] == '-' || bytes[i] == '+')) {
+      negative = bytes[i] == '-';
+      i++;
+    }
+    int mantissaDigits = 0; // digits of the mantissa, the point not counted
+    int pointAt = -1; // digits before the point, when there is one
+    int firstIndex = -1; // indexes among the mantissa digits of the first and last non-zero one
+    int lastIndex = -1;
+    for (; i < n; i++) {
+      byte c = bytes[i];
+      if (c >= '0' && c <= '9') {
+        if (c != '0') {
+          if (firstIndex < 0) {
+            firstIndex = mantissaDigits;
+          }
+          lastIndex = mantissaDigits;
+        }
+        mantissaDigits++;
+      } else if (c == '.' && pointAt < 0) {
+        pointAt = mantissaDigits;
+      } else {
+        break;
+      }
+    }
+    if (mantissaDigits == 0) {
+      return number(new String(bytes, offset, length, StandardCharsets.UTF_8));
+    }
+    long exponent10 = 0;
+    if (i < n && (bytes[i] == 'e' || bytes[i] == 'E')) {
+      i++;
+      boolean negativeExponent = false;
+      if (i < n && (bytes[i] == '-' || bytes[i] == '+')) {
+        negativeExponent = bytes[i] == '-';
+        i++;
+      }
+      int start = i;
+      for (; i < n && i - start < 10 && bytes[i] >= '0' && bytes[i] <= '9'; i++) {
+        exponent10 = exponent10 * 10 + (bytes[i] - '0');
+      }
+      if (i == start) {
+        return number(new String(bytes, offset, length, StandardCharsets.UTF_8));
+      }
+      exponent10 = negativeExponent ? -exponent10 : exponent10;
+    }
+    if (i != n) {
+      return number(new String(bytes, offset, length, StandardCharsets.UTF_8));
+    }
+    if (firstIndex < 0) {
+      return 1; // zero
+    }
+    long exponent = (pointAt < 0 ? mantissaDigits : pointAt) - firstIndex + exponent10;
+    return size(lastIndex - firstIndex + 1, exponent - 1, negative);
+  }
+
   private static long numberThroughBigDecimal(String text) {
     BigDecimal value = new BigDecimal(text);
     if (value.signum() == 0) {

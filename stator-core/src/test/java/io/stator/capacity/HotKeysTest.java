@@ -2,14 +2,13 @@ package io.stator.capacity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /** The Space-Saving sketch: bounded counters, a new key replaces the smallest one. */
 class HotKeysTest {
-  private static ByteBuffer key(String k) {
-    return ByteBuffer.wrap(k.getBytes(StandardCharsets.UTF_8));
+  private static byte[] key(String k) {
+    return k.getBytes(StandardCharsets.UTF_8);
   }
 
   @Test

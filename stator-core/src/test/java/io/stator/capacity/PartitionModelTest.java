@@ -6,7 +6,6 @@ import io.stator.key.KeyCodec;
 import io.stator.schema.KeyAttribute;
 import io.stator.schema.TableDefinition;
 import io.stator.value.AttributeValue;
-import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -36,12 +35,12 @@ class PartitionModelTest {
 
   private static String write(TableCapacity t, String pk, double units, long nowMillis) {
     byte[] k = key(pk);
-    return t.charge(true, KeyCodec.hashOf(k), ByteBuffer.wrap(k), units, 0, nowMillis);
+    return t.charge(true, KeyCodec.hashOf(k), k, units, 0, nowMillis);
   }
 
   private static String read(TableCapacity t, String pk, double units, long nowMillis) {
     byte[] k = key(pk);
-    return t.charge(false, KeyCodec.hashOf(k), ByteBuffer.wrap(k), units, 0, nowMillis);
+    return t.charge(false, KeyCodec.hashOf(k), k, units, 0, nowMillis);
   }
 
   @Test
@@ -210,7 +209,7 @@ class PartitionModelTest {
         CapacitySettings.defaults().withPartitionSizeLimit(10_000), 0, now);
     for (int i = 0; i < 11; i++) {
       byte[] k = key("k" + i);
-      t.charge(true, KeyCodec.hashOf(k), ByteBuffer.wrap(k), 1, 1000, now + i * 1000L);
+      t.charge(true, KeyCodec.hashOf(k), k, 1, 1000, now + i * 1000L);
     }
     assertThat(t.partitionCount()).isEqualTo(2);
     assertThat(t.ranges()).containsKey(Long.MIN_VALUE); // 2^63, the middle of the hash space

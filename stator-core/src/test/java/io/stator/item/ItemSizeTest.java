@@ -77,6 +77,36 @@ class ItemSizeTest {
     }
   }
 
+  /** Sizing a stored number's bytes in place gives what sizing its String gives. */
+  @Property(tries = 2000)
+  void numberSizeFromBytesMatchesTheString(
+      @ForAll @net.jqwik.api.constraints.BigRange(min = "-1E40", max = "1E40")
+          java.math.BigDecimal value,
+      @ForAll @net.jqwik.api.constraints.IntRange(min = -130, max = 126) int shift,
+      @ForAll boolean plain,
+      @ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 3) int padding) {
+    java.math.BigDecimal shifted = value.scaleByPowerOfTen(shift);
+    String text = plain ? shifted.toPlainString() : shifted.toString();
+    byte[] inside = ("#".repeat(padding) + text + "#".repeat(padding))
+        .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    assertThat(ItemSize.number(inside, padding, text.length())).as(text)
+        .isEqualTo(ItemSize.number(text));
+  }
+
+  @Test
+  void numberSizeFromBytesOfUnusualTexts() {
+    for (String text : List.of("0.000", "-0", "+5", "1E+5", "1e-5", "00012.3400", ".5", "5.",
+        "-000.000120E3", "1E2147483647", "9.9e-130", "12345678901234567890123456789012345678")) {
+      byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      assertThat(ItemSize.number(bytes, 0, bytes.length)).as(text)
+          .isEqualTo(ItemSize.number(text));
+    }
+    // Not a plain form: the String way, with its error.
+    byte[] bad = "1e".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ItemSize.number(bad, 0, 2))
+        .isInstanceOf(NumberFormatException.class);
+  }
+
   private static long throughBigDecimal(String text) {
     java.math.BigDecimal value = new java.math.BigDecimal(text);
     if (value.signum() == 0) {
