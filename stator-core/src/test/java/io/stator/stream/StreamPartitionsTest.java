@@ -145,14 +145,17 @@ class StreamPartitionsTest {
     AtomicInteger progress = new AtomicInteger();
     AtomicBoolean updated = new AtomicBoolean();
     Map<String, Integer> written = new ConcurrentHashMap<>();
+    Map<String, Integer> readToEnd = new ConcurrentHashMap<>();
     List<Thread> threads = new ArrayList<>();
     for (int w = 0; w < writers; w++) {
       String key = "item" + w;
       Thread t = new Thread(() -> {
-        // At least `each` changes, and at least `each` after the UpdateTable that splits.
+        // At least `each` changes, and at least `each` after the UpdateTable that splits; then
+        // on (up to a bound) until the poller has read a closed shard to its end, so that writes
+        // still land after it did, however the threads are scheduled.
         int i = 0;
         int until = Integer.MAX_VALUE;
-        while (i < until) {
+        while (i < until || (readToEnd.isEmpty() && i < until + 5_000)) {
           if (until == Integer.MAX_VALUE && updated.get()) {
             until = Math.max(each, i + each);
           }
@@ -165,7 +168,6 @@ class StreamPartitionsTest {
     }
     // A consumer polling meanwhile: whenever it finds a shard closed, it reads it to its end
     // and remembers how many records it had; the shard must never receive more.
-    Map<String, Integer> readToEnd = new ConcurrentHashMap<>();
     AtomicBoolean writing = new AtomicBoolean(true);
     Thread poller = new Thread(() -> {
       while (writing.get()) {
