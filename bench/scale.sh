@@ -22,7 +22,16 @@
 # load; and the load average. Everything is kept in bench/out/scale-*/ (report.md, logs).
 #
 # The in-memory server runs with -Xmx HEAP (default 12g), the RocksDB one with -Xmx2g (RocksDB
-# keeps its data and cache outside the heap). Needs wrk and node (installed when missing, as by
+# keeps its data and cache outside the heap). SCALE_JAVA_OPTS adds JVM flags to every server it
+# starts, with "{name}" replaced by the server's name (memory-small, rocksdb-large, ...) and
+# "{out}" by the output directory, e.g. a GC log and a flight recording of each server:
+#   SCALE_JAVA_OPTS='-Xlog:gc*:file={out}/{name}-gc.log -XX:StartFlightRecording=maxage=4m,\
+#   settings=profile,filename={out}/{name}.jfr,dumponexit=true' bench/scale.sh ...
+# SCALE_VARIANT, when set, is a shell command run for each loaded server ("{pid}" replaced by
+# its process id) after the rounds, which are then run again and reported as storage "NAME*":
+# JVM settings that can change at run time, compared on the same loaded servers, e.g.
+#   SCALE_VARIANT='jcmd {pid} VM.set_flag MaxHeapFreeRatio 70'
+# Needs wrk and node (installed when missing, as by
 # bench/run.sh). Every server it starts is stopped and every data directory removed on exit.
 set -euo pipefail
 
@@ -50,7 +59,7 @@ while [[ $# -gt 0 ]]; do
     --connections) connections="$2"; shift ;;
     --heap) heap="$2"; shift ;;
     --port-base) port_base="$2"; shift ;;
-    -h|--help) sed -n '2,27p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h|--help) sed -n '2,36p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "unknown option: $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -93,12 +102,24 @@ measure() { # storage workload size seconds [record]
   line=$(grep '^RESULT' "$logfile" || echo "RESULT requests=0 duration_us=1 p50_us=0 p99_us=0 bad=0 socket_errors=1")
   cpu=$(awk -v a="$before" -v b="$after" -v t="$ticks_per_second" 'BEGIN {printf "%.2f", (b - a) / t}')
   [[ -n $record ]] || return 0
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$storage" "$workload" "$size" \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$workload" "$size" \
     "$(field "$line" requests)" "$(field "$line" duration_us)" "$(field "$line" p50_us)" \
     "$(field "$line" p99_us)" "$(field "$line" bad)" "$(field "$line" socket_errors)" "$cpu" \
     >>"$out/results.tsv"
   log "  $workload $name: $(field "$line" requests) requests, p50 $(field "$line" p50_us) us," \
     "p99 $(field "$line" p99_us) us, bad $(field "$line" bad), server CPU ${cpu}s, load $(loadavg)"
+}
+
+rounds() { # the warm-up and the measured rounds of both workloads on both servers of $storage
+  for workload in get query; do
+    for size in small large; do
+      measure "$storage" "$workload" "$size" "$warmup"
+    done
+    for rep in $(seq 1 "$repeats"); do
+      if (( rep % 2 == 1 )); then order="small large"; else order="large small"; fi
+      for size in $order; do measure "$storage" "$workload" "$size" "$duration" record; done
+    done
+  done
 }
 
 # ---- main ----------------------------------------------------------------------------------
@@ -117,12 +138,15 @@ for storage in $storages; do
   port=$port_base
   for size in small large; do
     name="$storage-$size"
+    extra="${SCALE_JAVA_OPTS:-}"
+    extra="${extra//\{name\}/$name}"
+    extra="${extra//\{out\}/$out}"
     if [[ $storage == memory ]]; then
-      start "$name" "$port" env STATOR_SKIP_BUILD=1 JAVA_OPTS="-Xmx$heap" "$root/stator" serve \
-        --port "$port" --in-memory
+      start "$name" "$port" env STATOR_SKIP_BUILD=1 JAVA_OPTS="-Xmx$heap $extra" "$root/stator" \
+        serve --port "$port" --in-memory
     else
-      start "$name" "$port" env STATOR_SKIP_BUILD=1 JAVA_OPTS="-Xmx2g" "$root/stator" serve \
-        --port "$port" --data-dir "$out/data-$size"
+      start "$name" "$port" env STATOR_SKIP_BUILD=1 JAVA_OPTS="-Xmx2g $extra" "$root/stator" \
+        serve --port "$port" --data-dir "$out/data-$size"
     fi
     wait_ready "$name"
     port=$((port + 1))
@@ -136,15 +160,17 @@ for storage in $storages; do
       "$(field "$line" seconds)" "$(field "$line" items_per_s)" "$(rss_mb "${pid_of[$name]}")" \
       "$(loadavg)" >>"$out/loads.tsv"
   done
-  for workload in get query; do
+  label=$storage
+  rounds
+  if [[ -n ${SCALE_VARIANT:-} ]]; then
     for size in small large; do
-      measure "$storage" "$workload" "$size" "$warmup"
+      log "variant on $storage-$size: ${SCALE_VARIANT//\{pid\}/${pid_of[$storage-$size]}}"
+      bash -c "${SCALE_VARIANT//\{pid\}/${pid_of[$storage-$size]}}" >>"$out/variant.log" 2>&1 \
+        || log "  the variant's command failed (see variant.log)"
     done
-    for rep in $(seq 1 "$repeats"); do
-      if (( rep % 2 == 1 )); then order="small large"; else order="large small"; fi
-      for size in $order; do measure "$storage" "$workload" "$size" "$duration" record; done
-    done
-  done
+    label="$storage*"
+    rounds
+  fi
   for size in small large; do
     log "RSS of $storage-$size at the end: $(rss_mb "${pid_of[$storage-$size]}") MB"
   done
