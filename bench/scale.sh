@@ -17,7 +17,7 @@
 # "Count":10).
 #
 # Reports per storage and workload: requests per second, p50 and p99 latency (median over the
-# rounds), the server's CPU time per request, and the ratio large/small of p50 and of CPU per
+# rounds), the server's CPU time per request (and the part of it in the collector's threads), and the ratio large/small of p50 and of CPU per
 # request (the target: within 1.5x); the load rate in items per second; resident memory after the
 # load; and the load average. Everything is kept in bench/out/scale-*/ (report.md, logs).
 #
@@ -93,21 +93,26 @@ measure() { # storage workload size seconds [record]
   [[ $workload == query ]] && expect='"Count":10'
   local partitions=$(( ${size_items[$size]} / 10 ))
   local logfile="$out/wrk-$workload-$name-$(date +%H%M%S).txt"
-  local before after line cpu
+  local before after gc_before gc_after line cpu gc
   before=$(cpu_ticks "${pid_of[$name]}")
+  gc_before=$(gc_ticks "${pid_of[$name]}")
   timeout $((seconds + 30)) wrk -t1 -c"$connections" -d"${seconds}s" --timeout 10s \
     -s "$bench/wrk/$workload.lua" "http://127.0.0.1:${port_of[$name]}/" -- \
     "expect=$expect" "partitions=$partitions" >"$logfile" 2>"$logfile.err" || true
   after=$(cpu_ticks "${pid_of[$name]}")
+  gc_after=$(gc_ticks "${pid_of[$name]}")
   line=$(grep '^RESULT' "$logfile" || echo "RESULT requests=0 duration_us=1 p50_us=0 p99_us=0 bad=0 socket_errors=1")
   cpu=$(awk -v a="$before" -v b="$after" -v t="$ticks_per_second" 'BEGIN {printf "%.2f", (b - a) / t}')
+  gc=$(awk -v a="$gc_before" -v b="$gc_after" -v t="$ticks_per_second" \
+    'BEGIN {printf "%.2f", (b - a) / t}')
   [[ -n $record ]] || return 0
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$workload" "$size" \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$workload" "$size" \
     "$(field "$line" requests)" "$(field "$line" duration_us)" "$(field "$line" p50_us)" \
-    "$(field "$line" p99_us)" "$(field "$line" bad)" "$(field "$line" socket_errors)" "$cpu" \
+    "$(field "$line" p99_us)" "$(field "$line" bad)" "$(field "$line" socket_errors)" "$cpu" "$gc" \
     >>"$out/results.tsv"
   log "  $workload $name: $(field "$line" requests) requests, p50 $(field "$line" p50_us) us," \
-    "p99 $(field "$line" p99_us) us, bad $(field "$line" bad), server CPU ${cpu}s, load $(loadavg)"
+    "p99 $(field "$line" p99_us) us, bad $(field "$line" bad), server CPU ${cpu}s (GC ${gc}s)," \
+    "load $(loadavg)"
 }
 
 rounds() { # the warm-up and the measured rounds of both workloads on both servers of $storage
@@ -128,7 +133,7 @@ log "building Stator when stale"
 (cd "$root" && ./stator --version) >"$out/build.log" 2>&1 || { cat "$out/build.log" >&2; exit 1; }
 
 declare -A size_items=([small]=$small [large]=$items)
-printf 'storage\tworkload\tsize\trequests\tduration_us\tp50_us\tp99_us\tbad\tsocket_errors\tcpu_s\n' \
+printf 'storage\tworkload\tsize\trequests\tduration_us\tp50_us\tp99_us\tbad\tsocket_errors\tcpu_s\tgc_s\n' \
   >"$out/results.tsv"
 printf 'storage\tsize\titems\tseconds\titems_per_s\trss_mb\tload\n' >"$out/loads.tsv"
 log "scale benchmark: small $small items, large $items items, storages: $storages;" \
@@ -187,14 +192,14 @@ const median = xs => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
 }
 const fmt = n => Number(n).toLocaleString('en-US')
-const r = rows(results).map(([storage, workload, size, requests, us, p50, p99, bad, errors, cpu]) =>
-  ({ storage, workload, size, requests: +requests, us: +us, p50: +p50, p99: +p99,
-    bad: +bad + +errors, cpu: +cpu }))
+const r = rows(results).map(([storage, workload, size, requests, us, p50, p99, bad, errors, cpu,
+  gc]) => ({ storage, workload, size, requests: +requests, us: +us, p50: +p50, p99: +p99,
+  bad: +bad + +errors, cpu: +cpu, gc: +gc }))
 const out = []
 out.push(`Small: ${fmt(small)} items; large: ${fmt(large)} items. Load average at the end: ${load}.`)
 out.push('')
-out.push('| storage | workload | items | req/s | p50 ms | p99 ms | CPU µs/req | valid | large/small: p50, CPU/req |')
-out.push('|---|---|---:|---:|---:|---:|---:|---|---|')
+out.push('| storage | workload | items | req/s | p50 ms | p99 ms | CPU µs/req | of it GC | valid | large/small: p50, CPU/req |')
+out.push('|---|---|---:|---:|---:|---:|---:|---:|---|---|')
 for (const storage of [...new Set(r.map(x => x.storage))]) {
   for (const workload of ['get', 'query']) {
     const stats = {}
@@ -206,6 +211,7 @@ for (const storage of [...new Set(r.map(x => x.storage))]) {
         p50: median(runs.map(x => x.p50)) / 1000,
         p99: median(runs.map(x => x.p99)) / 1000,
         cpu: median(runs.map(x => x.requests ? x.cpu * 1e6 / x.requests : NaN)),
+        gc: median(runs.map(x => x.requests ? x.gc * 1e6 / x.requests : NaN)),
         valid: runs.every(x => x.bad === 0 && x.requests > 0),
       }
     }
@@ -216,6 +222,7 @@ for (const storage of [...new Set(r.map(x => x.storage))]) {
         ? `${(s.p50 / stats.small.p50).toFixed(2)}×, ${(s.cpu / stats.small.cpu).toFixed(2)}×` : ''
       out.push(`| ${storage} | ${workload} | ${fmt(size === 'small' ? small : large)} | ` +
         `${Math.round(s.rps)} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ${s.cpu.toFixed(1)} | ` +
+        `${s.gc.toFixed(1)} | ` +
         `${s.valid ? 'yes' : 'INVALID'} | ${ratio} |`)
     }
   }
