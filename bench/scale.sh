@@ -31,8 +31,8 @@
 # its process id) after the rounds, which are then run again and reported as storage "NAME*":
 # JVM settings that can change at run time, compared on the same loaded servers, e.g.
 #   SCALE_VARIANT='jcmd {pid} VM.set_flag MaxHeapFreeRatio 70'
-# Needs wrk and node (installed when missing, as by
-# bench/run.sh). Every server it starts is stopped and every data directory removed on exit.
+# Needs wrk and node (installed when missing, as by bench/run.sh). Every server it starts is
+# stopped and every data directory removed on exit.
 set -euo pipefail
 
 bench="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -59,7 +59,7 @@ while [[ $# -gt 0 ]]; do
     --connections) connections="$2"; shift ;;
     --heap) heap="$2"; shift ;;
     --port-base) port_base="$2"; shift ;;
-    -h|--help) sed -n '2,36p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h|--help) sed -n '2,35p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "unknown option: $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
