@@ -64,6 +64,19 @@ cpu_ticks() {
   echo "$total"
 }
 
+# CPU ticks (user + system) of a Java process's collector threads (G1's and the parallel GC
+# workers): the share of the server's CPU that garbage collection takes.
+gc_ticks() {
+  local total=0 t
+  for t in /proc/"$1"/task/*; do
+    [[ -r $t/comm ]] || continue
+    case "$(cat "$t/comm" 2>/dev/null)" in
+      "G1 "*|"GC Thread"*) total=$((total + $(sed 's/.*) //' "$t/stat" | awk '{print $12 + $13}'))) ;;
+    esac
+  done
+  echo "$total"
+}
+
 rss_mb() { awk '/VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$1/status" 2>/dev/null || echo "?"; }
 
 field() { sed -n "s/.*[[:space:]]$2=\([^[:space:]]*\).*/\1/p" <<<" $1"; } # line name: NAME=value

@@ -17,13 +17,22 @@
 # "Count":10).
 #
 # Reports per storage and workload: requests per second, p50 and p99 latency (median over the
-# rounds), the server's CPU time per request, and the ratio large/small of p50 and of CPU per
+# rounds), the server's CPU time per request (and the part of it in the collector's threads), and the ratio large/small of p50 and of CPU per
 # request (the target: within 1.5x); the load rate in items per second; resident memory after the
 # load; and the load average. Everything is kept in bench/out/scale-*/ (report.md, logs).
 #
 # The in-memory server runs with -Xmx HEAP (default 12g), the RocksDB one with -Xmx2g (RocksDB
-# keeps its data and cache outside the heap). Needs wrk and node (installed when missing, as by
-# bench/run.sh). Every server it starts is stopped and every data directory removed on exit.
+# keeps its data and cache outside the heap). SCALE_JAVA_OPTS adds JVM flags to every server it
+# starts, with "{name}" replaced by the server's name (memory-small, rocksdb-large, ...) and
+# "{out}" by the output directory, e.g. a GC log and a flight recording of each server:
+#   SCALE_JAVA_OPTS='-Xlog:gc*:file={out}/{name}-gc.log -XX:StartFlightRecording=maxage=4m,\
+#   settings=profile,filename={out}/{name}.jfr,dumponexit=true' bench/scale.sh ...
+# SCALE_VARIANT, when set, is a shell command run for each loaded server ("{pid}" replaced by
+# its process id) after the rounds, which are then run again and reported as storage "NAME*":
+# JVM settings that can change at run time, compared on the same loaded servers, e.g.
+#   SCALE_VARIANT='jcmd {pid} VM.set_flag MaxHeapFreeRatio 70'
+# Needs wrk and node (installed when missing, as by bench/run.sh). Every server it starts is
+# stopped and every data directory removed on exit.
 set -euo pipefail
 
 bench="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -50,7 +59,7 @@ while [[ $# -gt 0 ]]; do
     --connections) connections="$2"; shift ;;
     --heap) heap="$2"; shift ;;
     --port-base) port_base="$2"; shift ;;
-    -h|--help) sed -n '2,27p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h|--help) sed -n '2,35p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "unknown option: $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -84,21 +93,38 @@ measure() { # storage workload size seconds [record]
   [[ $workload == query ]] && expect='"Count":10'
   local partitions=$(( ${size_items[$size]} / 10 ))
   local logfile="$out/wrk-$workload-$name-$(date +%H%M%S).txt"
-  local before after line cpu
+  local before after gc_before gc_after line cpu gc
   before=$(cpu_ticks "${pid_of[$name]}")
+  gc_before=$(gc_ticks "${pid_of[$name]}")
   timeout $((seconds + 30)) wrk -t1 -c"$connections" -d"${seconds}s" --timeout 10s \
     -s "$bench/wrk/$workload.lua" "http://127.0.0.1:${port_of[$name]}/" -- \
     "expect=$expect" "partitions=$partitions" >"$logfile" 2>"$logfile.err" || true
   after=$(cpu_ticks "${pid_of[$name]}")
+  gc_after=$(gc_ticks "${pid_of[$name]}")
   line=$(grep '^RESULT' "$logfile" || echo "RESULT requests=0 duration_us=1 p50_us=0 p99_us=0 bad=0 socket_errors=1")
   cpu=$(awk -v a="$before" -v b="$after" -v t="$ticks_per_second" 'BEGIN {printf "%.2f", (b - a) / t}')
+  gc=$(awk -v a="$gc_before" -v b="$gc_after" -v t="$ticks_per_second" \
+    'BEGIN {printf "%.2f", (b - a) / t}')
   [[ -n $record ]] || return 0
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$storage" "$workload" "$size" \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$workload" "$size" \
     "$(field "$line" requests)" "$(field "$line" duration_us)" "$(field "$line" p50_us)" \
-    "$(field "$line" p99_us)" "$(field "$line" bad)" "$(field "$line" socket_errors)" "$cpu" \
+    "$(field "$line" p99_us)" "$(field "$line" bad)" "$(field "$line" socket_errors)" "$cpu" "$gc" \
     >>"$out/results.tsv"
   log "  $workload $name: $(field "$line" requests) requests, p50 $(field "$line" p50_us) us," \
-    "p99 $(field "$line" p99_us) us, bad $(field "$line" bad), server CPU ${cpu}s, load $(loadavg)"
+    "p99 $(field "$line" p99_us) us, bad $(field "$line" bad), server CPU ${cpu}s (GC ${gc}s)," \
+    "load $(loadavg)"
+}
+
+rounds() { # the warm-up and the measured rounds of both workloads on both servers of $storage
+  for workload in get query; do
+    for size in small large; do
+      measure "$storage" "$workload" "$size" "$warmup"
+    done
+    for rep in $(seq 1 "$repeats"); do
+      if (( rep % 2 == 1 )); then order="small large"; else order="large small"; fi
+      for size in $order; do measure "$storage" "$workload" "$size" "$duration" record; done
+    done
+  done
 }
 
 # ---- main ----------------------------------------------------------------------------------
@@ -107,7 +133,7 @@ log "building Stator when stale"
 (cd "$root" && ./stator --version) >"$out/build.log" 2>&1 || { cat "$out/build.log" >&2; exit 1; }
 
 declare -A size_items=([small]=$small [large]=$items)
-printf 'storage\tworkload\tsize\trequests\tduration_us\tp50_us\tp99_us\tbad\tsocket_errors\tcpu_s\n' \
+printf 'storage\tworkload\tsize\trequests\tduration_us\tp50_us\tp99_us\tbad\tsocket_errors\tcpu_s\tgc_s\n' \
   >"$out/results.tsv"
 printf 'storage\tsize\titems\tseconds\titems_per_s\trss_mb\tload\n' >"$out/loads.tsv"
 log "scale benchmark: small $small items, large $items items, storages: $storages;" \
@@ -117,12 +143,15 @@ for storage in $storages; do
   port=$port_base
   for size in small large; do
     name="$storage-$size"
+    extra="${SCALE_JAVA_OPTS:-}"
+    extra="${extra//\{name\}/$name}"
+    extra="${extra//\{out\}/$out}"
     if [[ $storage == memory ]]; then
-      start "$name" "$port" env STATOR_SKIP_BUILD=1 JAVA_OPTS="-Xmx$heap" "$root/stator" serve \
-        --port "$port" --in-memory
+      start "$name" "$port" env STATOR_SKIP_BUILD=1 JAVA_OPTS="-Xmx$heap $extra" "$root/stator" \
+        serve --port "$port" --in-memory
     else
-      start "$name" "$port" env STATOR_SKIP_BUILD=1 JAVA_OPTS="-Xmx2g" "$root/stator" serve \
-        --port "$port" --data-dir "$out/data-$size"
+      start "$name" "$port" env STATOR_SKIP_BUILD=1 JAVA_OPTS="-Xmx2g $extra" "$root/stator" \
+        serve --port "$port" --data-dir "$out/data-$size"
     fi
     wait_ready "$name"
     port=$((port + 1))
@@ -136,15 +165,17 @@ for storage in $storages; do
       "$(field "$line" seconds)" "$(field "$line" items_per_s)" "$(rss_mb "${pid_of[$name]}")" \
       "$(loadavg)" >>"$out/loads.tsv"
   done
-  for workload in get query; do
+  label=$storage
+  rounds
+  if [[ -n ${SCALE_VARIANT:-} ]]; then
     for size in small large; do
-      measure "$storage" "$workload" "$size" "$warmup"
+      log "variant on $storage-$size: ${SCALE_VARIANT//\{pid\}/${pid_of[$storage-$size]}}"
+      bash -c "${SCALE_VARIANT//\{pid\}/${pid_of[$storage-$size]}}" >>"$out/variant.log" 2>&1 \
+        || log "  the variant's command failed (see variant.log)"
     done
-    for rep in $(seq 1 "$repeats"); do
-      if (( rep % 2 == 1 )); then order="small large"; else order="large small"; fi
-      for size in $order; do measure "$storage" "$workload" "$size" "$duration" record; done
-    done
-  done
+    label="$storage*"
+    rounds
+  fi
   for size in small large; do
     log "RSS of $storage-$size at the end: $(rss_mb "${pid_of[$storage-$size]}") MB"
   done
@@ -161,14 +192,14 @@ const median = xs => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
 }
 const fmt = n => Number(n).toLocaleString('en-US')
-const r = rows(results).map(([storage, workload, size, requests, us, p50, p99, bad, errors, cpu]) =>
-  ({ storage, workload, size, requests: +requests, us: +us, p50: +p50, p99: +p99,
-    bad: +bad + +errors, cpu: +cpu }))
+const r = rows(results).map(([storage, workload, size, requests, us, p50, p99, bad, errors, cpu,
+  gc]) => ({ storage, workload, size, requests: +requests, us: +us, p50: +p50, p99: +p99,
+  bad: +bad + +errors, cpu: +cpu, gc: +gc }))
 const out = []
 out.push(`Small: ${fmt(small)} items; large: ${fmt(large)} items. Load average at the end: ${load}.`)
 out.push('')
-out.push('| storage | workload | items | req/s | p50 ms | p99 ms | CPU µs/req | valid | large/small: p50, CPU/req |')
-out.push('|---|---|---:|---:|---:|---:|---:|---|---|')
+out.push('| storage | workload | items | req/s | p50 ms | p99 ms | CPU µs/req | of it GC | valid | large/small: p50, CPU/req |')
+out.push('|---|---|---:|---:|---:|---:|---:|---:|---|---|')
 for (const storage of [...new Set(r.map(x => x.storage))]) {
   for (const workload of ['get', 'query']) {
     const stats = {}
@@ -180,6 +211,7 @@ for (const storage of [...new Set(r.map(x => x.storage))]) {
         p50: median(runs.map(x => x.p50)) / 1000,
         p99: median(runs.map(x => x.p99)) / 1000,
         cpu: median(runs.map(x => x.requests ? x.cpu * 1e6 / x.requests : NaN)),
+        gc: median(runs.map(x => x.requests ? x.gc * 1e6 / x.requests : NaN)),
         valid: runs.every(x => x.bad === 0 && x.requests > 0),
       }
     }
@@ -190,6 +222,7 @@ for (const storage of [...new Set(r.map(x => x.storage))]) {
         ? `${(s.p50 / stats.small.p50).toFixed(2)}×, ${(s.cpu / stats.small.cpu).toFixed(2)}×` : ''
       out.push(`| ${storage} | ${workload} | ${fmt(size === 'small' ? small : large)} | ` +
         `${Math.round(s.rps)} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ${s.cpu.toFixed(1)} | ` +
+        `${s.gc.toFixed(1)} | ` +
         `${s.valid ? 'yes' : 'INVALID'} | ${ratio} |`)
     }
   }

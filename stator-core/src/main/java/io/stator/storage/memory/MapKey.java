@@ -7,10 +7,11 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * A key of a space's sorted map: the partition and sort bytes of a {@link StorageKey} (shared,
+ * A key of a space's maps (of its records by key, of its partitions by hash and in key order,
+ * the last with an empty sort): the partition and sort bytes of a {@link StorageKey} (shared,
  * not copied) and the first 8 partition bytes as one unsigned {@code long}, in the same order.
  *
- * <p>Why: a point read descends the skip list through ~log2(n) comparisons, and comparing two
+ * <p>Why: a walk down a sorted map makes ~log2(n) comparisons, and comparing two
  * {@code StorageKey}s calls {@link Arrays#compareUnsigned} on arrays reached through two more
  * pointers. Partition bytes start with the key's 8-byte hash (see {@code io.stator.key}), so two
  * different partitions almost always differ in their first 8 bytes: comparing the cached heads
