@@ -241,6 +241,7 @@ public final class Main implements Runnable {
         return 1;
       }
       Runtime.getRuntime().addShutdownHook(new Thread(server::close, "stator-shutdown"));
+      PeriodicCollection.follow();
       String where = inMemory ? "in memory" : "RocksDB at " + dir;
       PrintWriter out = spec.commandLine().getOut();
       out.printf(
