@@ -35,6 +35,7 @@ import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
+import org.rocksdb.IndexType;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
 import org.rocksdb.Range;
@@ -248,10 +249,23 @@ public final class RocksDbStorage implements Storage {
                   .setMemtablePrefixBloomSizeRatio(0.05)
                   .setMemtableWholeKeyFiltering(true)
                   .setTableFormatConfig(
+                      // Partitioned index and filters: the cache holds them in blocks of 4 KB
+                      // under a small pinned top level. With one whole filter per file, a file
+                      // of a few million items had a filter block larger than one shard of the
+                      // cache, which the cache never kept, so every point read of a key that
+                      // was not in the memtables read and checked the whole filter again from
+                      // the file: a bulk load's write path (each put reads the old item) fell
+                      // from 20,000 to 4,000 items/s at 2 million items, 57% of its CPU in
+                      // reading filter blocks (docs/performance.md, "The scale benchmark").
                       new BlockBasedTableConfig()
                           .setBlockCache(cache)
                           .setFilterPolicy(bloom)
+                          .setIndexType(IndexType.kTwoLevelIndexSearch)
+                          .setPartitionFilters(true)
+                          .setMetadataBlockSize(4096)
                           .setCacheIndexAndFilterBlocks(true)
+                          .setCacheIndexAndFilterBlocksWithHighPriority(true)
+                          .setPinTopLevelIndexAndFilter(true)
                           .setPinL0FilterAndIndexBlocksInCache(true)));
       DBOptions dbOptions =
           push(
