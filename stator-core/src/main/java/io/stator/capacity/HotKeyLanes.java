@@ -1,5 +1,6 @@
 package io.stator.capacity;
 
+import io.stator.value.Bytes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -83,26 +84,15 @@ final class HotKeyLanes {
   }
 
   private List<HotKeys.Counter> merge() {
-    record Key(byte[] bytes) {
-      @Override
-      public boolean equals(Object o) {
-        return o instanceof Key k && Arrays.equals(bytes, k.bytes);
-      }
-
-      @Override
-      public int hashCode() {
-        return Arrays.hashCode(bytes);
-      }
-    }
     // Per key: weight, error, read units, write units, throttles, summed over the lanes.
-    Map<Key, double[]> sums = new HashMap<>();
-    Map<Key, HotKeys.Counter> any = new HashMap<>();
+    Map<Bytes, double[]> sums = new HashMap<>();
+    Map<Bytes, HotKeys.Counter> any = new HashMap<>();
     for (HotKeys k : lanes) {
       if (k == null) {
         continue;
       }
       for (HotKeys.Counter c : k.top()) {
-        Key key = new Key(c.key);
+        Bytes key = Bytes.wrap(c.key);
         double[] s = sums.computeIfAbsent(key, x -> new double[5]);
         s[0] += c.weight;
         s[1] += c.error;
@@ -118,17 +108,19 @@ final class HotKeyLanes {
         continue;
       }
       double smallest = k.smallest();
-      for (Map.Entry<Key, double[]> e : sums.entrySet()) {
-        if (!k.tracks(e.getKey().bytes(), any.get(e.getKey()).hash)) {
+      for (Map.Entry<Bytes, double[]> e : sums.entrySet()) {
+        HotKeys.Counter c = any.get(e.getKey());
+        if (!k.tracks(c.key, c.hash)) {
           e.getValue()[0] += smallest;
           e.getValue()[1] += smallest;
         }
       }
     }
     List<HotKeys.Counter> out = new ArrayList<>(sums.size());
-    for (Map.Entry<Key, double[]> e : sums.entrySet()) {
+    for (Map.Entry<Bytes, double[]> e : sums.entrySet()) {
       double[] s = e.getValue();
-      HotKeys.Counter c = new HotKeys.Counter(e.getKey().bytes(), any.get(e.getKey()).hash, s[1]);
+      HotKeys.Counter first = any.get(e.getKey());
+      HotKeys.Counter c = new HotKeys.Counter(first.key, first.hash, s[1]);
       c.weight = s[0];
       c.readUnits = s[2];
       c.writeUnits = s[3];
