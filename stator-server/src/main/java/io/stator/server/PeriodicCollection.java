@@ -23,6 +23,10 @@ import javax.management.openmbean.CompositeData;
  * quarter of that, it is set back to what the launcher asked. The flag is manageable, so the
  * change takes effect without a restart. A JVM without the flag (another collector, another
  * vendor) is left alone.
+ *
+ * <p>Measured on a 10M-item server idle for 60 s after its load: 0.3 s of CPU instead of 19.6 s.
+ * The price is resident memory, because the heap grown during the load is no longer shrunk by
+ * the markings the periodic collections started: 10.1 GB instead of 6.2 GB.
  */
 final class PeriodicCollection {
   static final long LARGE_BYTES = 1L << 30;
