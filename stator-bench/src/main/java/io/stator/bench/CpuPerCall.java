@@ -11,13 +11,10 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.SplittableRandom;
 import java.util.function.IntConsumer;
-import java.util.stream.Stream;
 
 /**
  * CPU time and allocation per call of the hot paths, on one thread of the in-memory engine:
@@ -48,7 +45,7 @@ public final class CpuPerCall {
   public static void main(String[] args) throws IOException {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 9;
     boolean rocks = args.length > 1 && args[1].equals("rocksdb");
-    Path directory = rocks ? Files.createTempDirectory("stator-cpu") : null;
+    Path directory = rocks ? TemporaryDirectory.create("stator-cpu") : null;
     Database database = rocks ? Stator.open(RocksDbStorage.open(directory)) : Stator.inMemory();
     Data.load(database);
     GetItemRequest[] gets = new GetItemRequest[Data.ITEMS];
@@ -98,9 +95,7 @@ public final class CpuPerCall {
     }
     database.close();
     if (directory != null) {
-      try (Stream<Path> files = Files.walk(directory)) {
-        files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-      }
+      TemporaryDirectory.delete(directory);
     }
   }
 

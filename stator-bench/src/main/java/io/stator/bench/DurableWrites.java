@@ -3,6 +3,7 @@ package io.stator.bench;
 import io.stator.Stator;
 import io.stator.api.Database;
 import io.stator.api.PutItemRequest;
+import io.stator.key.KeyCodec;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitConflictException;
 import io.stator.storage.Storage;
@@ -10,15 +11,12 @@ import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
 import io.stator.storage.memory.MemoryStorage;
 import io.stator.storage.rocksdb.RocksDbStorage;
-import java.io.IOException;
+import io.stator.value.AttributeValue;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
-import java.util.stream.Stream;
 
 /**
  * What a PutItem costs on RocksDB against in memory, without HTTP: the process's CPU time (every
@@ -46,7 +44,7 @@ public final class DurableWrites {
     int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
     long memory = run(null, threads, puts, rounds);
     long memoryCommits = commits(new MemoryStorage(), "memory", threads, puts, rounds);
-    Path directory = Files.createTempDirectory("stator-durable");
+    Path directory = TemporaryDirectory.create("stator-durable");
     try {
       long rocks = run(directory.resolve("engine"), threads, puts, rounds);
       long rocksCommits;
@@ -62,9 +60,7 @@ public final class DurableWrites {
           memoryCommits, rocksCommits, rocksCommits - memoryCommits,
           100.0 * (rocksCommits - memoryCommits) / (rocks - memory));
     } finally {
-      try (Stream<Path> files = Files.walk(directory)) {
-        files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-      }
+      TemporaryDirectory.delete(directory);
     }
   }
 
@@ -89,8 +85,11 @@ public final class DurableWrites {
           try {
             for (int i = 0; i < share; i++) {
               int k = random.nextInt(Data.ITEMS);
-              StorageKey item = new StorageKey(partition(k), Integer.toString(k).getBytes());
-              StorageKey entry = new StorageKey(partition(k % 100), item.partition());
+              StorageKey item = new StorageKey(
+                  KeyCodec.partition(AttributeValue.s(Data.pk(k / Data.PER_PARTITION))),
+                  Integer.toString(k % Data.PER_PARTITION).getBytes());
+              StorageKey entry = new StorageKey(
+                  KeyCodec.partition(AttributeValue.s("g" + k % 100)), item.partition());
               long version = storage.get("items", item)
                   .map(StoredRecord::version).orElse(Commit.Expectation.ABSENT);
               try {
@@ -113,18 +112,6 @@ public final class DurableWrites {
     Arrays.sort(perPut);
     System.out.printf("%s storage: %d ns CPU per read and commit%n", name, perPut[rounds / 2]);
     return perPut[rounds / 2];
-  }
-
-  /** A partition key's bytes as the engine lays them out: a hash first, then the value. */
-  private static byte[] partition(int k) {
-    byte[] value = Integer.toString(k).getBytes();
-    byte[] out = new byte[8 + value.length];
-    long hash = k * 0x9E3779B97F4A7C15L;
-    for (int i = 0; i < 8; i++) {
-      out[i] = (byte) (hash >>> (56 - 8 * i));
-    }
-    System.arraycopy(value, 0, out, 8, value.length);
-    return out;
   }
 
   /** The median process CPU ns per put; on RocksDB in {@code directory}, in memory when null. */

@@ -11,13 +11,9 @@ import io.stator.storage.Storage;
 import io.stator.storage.memory.MemoryStorage;
 import io.stator.storage.rocksdb.RocksDbStorage;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -56,7 +52,7 @@ public class EngineBench {
   public void setUp() throws IOException {
     Storage store;
     if (storage.equals("rocksdb")) {
-      directory = Files.createTempDirectory("stator-bench");
+      directory = TemporaryDirectory.create("stator-bench");
       store = RocksDbStorage.open(directory);
     } else {
       store = new MemoryStorage();
@@ -75,17 +71,7 @@ public class EngineBench {
   public void tearDown() throws IOException {
     database.close();
     if (directory != null) {
-      try (Stream<Path> files = Files.walk(directory)) {
-        files.sorted(Comparator.reverseOrder()).forEach(EngineBench::delete);
-      }
-    }
-  }
-
-  private static void delete(Path path) {
-    try {
-      Files.delete(path);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      TemporaryDirectory.delete(directory);
     }
   }
 
