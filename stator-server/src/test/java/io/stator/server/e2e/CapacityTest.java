@@ -160,11 +160,8 @@ class CapacityTest {
           () -> client.putItem(b -> b.tableName("Readings").item(reading)),
           ProvisionedThroughputExceededException.class);
       assertThat(e).isNotNull();
-      assertThat(e.throttlingReasons()).hasSize(1);
-      assertThat(e.throttlingReasons().get(0).reason())
-          .isEqualTo("IndexWriteProvisionedThroughputExceeded");
-      assertThat(e.throttlingReasons().get(0).resource())
-          .isEqualTo("arn:aws:dynamodb:us-east-1:000000000000:table/Readings/index/byDay");
+      assertOnlyReason(e, "IndexWriteProvisionedThroughputExceeded",
+          "arn:aws:dynamodb:us-east-1:000000000000:table/Readings/index/byDay");
       // The base write was refused whole.
       assertThat(client.getItem(b -> b.tableName("Readings")
           .key(Map.of("pk", AttributeValue.fromS("s3")))).hasItem()).isFalse();
@@ -209,11 +206,8 @@ class CapacityTest {
     assertThat(e.awsErrorDetails().errorMessage()).isEqualTo(
         "The level of configured provisioned throughput for the table was exceeded. Consider"
             + " increasing your provisioning level with the UpdateTable API.");
-    assertThat(e.throttlingReasons()).hasSize(1);
-    assertThat(e.throttlingReasons().get(0).reason())
-        .isEqualTo("TableWriteProvisionedThroughputExceeded");
-    assertThat(e.throttlingReasons().get(0).resource())
-        .isEqualTo("arn:aws:dynamodb:us-east-1:000000000000:table/Sensors");
+    assertOnlyReason(e, "TableWriteProvisionedThroughputExceeded",
+        "arn:aws:dynamodb:us-east-1:000000000000:table/Sensors");
     // Nothing was written.
     assertThat(client.getItem(b -> b.tableName("Sensors")
         .key(Map.of("pk", AttributeValue.fromS("2026-03-04")))).hasItem()).isFalse();
@@ -350,5 +344,13 @@ class CapacityTest {
           HttpResponse.BodyHandlers.ofString());
       assertThat(r.statusCode()).as(path).isEqualTo(404);
     }
+  }
+
+  /** The exception carries exactly one ThrottlingReason, with this reason and resource. */
+  private static void assertOnlyReason(
+      ProvisionedThroughputExceededException e, String reason, String resource) {
+    assertThat(e.throttlingReasons()).hasSize(1);
+    assertThat(e.throttlingReasons().get(0).reason()).isEqualTo(reason);
+    assertThat(e.throttlingReasons().get(0).resource()).isEqualTo(resource);
   }
 }
