@@ -241,31 +241,12 @@ final class TableCapacity {
    * One request's charge on one partition, decided but not yet applied: a write charged to a
    * table and its global secondary indexes is admitted only if every one of them admits it, so
    * each is prepared first and all are then applied, or all refused.
+   *
+   * @param lane the lane of the thread that prepared it (see Lanes)
+   * @param reason the ThrottlingReason, or null when the partition and the throughput admit it
    */
-  static final class Charge {
-    final TableCapacity owner;
-    final Partition partition;
-    /** The lane of the thread that prepared it (see Lanes). */
-    final int lane;
-    final boolean write;
-    final double units;
-    final long sizeDelta;
-    final HotKeys.Counter counter;
-    /** The ThrottlingReason, or null when the partition and the throughput admit it. */
-    final String reason;
-
-    private Charge(TableCapacity owner, Partition partition, int lane, boolean write,
-        double units, long sizeDelta, HotKeys.Counter counter, String reason) {
-      this.owner = owner;
-      this.partition = partition;
-      this.lane = lane;
-      this.write = write;
-      this.units = units;
-      this.sizeDelta = sizeDelta;
-      this.counter = counter;
-      this.reason = reason;
-    }
-  }
+  record Charge(TableCapacity owner, Partition partition, int lane, boolean write, double units,
+      long sizeDelta, HotKeys.Counter counter, String reason) {}
 
   /**
    * Finds the partition of {@code hash} (splitting it first if it has been hot long enough),
@@ -308,7 +289,7 @@ final class TableCapacity {
 
   /** Counts a refused charge as a throttle of its partition and key. */
   void refuse(Charge c) {
-    refuse(c.partition, c.write, c.counter);
+    refuse(c.partition(), c.write(), c.counter());
   }
 
   private void refuse(Partition p, boolean write, HotKeys.Counter counter) {
@@ -326,7 +307,7 @@ final class TableCapacity {
 
   /** Takes an admitted charge's units, and splits its partition if it grew past the size limit. */
   void apply(Charge c, long nowMillis) {
-    apply(c.partition, c.lane, c.write, c.units, c.sizeDelta, nowMillis);
+    apply(c.partition(), c.lane(), c.write(), c.units(), c.sizeDelta(), nowMillis);
   }
 
   private void apply(Partition p, int lane, boolean write, double units, long sizeDelta,
