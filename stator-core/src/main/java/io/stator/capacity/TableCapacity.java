@@ -148,21 +148,17 @@ final class TableCapacity {
     return starts;
   }
 
-  private boolean onDemand() {
-    return onDemand;
-  }
-
   /**
    * The partitions the throughput needs: DynamoDB's rule of thumb, RCU/3000 + WCU/1000 rounded
    * up, for provisioned tables; for on-demand ones the documented initial count, or what twice
    * the observed peak needs once traffic has grown past it.
    */
   private int requiredPartitions() {
-    double read = onDemand() ? 2 * observedReadPeak : provisionedRead;
-    double write = onDemand() ? 2 * observedWritePeak : provisionedWrite;
+    double read = onDemand ? 2 * observedReadPeak : provisionedRead;
+    double write = onDemand ? 2 * observedWritePeak : provisionedWrite;
     int needed = (int) Math.ceil(
         read / settings.partitionReadCeiling() + write / settings.partitionWriteCeiling());
-    return Math.max(onDemand() ? settings.onDemandPartitions() : 1, needed);
+    return Math.max(onDemand ? settings.onDemandPartitions() : 1, needed);
   }
 
   private int sizePartitions(long sizeBytes) {
@@ -331,7 +327,7 @@ final class TableCapacity {
     if (!ceiling.admits(units)) {
       return write ? writeKeyRange : readKeyRange;
     }
-    if (onDemand()) {
+    if (onDemand) {
       double window = write ? windowWrite : windowRead;
       double peak = Math.max(
           write ? observedWritePeak : observedReadPeak,
@@ -357,7 +353,7 @@ final class TableCapacity {
   /** Takes admitted units from the buckets {@link #refusal} found holding them. */
   private void take(Partition p, boolean write, double units) {
     TokenBucket ceiling = write ? p.writeCeiling : p.readCeiling;
-    if (onDemand()) {
+    if (onDemand) {
       if (write) {
         windowWrite += units;
       } else {
@@ -387,7 +383,7 @@ final class TableCapacity {
     if (second == windowSecond + 1) {
       observedReadPeak = Math.max(observedReadPeak, windowRead);
       observedWritePeak = Math.max(observedWritePeak, windowWrite);
-      if (onDemand()) {
+      if (onDemand) {
         ensurePartitions(nowMillis);
       }
     }
@@ -495,10 +491,10 @@ final class TableCapacity {
         indexName,
         billingMode,
         settings.mode().name().toLowerCase(java.util.Locale.ROOT),
-        onDemand() ? null : provisionedRead,
-        onDemand() ? null : provisionedWrite,
-        onDemand() ? null : tableRead.tokens(),
-        onDemand() ? null : tableWrite.tokens(),
+        onDemand ? null : provisionedRead,
+        onDemand ? null : provisionedWrite,
+        onDemand ? null : tableRead.tokens(),
+        onDemand ? null : tableWrite.tokens(),
         readThrottles,
         writeThrottles,
         splitsForHeat,
