@@ -148,21 +148,17 @@ final class TableCapacity {
     return starts;
   }
 
-  private boolean onDemand() {
-    return onDemand;
-  }
-
   /**
    * The partitions the throughput needs: DynamoDB's rule of thumb, RCU/3000 + WCU/1000 rounded
    * up, for provisioned tables; for on-demand ones the documented initial count, or what twice
    * the observed peak needs once traffic has grown past it.
    */
   private int requiredPartitions() {
-    double read = onDemand() ? 2 * observedReadPeak : provisionedRead;
-    double write = onDemand() ? 2 * observedWritePeak : provisionedWrite;
+    double read = onDemand ? 2 * observedReadPeak : provisionedRead;
+    double write = onDemand ? 2 * observedWritePeak : provisionedWrite;
     int needed = (int) Math.ceil(
         read / settings.partitionReadCeiling() + write / settings.partitionWriteCeiling());
-    return Math.max(onDemand() ? settings.onDemandPartitions() : 1, needed);
+    return Math.max(onDemand ? settings.onDemandPartitions() : 1, needed);
   }
 
   private int sizePartitions(long sizeBytes) {
@@ -241,31 +237,12 @@ final class TableCapacity {
    * One request's charge on one partition, decided but not yet applied: a write charged to a
    * table and its global secondary indexes is admitted only if every one of them admits it, so
    * each is prepared first and all are then applied, or all refused.
+   *
+   * @param lane the lane of the thread that prepared it (see Lanes)
+   * @param reason the ThrottlingReason, or null when the partition and the throughput admit it
    */
-  static final class Charge {
-    final TableCapacity owner;
-    final Partition partition;
-    /** The lane of the thread that prepared it (see Lanes). */
-    final int lane;
-    final boolean write;
-    final double units;
-    final long sizeDelta;
-    final HotKeys.Counter counter;
-    /** The ThrottlingReason, or null when the partition and the throughput admit it. */
-    final String reason;
-
-    private Charge(TableCapacity owner, Partition partition, int lane, boolean write,
-        double units, long sizeDelta, HotKeys.Counter counter, String reason) {
-      this.owner = owner;
-      this.partition = partition;
-      this.lane = lane;
-      this.write = write;
-      this.units = units;
-      this.sizeDelta = sizeDelta;
-      this.counter = counter;
-      this.reason = reason;
-    }
-  }
+  record Charge(TableCapacity owner, Partition partition, int lane, boolean write, double units,
+      long sizeDelta, HotKeys.Counter counter, String reason) {}
 
   /**
    * Finds the partition of {@code hash} (splitting it first if it has been hot long enough),
@@ -308,7 +285,7 @@ final class TableCapacity {
 
   /** Counts a refused charge as a throttle of its partition and key. */
   void refuse(Charge c) {
-    refuse(c.partition, c.write, c.counter);
+    refuse(c.partition(), c.write(), c.counter());
   }
 
   private void refuse(Partition p, boolean write, HotKeys.Counter counter) {
@@ -326,7 +303,7 @@ final class TableCapacity {
 
   /** Takes an admitted charge's units, and splits its partition if it grew past the size limit. */
   void apply(Charge c, long nowMillis) {
-    apply(c.partition, c.lane, c.write, c.units, c.sizeDelta, nowMillis);
+    apply(c.partition(), c.lane(), c.write(), c.units(), c.sizeDelta(), nowMillis);
   }
 
   private void apply(Partition p, int lane, boolean write, double units, long sizeDelta,
@@ -350,7 +327,7 @@ final class TableCapacity {
     if (!ceiling.admits(units)) {
       return write ? writeKeyRange : readKeyRange;
     }
-    if (onDemand()) {
+    if (onDemand) {
       double window = write ? windowWrite : windowRead;
       double peak = Math.max(
           write ? observedWritePeak : observedReadPeak,
@@ -376,7 +353,7 @@ final class TableCapacity {
   /** Takes admitted units from the buckets {@link #refusal} found holding them. */
   private void take(Partition p, boolean write, double units) {
     TokenBucket ceiling = write ? p.writeCeiling : p.readCeiling;
-    if (onDemand()) {
+    if (onDemand) {
       if (write) {
         windowWrite += units;
       } else {
@@ -406,7 +383,7 @@ final class TableCapacity {
     if (second == windowSecond + 1) {
       observedReadPeak = Math.max(observedReadPeak, windowRead);
       observedWritePeak = Math.max(observedWritePeak, windowWrite);
-      if (onDemand()) {
+      if (onDemand) {
         ensurePartitions(nowMillis);
       }
     }
@@ -514,10 +491,10 @@ final class TableCapacity {
         indexName,
         billingMode,
         settings.mode().name().toLowerCase(java.util.Locale.ROOT),
-        onDemand() ? null : provisionedRead,
-        onDemand() ? null : provisionedWrite,
-        onDemand() ? null : tableRead.tokens(),
-        onDemand() ? null : tableWrite.tokens(),
+        onDemand ? null : provisionedRead,
+        onDemand ? null : provisionedWrite,
+        onDemand ? null : tableRead.tokens(),
+        onDemand ? null : tableWrite.tokens(),
         readThrottles,
         writeThrottles,
         splitsForHeat,

@@ -136,16 +136,16 @@ final class TableThroughput {
     }
     ThrottlingReason first = null;
     for (TableCapacity.Charge c : charges) {
-      if (c.reason != null) {
-        c.owner.refuse(c);
+      if (c.reason() != null) {
+        c.owner().refuse(c);
         if (first == null) {
-          first = new ThrottlingReason(c.reason, c.owner.arn);
+          first = new ThrottlingReason(c.reason(), c.owner().arn);
         }
       }
     }
     if (first == null) {
       for (TableCapacity.Charge c : charges) {
-        c.owner.apply(c, nowMillis);
+        c.owner().apply(c, nowMillis);
       }
     }
     return first;
