@@ -430,16 +430,7 @@ public final class RocksDbStorage implements Storage {
   public Optional<StoredRecord> get(String space, StorageKey key) {
     Lock shared = enter();
     try {
-      RecordCache.Slot slot = new RecordCache.Slot(handle(space), key);
-      RecordCache.Entry cached = recent.get(slot);
-      if (cached != null) {
-        return Optional.ofNullable(cached.record());
-      }
-      long seen = lastVersion;
-      byte[] value = db.get(slot.space(), CompositeKey.encode(key));
-      StoredRecord record = value == null ? null : record(key, value);
-      recent.fill(slot, record, seen);
-      return Optional.ofNullable(record);
+      return Optional.ofNullable(read(space, key));
     } catch (RocksDBException e) {
       throw fault("cannot read " + space, e);
     } finally {
@@ -605,15 +596,25 @@ public final class RocksDbStorage implements Storage {
    * just read by the same request, and every write of a table expects the table's catalog record.
    */
   private long currentVersion(String space, StorageKey key) throws RocksDBException {
+    StoredRecord record = read(space, key);
+    return record == null ? Commit.Expectation.ABSENT : record.version();
+  }
+
+  /**
+   * The committed record of a key, or null when it is absent: from {@link #recent}, else read from
+   * RocksDB and offered to it (with the version published before the read, as its rule requires).
+   */
+  private StoredRecord read(String space, StorageKey key) throws RocksDBException {
     RecordCache.Slot slot = new RecordCache.Slot(handle(space), key);
     RecordCache.Entry cached = recent.get(slot);
     if (cached != null) {
-      return cached.record() == null ? Commit.Expectation.ABSENT : cached.record().version();
+      return cached.record();
     }
-    byte[] current = db.get(slot.space(), CompositeKey.encode(key));
-    StoredRecord record = current == null ? null : record(key, current);
-    recent.fill(slot, record, lastVersion);
-    return record == null ? Commit.Expectation.ABSENT : record.version();
+    long seen = lastVersion;
+    byte[] value = db.get(slot.space(), CompositeKey.encode(key));
+    StoredRecord record = value == null ? null : record(key, value);
+    recent.fill(slot, record, seen);
+    return record;
   }
 
   // ---------------------------------------------------------------- stats, close
