@@ -553,13 +553,17 @@ public final class RocksDbStorage implements Storage {
       }
       long version = lastVersion + 1;
       byte[] versionBytes = longBytes(version);
-      for (Commit.Write w : commit.writes()) {
-        ColumnFamilyHandle cf = handle(w.space()); // a missing space fails before any write
+      List<Commit.Write> writes = commit.writes();
+      RecordCache.Slot[] slots = new RecordCache.Slot[writes.size()];
+      for (int i = 0; i < slots.length; i++) {
+        Commit.Write w = writes.get(i);
+        // A missing space fails here, before any write.
+        slots[i] = new RecordCache.Slot(handle(w.space()), w.key());
         byte[] key = CompositeKey.encode(w.key());
         if (w.isDelete()) {
-          batch.delete(cf, key);
+          batch.delete(slots[i].space(), key);
         } else {
-          batch.put(cf, key, CompositeKey.concat(versionBytes, w.value()));
+          batch.put(slots[i].space(), key, CompositeKey.concat(versionBytes, w.value()));
         }
       }
       long ceiling = versionCeiling;
@@ -573,9 +577,10 @@ public final class RocksDbStorage implements Storage {
         recent.clear(version); // whatever the batch did or did not do, read afresh
         throw e;
       }
-      for (Commit.Write w : commit.writes()) {
+      for (int i = 0; i < slots.length; i++) {
+        Commit.Write w = writes.get(i);
         recent.written(
-            new RecordCache.Slot(handle(w.space()), w.key()),
+            slots[i],
             w.isDelete() ? null : new StoredRecord(w.key(), version, w.value().clone()),
             version);
       }
