@@ -1,6 +1,7 @@
 package io.stator.engine;
 
 import io.stator.api.DynamoDbException;
+import io.stator.index.IndexKeys;
 import io.stator.item.ItemSize;
 import io.stator.key.KeyCodec;
 import io.stator.schema.KeyAttribute;
@@ -71,10 +72,7 @@ final class ItemKeys {
 
   /** The storage key of an item (or key map) that passed {@link #checkItem} or checkKey. */
   static StorageKey storageKey(TableDefinition table, Map<String, AttributeValue> item) {
-    byte[] partition = KeyCodec.partition(item.get(table.hashKey().name()));
-    byte[] sort =
-        table.hasRangeKey() ? KeyCodec.sort(item.get(table.rangeKey().name())) : new byte[0];
-    return new StorageKey(partition, sort);
+    return IndexKeys.tableKey(table, item);
   }
 
   /** The key attributes of the item stored under {@code key} (for LastEvaluatedKey). */

@@ -91,8 +91,8 @@ public final class IndexKeys {
     return new StorageKey(partition(hash), sort.toByteArray());
   }
 
-  /** The key of an item in its table's space. */
-  static StorageKey tableKey(TableDefinition table, Map<String, AttributeValue> item) {
+  /** The key of an item (or key map) in its table's space. */
+  public static StorageKey tableKey(TableDefinition table, Map<String, AttributeValue> item) {
     byte[] partition = KeyCodec.partition(item.get(table.hashKey().name()));
     byte[] sort =
         table.hasRangeKey() ? KeyCodec.sort(item.get(table.rangeKey().name())) : new byte[0];

@@ -430,16 +430,7 @@ public final class RocksDbStorage implements Storage {
   public Optional<StoredRecord> get(String space, StorageKey key) {
     Lock shared = enter();
     try {
-      RecordCache.Slot slot = new RecordCache.Slot(handle(space), key);
-      RecordCache.Entry cached = recent.get(slot);
-      if (cached != null) {
-        return Optional.ofNullable(cached.record());
-      }
-      long seen = lastVersion;
-      byte[] value = db.get(slot.space(), CompositeKey.encode(key));
-      StoredRecord record = value == null ? null : record(key, value);
-      recent.fill(slot, record, seen);
-      return Optional.ofNullable(record);
+      return Optional.ofNullable(read(space, key));
     } catch (RocksDBException e) {
       throw fault("cannot read " + space, e);
     } finally {
@@ -562,13 +553,17 @@ public final class RocksDbStorage implements Storage {
       }
       long version = lastVersion + 1;
       byte[] versionBytes = longBytes(version);
-      for (Commit.Write w : commit.writes()) {
-        ColumnFamilyHandle cf = handle(w.space()); // a missing space fails before any write
+      List<Commit.Write> writes = commit.writes();
+      RecordCache.Slot[] slots = new RecordCache.Slot[writes.size()];
+      for (int i = 0; i < slots.length; i++) {
+        Commit.Write w = writes.get(i);
+        // A missing space fails here, before any write.
+        slots[i] = new RecordCache.Slot(handle(w.space()), w.key());
         byte[] key = CompositeKey.encode(w.key());
         if (w.isDelete()) {
-          batch.delete(cf, key);
+          batch.delete(slots[i].space(), key);
         } else {
-          batch.put(cf, key, CompositeKey.concat(versionBytes, w.value()));
+          batch.put(slots[i].space(), key, CompositeKey.concat(versionBytes, w.value()));
         }
       }
       long ceiling = versionCeiling;
@@ -582,9 +577,10 @@ public final class RocksDbStorage implements Storage {
         recent.clear(version); // whatever the batch did or did not do, read afresh
         throw e;
       }
-      for (Commit.Write w : commit.writes()) {
+      for (int i = 0; i < slots.length; i++) {
+        Commit.Write w = writes.get(i);
         recent.written(
-            new RecordCache.Slot(handle(w.space()), w.key()),
+            slots[i],
             w.isDelete() ? null : new StoredRecord(w.key(), version, w.value().clone()),
             version);
       }
@@ -605,15 +601,25 @@ public final class RocksDbStorage implements Storage {
    * just read by the same request, and every write of a table expects the table's catalog record.
    */
   private long currentVersion(String space, StorageKey key) throws RocksDBException {
+    StoredRecord record = read(space, key);
+    return record == null ? Commit.Expectation.ABSENT : record.version();
+  }
+
+  /**
+   * The committed record of a key, or null when it is absent: from {@link #recent}, else read from
+   * RocksDB and offered to it (with the version published before the read, as its rule requires).
+   */
+  private StoredRecord read(String space, StorageKey key) throws RocksDBException {
     RecordCache.Slot slot = new RecordCache.Slot(handle(space), key);
     RecordCache.Entry cached = recent.get(slot);
     if (cached != null) {
-      return cached.record() == null ? Commit.Expectation.ABSENT : cached.record().version();
+      return cached.record();
     }
-    byte[] current = db.get(slot.space(), CompositeKey.encode(key));
-    StoredRecord record = current == null ? null : record(key, current);
-    recent.fill(slot, record, lastVersion);
-    return record == null ? Commit.Expectation.ABSENT : record.version();
+    long seen = lastVersion;
+    byte[] value = db.get(slot.space(), CompositeKey.encode(key));
+    StoredRecord record = value == null ? null : record(key, value);
+    recent.fill(slot, record, seen);
+    return record;
   }
 
   // ---------------------------------------------------------------- stats, close
