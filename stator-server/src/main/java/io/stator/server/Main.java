@@ -119,6 +119,35 @@ public final class Main implements Runnable {
     }
   }
 
+  /** A size in bytes: a number with an optional unit k, m or g (powers of 1024), e.g. 512m. */
+  static final class SizeConverter implements CommandLine.ITypeConverter<Long> {
+    private static final Pattern SIZE = Pattern.compile("(\\d+)([kKmMgG]?)");
+
+    @Override
+    public Long convert(String value) {
+      Matcher m = SIZE.matcher(value.trim());
+      if (m.matches()) {
+        int shift =
+            switch (m.group(2).toLowerCase(java.util.Locale.ROOT)) {
+              case "k" -> 10;
+              case "m" -> 20;
+              case "g" -> 30;
+              default -> 0;
+            };
+        try {
+          long n = Long.parseLong(m.group(1));
+          if (n <= Long.MAX_VALUE >> shift) {
+            return n << shift;
+          }
+        } catch (NumberFormatException e) {
+          // reported below
+        }
+      }
+      throw new CommandLine.TypeConversionException(
+          "'" + value + "' is not a size (examples: 256m, 4g)");
+    }
+  }
+
   static final class Version implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {
@@ -157,6 +186,16 @@ public final class Main implements Runnable {
         names = "--in-memory",
         description = "Keep all data in memory; it is gone when the server stops.")
     boolean inMemory;
+
+    @Option(
+        names = "--cache-size",
+        converter = SizeConverter.class,
+        paramLabel = "<size>",
+        description =
+            "Memory for the RocksDB store's cache of blocks read from its files, e.g. 256m or 4g;"
+                + " taken only as blocks are read (default: an eighth of the machine's memory,"
+                + " at least 64m).")
+    Long cacheSize;
 
     @Option(
         names = "--region",
@@ -211,11 +250,26 @@ public final class Main implements Runnable {
         throw new CommandLine.ParameterException(
             spec.commandLine(), "--port must be between 0 and 65535, not " + port);
       }
+      if (inMemory && cacheSize != null) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--cache-size is for the RocksDB store, not --in-memory");
+      }
+      if (cacheSize != null && cacheSize < RocksDbStorage.MIN_BLOCK_CACHE_BYTES) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(),
+            "--cache-size must be at least " + (RocksDbStorage.MIN_BLOCK_CACHE_BYTES >> 20)
+                + "m, not " + cacheSize + " bytes");
+      }
       Path dir = dataDir != null ? dataDir : Path.of("stator-data");
       PrintWriter err = spec.commandLine().getErr();
       Storage storage;
       try {
-        storage = inMemory ? new MemoryStorage() : RocksDbStorage.open(dir);
+        storage =
+            inMemory
+                ? new MemoryStorage()
+                : RocksDbStorage.open(
+                    dir,
+                    cacheSize != null ? cacheSize : RocksDbStorage.defaultBlockCacheBytes());
       } catch (RuntimeException e) {
         err.println("stator: cannot open the data directory " + dir + ": " + storeProblem(e));
         err.flush();

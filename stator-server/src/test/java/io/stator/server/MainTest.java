@@ -63,7 +63,7 @@ class MainTest {
     assertThat(run("serve", "--help")).isZero();
     assertThat(out.toString())
         .contains("--port", "--host", "--data-dir", "--in-memory", "--region",
-            "--ttl-sweep-interval");
+            "--ttl-sweep-interval", "--cache-size");
   }
 
   @Test
@@ -82,6 +82,26 @@ class MainTest {
     assertThat(run("serve", "--in-memory", "--ttl-sweep-interval", "soon")).isEqualTo(2);
     assertThat(err.toString()).contains("'soon' is not a duration");
     assertThat(run("serve", "--in-memory", "--ttl-sweep-interval", "-1s")).isEqualTo(2);
+  }
+
+  @Test
+  void cacheSizeTakesBytesAndBinaryUnits() {
+    Main.SizeConverter sizes = new Main.SizeConverter();
+    assertThat(sizes.convert("1048576")).isEqualTo(1L << 20);
+    assertThat(sizes.convert("512k")).isEqualTo(512L << 10);
+    assertThat(sizes.convert("256m")).isEqualTo(256L << 20);
+    assertThat(sizes.convert("4G")).isEqualTo(4L << 30);
+  }
+
+  @Test
+  void aWrongCacheSizeIsAUsageError() {
+    assertThat(run("serve", "--cache-size", "lots")).isEqualTo(2);
+    assertThat(err.toString()).contains("'lots' is not a size");
+    assertThat(run("serve", "--cache-size", "99999999999g")).isEqualTo(2);
+    assertThat(run("serve", "--cache-size", "1m")).isEqualTo(2);
+    assertThat(err.toString()).contains("--cache-size must be at least 64m");
+    assertThat(run("serve", "--in-memory", "--cache-size", "1g")).isEqualTo(2);
+    assertThat(err.toString()).contains("--cache-size is for the RocksDB store");
   }
 
   @Test

@@ -11,6 +11,7 @@ import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,8 +36,8 @@ import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
-import org.rocksdb.IndexType;
-import org.rocksdb.LRUCache;
+import org.rocksdb.DataBlockIndexType;
+import org.rocksdb.HyperClockCache;
 import org.rocksdb.Options;
 import org.rocksdb.Range;
 import org.rocksdb.ReadOptions;
@@ -155,12 +156,13 @@ public final class RocksDbStorage implements Storage {
   private static final byte[] META_VERSION = "version".getBytes(UTF_8);
   /** How far each write of the version ceiling raises it. */
   static final long VERSION_BLOCK = 1 << 16;
-  // Blocks read from files (data, index, filters) get BLOCK_CACHE_BYTES of the cache of their own:
-  // the write buffer manager charges the memtables to the same cache, and with a cache of only
-  // the memtables' size, full memtables left no room for blocks, so every GetItem read the whole
-  // filter and index blocks of each L0 file again (3.5 ms of CPU per GetItem on a table of 1M
-  // items just loaded, against 0.15 ms at 100k; see docs/performance.md, "Scale").
-  private static final long BLOCK_CACHE_BYTES = 64L << 20;
+  // Blocks read from files (data, index, filters) get a block cache of their own size on top of
+  // the memtables: the write buffer manager charges the memtables to the same cache, and with a
+  // cache of only the memtables' size, full memtables left no room for blocks, so every GetItem
+  // read the whole filter and index blocks of each L0 file again (3.5 ms of CPU per GetItem on a
+  // table of 1M items just loaded, against 0.15 ms at 100k; see docs/performance.md, "Scale").
+  /** The smallest block cache {@link #open(Path, long)} accepts, and the least it defaults to. */
+  public static final long MIN_BLOCK_CACHE_BYTES = 64L << 20;
   private static final long WRITE_BUFFER_BYTES = 64L << 20;
   // The records of recently used keys, on the heap; a GetItem or a write's read of the old item
   // found there costs a hash lookup instead of a RocksDB point read (see RecordCache).
@@ -219,11 +221,40 @@ public final class RocksDbStorage implements Storage {
    *     format this version understands, is locked by another process, or cannot be read
    */
   public static RocksDbStorage open(Path dir) {
-    return open(dir, RECORD_CACHE_BYTES);
+    return open(dir, defaultBlockCacheBytes());
+  }
+
+  /**
+   * Opens the store in {@code dir} with a cache of {@code blockCacheBytes} for the blocks read
+   * from its files. The cache takes memory only as blocks are read into it.
+   *
+   * @throws IllegalArgumentException if {@code blockCacheBytes} is below {@link
+   *     #MIN_BLOCK_CACHE_BYTES}
+   * @throws StorageException as {@link #open(Path)}
+   */
+  public static RocksDbStorage open(Path dir, long blockCacheBytes) {
+    if (blockCacheBytes < MIN_BLOCK_CACHE_BYTES) {
+      throw new IllegalArgumentException(
+          "the block cache must be at least " + (MIN_BLOCK_CACHE_BYTES >> 20) + " MB");
+    }
+    return open(dir, blockCacheBytes, RECORD_CACHE_BYTES);
+  }
+
+  /**
+   * The block cache when none is given: an eighth of the machine's memory (of the container's,
+   * when it has a limit), and at least {@link #MIN_BLOCK_CACHE_BYTES}. A table whose blocks fit
+   * is read from memory; one that does not fit is read through the operating system's page
+   * cache, a {@code pread} and a decompression per block (docs/performance.md, "Scale").
+   */
+  public static long defaultBlockCacheBytes() {
+    long machine =
+        ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+            .getTotalMemorySize();
+    return Math.max(MIN_BLOCK_CACHE_BYTES, machine / 8);
   }
 
   /** Opens the store with a record cache of {@code recordCacheBytes} (tests use tiny ones). */
-  static RocksDbStorage open(Path dir, long recordCacheBytes) {
+  static RocksDbStorage open(Path dir, long blockCacheBytes, long recordCacheBytes) {
     RocksDB.loadLibrary();
     Deque<RocksObject> natives = new ArrayDeque<>();
     List<ColumnFamilyHandle> handles = new ArrayList<>();
@@ -233,7 +264,10 @@ public final class RocksDbStorage implements Storage {
       String path = dir.toString();
       boolean exists = Files.exists(dir.resolve("CURRENT"));
 
-      Cache cache = push(natives, new LRUCache(BLOCK_CACHE_BYTES + WRITE_BUFFER_BYTES));
+      // A lock-free cache: two event loops reading blocks contend on no shard mutex (an LRU
+      // cache's lookups were 11% of a Query's CPU at 10M items).
+      Cache cache =
+          push(natives, new HyperClockCache(blockCacheBytes + WRITE_BUFFER_BYTES, 0, -1, false));
       BloomFilter bloom = push(natives, new BloomFilter(10));
       WriteBufferManager writeBuffers =
           push(natives, new WriteBufferManager(WRITE_BUFFER_BYTES, cache));
@@ -249,24 +283,20 @@ public final class RocksDbStorage implements Storage {
                   .setMemtablePrefixBloomSizeRatio(0.05)
                   .setMemtableWholeKeyFiltering(true)
                   .setTableFormatConfig(
-                      // Partitioned index and filters: the cache holds them in blocks of 4 KB
-                      // under a small pinned top level. With one whole filter per file, a file
-                      // of a few million items had a filter block larger than one shard of the
-                      // cache, which the cache never kept, so every point read of a key that
-                      // was not in the memtables read and checked the whole filter again from
-                      // the file: a bulk load's write path (each put reads the old item) fell
-                      // from 20,000 to 4,000 items/s at 2 million items, 57% of its CPU in
-                      // reading filter blocks (docs/performance.md, "The scale benchmark").
+                      // Each file's index and Bloom filter live with the open file, outside the
+                      // block cache (~1.3 bytes per key), so a point read looks up one block in
+                      // the cache, the data block, and finds its key there through the block's
+                      // hash index. Kept in the cache instead, a whole filter larger than one
+                      // shard of it was never kept and was read again from the file on every
+                      // point read (a bulk load fell from 20,000 to 4,000 items/s at 2M items);
+                      // partitioned into the cache, each read paid three cache lookups: GetItem
+                      // cost 17.5-23.5 us of CPU at 10M items against 11.1-11.6 us now
+                      // (docs/performance.md, "The scale benchmark").
                       new BlockBasedTableConfig()
                           .setBlockCache(cache)
                           .setFilterPolicy(bloom)
-                          .setIndexType(IndexType.kTwoLevelIndexSearch)
-                          .setPartitionFilters(true)
-                          .setMetadataBlockSize(4096)
-                          .setCacheIndexAndFilterBlocks(true)
-                          .setCacheIndexAndFilterBlocksWithHighPriority(true)
-                          .setPinTopLevelIndexAndFilter(true)
-                          .setPinL0FilterAndIndexBlocksInCache(true)));
+                          .setCacheIndexAndFilterBlocks(false)
+                          .setDataBlockIndexType(DataBlockIndexType.kDataBlockBinaryAndHash)));
       DBOptions dbOptions =
           push(
               natives,
