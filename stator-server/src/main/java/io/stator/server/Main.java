@@ -1,5 +1,6 @@
 package io.stator.server;
 
+import io.netty.util.ResourceLeakDetector;
 import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.api.Database;
@@ -261,6 +262,12 @@ public final class Main implements Runnable {
                 + "m, not " + cacheSize + " bytes");
       }
       Path dir = dataDir != null ? dataDir : Path.of("stator-data");
+      // Netty samples one buffer in 128 for leak tracking and records a stack trace at each of
+      // its uses: ~1% of a GetItem's CPU. The tests, which start servers of their own, keep it;
+      // -Dio.netty.leakDetection.level turns it back on here.
+      if (System.getProperty("io.netty.leakDetection.level") == null) {
+        ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+      }
       PrintWriter err = spec.commandLine().getErr();
       Storage storage;
       try {
