@@ -199,6 +199,14 @@ public final class Main implements Runnable {
     Long cacheSize;
 
     @Option(
+        names = "--event-loops",
+        paramLabel = "<n>",
+        description =
+            "Threads that serve requests (default: one fewer than the machine's cores, at least"
+                + " 1, which leaves a core to clients on the same machine).")
+    Integer eventLoops;
+
+    @Option(
         names = "--region",
         defaultValue = "us-east-1",
         description = "Region shown in table ARNs (default: ${DEFAULT-VALUE}).")
@@ -261,6 +269,10 @@ public final class Main implements Runnable {
             "--cache-size must be at least " + (RocksDbStorage.MIN_BLOCK_CACHE_BYTES >> 20)
                 + "m, not " + cacheSize + " bytes");
       }
+      if (eventLoops != null && eventLoops < 1) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--event-loops must be at least 1, not " + eventLoops);
+      }
       Path dir = dataDir != null ? dataDir : Path.of("stator-data");
       // Netty samples one buffer in 128 for leak tracking and records a stack trace at each of
       // its uses: ~1% of a GetItem's CPU. The tests, which start servers of their own, keep it;
@@ -294,7 +306,14 @@ public final class Main implements Runnable {
       try {
         // Both storages serve calls on the event loops: the worker hop cost more than any
         // RocksDB wait it would hide (measured, see StatorServer).
-        server = StatorServer.start(host, port, database, region, true);
+        server =
+            StatorServer.start(
+                host,
+                port,
+                database,
+                region,
+                true,
+                eventLoops != null ? eventLoops : StatorServer.defaultEventLoops());
       } catch (Exception e) {
         database.close();
         err.println("stator: cannot listen on " + host + ":" + port + ": " + bindProblem(e));

@@ -63,7 +63,7 @@ class MainTest {
     assertThat(run("serve", "--help")).isZero();
     assertThat(out.toString())
         .contains("--port", "--host", "--data-dir", "--in-memory", "--region",
-            "--ttl-sweep-interval", "--cache-size");
+            "--ttl-sweep-interval", "--cache-size", "--event-loops");
   }
 
   @Test
@@ -102,6 +102,12 @@ class MainTest {
     assertThat(err.toString()).contains("--cache-size must be at least 64m");
     assertThat(run("serve", "--in-memory", "--cache-size", "1g")).isEqualTo(2);
     assertThat(err.toString()).contains("--cache-size is for the RocksDB store");
+  }
+
+  @Test
+  void eventLoopsMustBeAtLeastOne() {
+    assertThat(run("serve", "--in-memory", "--event-loops", "0")).isEqualTo(2);
+    assertThat(err.toString()).contains("--event-loops must be at least 1, not 0");
   }
 
   @Test
