@@ -33,8 +33,8 @@ import java.util.concurrent.TimeUnit;
  * for both storages):
  *
  * <ul>
- *   <li><b>Calls on the event loops</b>: an event loop (by default one fewer than the cores, see
- *       {@link #defaultEventLoops()}) decodes a request, calls the
+ *   <li><b>Calls on the event loops</b>: an event loop (by default one per core, see {@link
+ *       #defaultEventLoops()}) decodes a request, calls the
  *       {@link Database} and writes the answer, on the connection's own thread. Nothing waits on
  *       another thread, so a request costs no hand-off. Measured under the load benchmark (16
  *       connections, 2 cores): GetItem in memory 16-21 µs of server CPU per request against
@@ -107,15 +107,14 @@ public final class StatorServer implements AutoCloseable {
   }
 
   /**
-   * The event loops that serve calls when none are asked for: one fewer than the cores, at least
-   * one. A local database shares its machine with its clients, and a loop per core left them
-   * none: on 2 cores under the load benchmark (wrk on the same machine), one loop served GetItem
-   * at 12-13 µs of CPU with a p99 of 0.5-1.3 ms, two loops at 16 µs and 3.5-4.1 ms, preempted
-   * by the client; PutItem on RocksDB 47-56 µs against 68-75 µs (no second writer waiting on
-   * the commit lock).
+   * The event loops that serve calls when none are asked for: one per core. Fewer leave cores to
+   * clients on the same machine, which only the lightest calls gain from: on 2 cores under the
+   * load benchmark (wrk on the same machine), one loop served GetItem 20% faster with a p99 of
+   * 1.6 ms instead of 3.6 ms, but Query, UpdateItem, BatchWriteItem and GSI Query 28-54% slower,
+   * capped at one core (docs/performance.md, "Tail latency").
    */
   public static int defaultEventLoops() {
-    return Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+    return Runtime.getRuntime().availableProcessors();
   }
 
   /**
