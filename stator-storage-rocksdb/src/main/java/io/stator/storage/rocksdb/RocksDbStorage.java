@@ -116,7 +116,7 @@ import org.rocksdb.WriteOptions;
  * to as well. Each file's index and Bloom filter stay with the open file rather than in the
  * cache, so a point read looks up one block, its data block, and finds the key in it through the
  * block's hash index. The filters also hold each key's first bytes, which the partition key's
- * hash fills, so a Query skips the memtables and files that hold nothing of its partition.
+ * hash fills, so a Query skips the files that hold nothing of its partition.
  *
  * <h2>Durability</h2>
  *
@@ -288,14 +288,13 @@ public final class RocksDbStorage implements Storage {
               natives,
               new ColumnFamilyOptions()
                   .setWriteBufferSize(16L << 20)
-                  // A whole-key Bloom filter on each memtable: a point read of a key that is
-                  // not in the memtable (an item flushed to a file, a new key) skips the
-                  // skip-list descent, which the write path's read of the old item paid on
-                  // every PutItem.
-                  .setMemtablePrefixBloomSizeRatio(0.05)
-                  .setMemtableWholeKeyFiltering(true)
-                  // The Bloom filters also hold each key's first PREFIX_BYTES, which a partition
-                  // key's hash fills (see range()): a Query skips every file and memtable that
+                  // No Bloom filter on the memtables. One spared a PutItem's read of the old
+                  // item the skip-list descent before the record cache answered that read;
+                  // since, it only cost every write its inserts (the storage's commit 10% more
+                  // CPU), and reads at 10M items were no faster with it (docs/performance.md,
+                  // "Sixth round: where durable writes stand").
+                  // The files' Bloom filters also hold each key's first PREFIX_BYTES, which a
+                  // partition key's hash fills (see range()): a Query skips every file that
                   // has nothing of its partition, where it sought in each (Query at 10M items
                   // soon after a bulk load, with level-0 files not yet compacted: 85 -> 61 us).
                   .useFixedLengthPrefixExtractor(PREFIX_BYTES)
