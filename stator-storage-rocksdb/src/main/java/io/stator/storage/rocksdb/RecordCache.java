@@ -31,18 +31,19 @@ import org.rocksdb.ColumnFamilyHandle;
  * </ul>
  *
  * <p>A reader's fill is admitted only at the key's second miss: each segment marks the keys whose
- * fill it turned away in a bit set, cleared when an eighth full, and admits a key whose bit is set. A
- * key read again and again (a small table, a hot key) goes in at its second read; keys drawn at
- * random from a table many times the cache's size rarely miss twice within one window, and stay
- * out. Admitted, each would have evicted an entry that was still young, and the collector copied
+ * fill it turned away in a bit set, cleared when an eighth full, and admits a key whose bit is
+ * set. A key read again and again (a small table, a hot key) goes in at its second read; keys
+ * drawn at random from a table many times the cache's size rarely miss twice within one window,
+ * and stay out. Admitted, each would have evicted an entry that was still young, and the collector copied
  * every such entry between survivor spaces before it died: young pauses of ~90 ms at 10M items.
  * Refusing a fill never makes the cache wrong, only slower.
  *
  * <p>Sixteen segments by key hash, each a map in insertion order that evicts its oldest entries
  * beyond its share of the byte budget (first in, first out: a hit moves nothing, so a read writes
  * no memory; an evicted key that is still in use comes back with its next read or write); a
- * segment's lock is held for a lookup or an insertion only. The cached records are shared with callers, as {@code MemoryStorage} shares its
- * own: the engine never changes a stored value in place.
+ * segment's lock is held for a lookup or an insertion only. The cached records are shared with
+ * callers, as {@code MemoryStorage} shares its own: the engine never changes a stored value in
+ * place.
  */
 final class RecordCache {
   private static final int SEGMENT_BITS = 4;
@@ -120,7 +121,7 @@ final class RecordCache {
 
   /** The cached state of a key, or null when the key is not cached. */
   Entry get(Slot slot) {
-    Segment segment = segment(slot);
+    Segment segment = segment(mixedHash(slot));
     synchronized (segment) {
       return segment.get(slot);
     }
@@ -141,7 +142,7 @@ final class RecordCache {
 
   private void put(Slot slot, Entry entry, long seen) {
     int hash = mixedHash(slot);
-    Segment segment = segments[hash >>> (32 - SEGMENT_BITS)];
+    Segment segment = segment(hash);
     synchronized (segment) {
       if (seen != Long.MAX_VALUE
           && (!segment.admits(hash) || horizon.get() > seen || segment.containsKey(slot))) {
@@ -202,8 +203,8 @@ final class RecordCache {
    * The segment of a key, from the top bits of its mixed hash: the maps inside index their buckets
    * by the low bits, which a segment's keys must not all share.
    */
-  private Segment segment(Slot slot) {
-    return segments[mixedHash(slot) >>> (32 - SEGMENT_BITS)];
+  private Segment segment(int mixedHash) {
+    return segments[mixedHash >>> (32 - SEGMENT_BITS)];
   }
 
   private static int mixedHash(Slot slot) {
