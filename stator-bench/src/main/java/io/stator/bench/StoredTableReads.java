@@ -7,7 +7,6 @@ import io.stator.api.QueryRequest;
 import io.stator.storage.rocksdb.RocksDbStorage;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -71,6 +70,5 @@ public final class StoredTableReads {
             round, getNs, getBytes, queryNs, queryBytes);
       }
     }
-    System.out.println(Arrays.toString(args));
   }
 }
