@@ -8,6 +8,11 @@ public final class Commit {
   private final List<Write> writes = new ArrayList<>();
   private final List<Expectation> expectations = new ArrayList<>();
 
+  /**
+   * Writes {@code value} under {@code key}. The storage may keep the arrays of both as they are
+   * rather than copies (a write's encoded item is most of what it allocates), so the caller must
+   * not change them afterwards. What a storage returns is likewise not to be changed.
+   */
   public Commit put(String space, StorageKey key, byte[] value) {
     writes.add(new Write(space, key, value));
     return this;

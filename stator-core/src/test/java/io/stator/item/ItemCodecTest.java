@@ -84,4 +84,27 @@ class ItemCodecTest {
     byte[] truncated = java.util.Arrays.copyOf(encoded, encoded.length - 3);
     assertThatThrownBy(() -> ItemCodec.decode(truncated)).isInstanceOf(StorageException.class);
   }
+
+  @Test
+  void anEncodingThatFailsHalfWayLeavesNothingInTheNext() {
+    Map<String, AttributeValue> broken = new LinkedHashMap<>();
+    broken.put("first", AttributeValue.s("written before the failure"));
+    broken.put("second", null);
+    assertThatThrownBy(() -> ItemCodec.encode(broken))
+        .isInstanceOf(IllegalArgumentException.class);
+
+    Map<String, AttributeValue> item = Map.of("a", AttributeValue.s("x"));
+    assertThat(ItemCodec.decode(ItemCodec.encode(item))).isEqualTo(item);
+  }
+
+  @Test
+  void itemsLargerThanTheKeptBufferEncodeAndSoDoSmallOnesAfterThem() {
+    Map<String, AttributeValue> large = Map.of("big", AttributeValue.s("x".repeat(300 * 1024)));
+    Map<String, AttributeValue> small = Map.of("a", AttributeValue.n("1"));
+    byte[] largeBytes = ItemCodec.encode(large);
+    byte[] smallBytes = ItemCodec.encode(small);
+    assertThat(ItemCodec.decode(largeBytes)).isEqualTo(large);
+    assertThat(ItemCodec.decode(smallBytes)).isEqualTo(small);
+    assertThat(smallBytes).hasSizeLessThan(16);
+  }
 }

@@ -170,21 +170,6 @@ public abstract class StorageContract {
     assertThat(storage.get("t", key("p", "s")).orElseThrow().value()).isEqualTo(big);
   }
 
-  @Test
-  void theStorageKeepsNoReferenceToTheCallersArrays() {
-    storage.createSpace("t");
-    byte[] partition = b("p");
-    byte[] sort = b("s");
-    byte[] value = b("value");
-    storage.commit(new Commit().put("t", new StorageKey(partition, sort), value));
-    partition[0] = 'x';
-    sort[0] = 'x';
-    value[0] = 'x';
-
-    assertThat(value(storage.get("t", key("p", "s")))).isEqualTo("value");
-    assertThat(keys(storage.scan("t", null, null, null, 10))).containsExactly(key("p", "s"));
-  }
-
   // ---------------------------------------------------------------- query
 
   @Test

@@ -141,9 +141,8 @@ public final class MemoryStorage implements Storage {
         if (w.isDelete()) {
           space.delete(w.key());
         } else {
-          // Copies, so a caller reusing its arrays cannot reorder the map or change a record.
-          StorageKey key = new StorageKey(w.key().partition().clone(), w.key().sort().clone());
-          space.put(new StoredRecord(key, version, w.value().clone()));
+          // Kept as given, not copied (see Commit.put).
+          space.put(new StoredRecord(w.key(), version, w.value()));
         }
       }
     } finally {

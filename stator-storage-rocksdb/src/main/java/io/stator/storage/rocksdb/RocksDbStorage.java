@@ -630,7 +630,7 @@ public final class RocksDbStorage implements Storage {
         Commit.Write w = writes.get(i);
         recent.written(
             slots[i],
-            w.isDelete() ? null : new StoredRecord(w.key(), version, w.value().clone()),
+            w.isDelete() ? null : new StoredRecord(w.key(), version, w.value()),
             version);
       }
       versionCeiling = ceiling;
