@@ -13,7 +13,8 @@
 # connections, default 8; the Lua scripts of bench/run.sh, keys drawn over the whole table):
 # GetItem (ConsistentRead) of a random item, and Query of the 10 items of a random partition,
 # REPEATS rounds (default 3; --quick 2) of DURATION seconds (default 10; --quick 5) per server
-# after a warm-up of WARMUP seconds (default 3), alternating which server goes first. On RocksDB
+# after a warm-up of WARMUP seconds (default 3), alternating which server goes first. Each server
+# is measured once it is idle after its load (its compactions done, at most 10 minutes). On RocksDB
 # a short warm-up measures a block cache still filling: --warmup 30 reads the steady state.
 # Every answer is checked (200, "Item", "Count":10).
 #
@@ -117,6 +118,21 @@ measure() { # storage workload size seconds [record]
     "load $(loadavg)"
 }
 
+# Waits until the server is idle (under 5% of a core over 2 s; at most 10 minutes): the
+# collector's and RocksDB's work after a load (flushes, and compactions of the files the load
+# wrote) would otherwise run during the measurement and count in its CPU and latency.
+settle() { # name
+  local name="$1" start=$SECONDS before after
+  sleep 5
+  while (( SECONDS - start < 600 )); do
+    before=$(cpu_ticks "${pid_of[$name]}")
+    sleep 2
+    after=$(cpu_ticks "${pid_of[$name]}")
+    (( (after - before) * 100 < 10 * ticks_per_second )) && break
+  done
+  log "  $name idle after $((SECONDS - start)) s"
+}
+
 rounds() { # the warm-up and the measured rounds of both workloads on both servers of $storage
   for workload in get query; do
     for size in small large; do
@@ -161,7 +177,7 @@ for storage in $storages; do
     line=$(node "$bench/scale-load.js" "http://127.0.0.1:${port_of[$name]}" \
       --items "${size_items[$size]}" 2>>"$out/load-$name.err") \
       || { log "load of $name failed: $(tail -3 "$out/load-$name.err")"; exit 1; }
-    sleep 5 # let the collector and RocksDB's flushes settle before measuring memory
+    settle "$name"
     log "  $line, RSS $(rss_mb "${pid_of[$name]}") MB, load $(loadavg)"
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$storage" "$size" "$(field "$line" items)" \
       "$(field "$line" seconds)" "$(field "$line" items_per_s)" "$(rss_mb "${pid_of[$name]}")" \
