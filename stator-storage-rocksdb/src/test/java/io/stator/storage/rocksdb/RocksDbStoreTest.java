@@ -233,4 +233,27 @@ class RocksDbStoreTest {
       }
     }
   }
+
+  @Test
+  void statsOfASmallSpaceCountItsRecordsExactlyThroughOverwritesAndDeletes() {
+    try (RocksDbStorage storage = RocksDbStorage.open(dir)) {
+      storage.createSpace("t");
+      for (String sort : List.of("a", "b", "c")) {
+        storage.commit(new Commit().put("t", new StorageKey(bytes("p"), bytes(sort)), bytes("v")));
+      }
+      for (int i = 0; i < 5; i++) { // overwrites, still in the memtable
+        storage.commit(
+            new Commit().put("t", new StorageKey(bytes("p"), bytes("b")), bytes("value " + i)));
+      }
+      storage.commit(new Commit().delete("t", new StorageKey(bytes("p"), bytes("c"))));
+
+      // "pa" + "v" and "pb" + "value 4", as MemoryStorage counts them
+      assertThat(storage.stats("t").records()).isEqualTo(2);
+      assertThat(storage.stats("t").bytes()).isEqualTo(3 + 9);
+    }
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(UTF_8);
+  }
 }
