@@ -241,15 +241,15 @@ class RocksDbStoreTest {
       for (String sort : List.of("a", "b", "c")) {
         storage.commit(new Commit().put("t", new StorageKey(bytes("p"), bytes(sort)), bytes("v")));
       }
-      for (int i = 0; i < 5; i++) { // overwrites, still in the memtable
-        storage.commit(
-            new Commit().put("t", new StorageKey(bytes("p"), bytes("b")), bytes("value " + i)));
+      for (int i = 1; i <= 5; i++) { // overwrites, still in the memtable
+        byte[] value = bytes("x".repeat(20 * i));
+        storage.commit(new Commit().put("t", new StorageKey(bytes("p"), bytes("b")), value));
       }
       storage.commit(new Commit().delete("t", new StorageKey(bytes("p"), bytes("c"))));
 
-      // "pa" + "v" and "pb" + "value 4", as MemoryStorage counts them
+      // "pa" + "v" and "pb" + 100 x's, as MemoryStorage counts them
       assertThat(storage.stats("t").records()).isEqualTo(2);
-      assertThat(storage.stats("t").bytes()).isEqualTo(3 + 9);
+      assertThat(storage.stats("t").bytes()).isEqualTo(3 + 102);
     }
   }
 
