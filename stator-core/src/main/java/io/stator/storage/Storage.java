@@ -30,8 +30,9 @@ import java.util.Set;
  * had before, also across deletes (so a delete and re-create is never mistaken for "unchanged").
  * {@link Commit.Expectation#ABSENT} (0) expects no item.
  *
- * <p>Byte arrays: a storage never keeps a reference to an array passed to it (it stores copies),
- * and callers treat arrays in returned records as read-only.
+ * <p>Byte arrays: a storage may keep the arrays a {@link Commit} passes it rather than copies, so
+ * callers do not change them afterwards; and callers treat arrays in returned records as
+ * read-only, since they may be the storage's own.
  */
 public interface Storage extends AutoCloseable {
 

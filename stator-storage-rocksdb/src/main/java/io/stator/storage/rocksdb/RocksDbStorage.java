@@ -150,10 +150,13 @@ import org.rocksdb.WriteOptions;
  *
  * <h2>Statistics</h2>
  *
- * <p>{@link #stats} reports RocksDB's estimates: {@code rocksdb.estimate-num-keys} (exact for
- * fresh inserts, over-counting overwrites and deletes until compaction merges them) and the
- * approximate size of the space's key range in files and memtables. They feed DescribeTable's
- * ItemCount and TableSizeBytes, which DynamoDB itself documents as approximate.
+ * <p>{@link #stats} feeds DescribeTable's ItemCount and TableSizeBytes. While {@code
+ * rocksdb.estimate-num-keys} is at most {@link #EXACT_STATS_RECORDS} it reads the space and
+ * counts its records and their key and value bytes, as the memory storage does; the estimate
+ * counts overwrites and deletes still in memtables as records until compaction merges them.
+ * Above, or when the count runs past twice that many records, it reports the estimate and the
+ * approximate size of the space's key range in files and memtables (compressed, so
+ * TableSizeBytes drops at the boundary), which DynamoDB's own approximate figures allow.
  *
  * <p>Thread safety: every method may be called from any thread. {@link #close} waits for calls in
  * progress and makes later calls fail with a {@link StorageException} rather than touching freed
@@ -678,21 +681,16 @@ public final class RocksDbStorage implements Storage {
 
   // ---------------------------------------------------------------- stats, close
 
-  /**
-   * The records of a space and their bytes (partition, sort and value, as {@code MemoryStorage}
-   * counts them): read exactly when RocksDB estimates at most {@link #EXACT_STATS_RECORDS}
-   * records, estimated above. The estimate counts every overwrite and delete that a memtable or
-   * a level-0 file still holds as a record of its own, so a small table just written showed
-   * more items than it had (4 after three PutItems and an UpdateItem); a large one is not read
-   * whole for a DescribeTable, and DynamoDB's own ItemCount is approximate too.
-   */
+  /** See "Statistics" in the class comment. */
   @Override
   public SpaceStats stats(String space) {
     Lock shared = enter();
     try {
       ColumnFamilyHandle cf = handle(space);
       long estimate = db.getLongProperty(cf, "rocksdb.estimate-num-keys");
-      return estimate <= EXACT_STATS_RECORDS ? countedStats(cf) : estimatedStats(cf, estimate);
+      return estimate <= EXACT_STATS_RECORDS
+          ? countedStats(cf, estimate)
+          : estimatedStats(cf, estimate);
     } catch (RocksDBException e) {
       throw fault("cannot read statistics of " + space, e);
     } finally {
@@ -700,16 +698,22 @@ public final class RocksDbStorage implements Storage {
     }
   }
 
-  private SpaceStats countedStats(ColumnFamilyHandle cf) throws RocksDBException {
+  /**
+   * The space's records counted by reading it, or the estimate when there turn out to be more
+   * than twice {@link #EXACT_STATS_RECORDS} (the estimate subtracts deletes, and can be low).
+   */
+  private SpaceStats countedStats(ColumnFamilyHandle cf, long estimate) throws RocksDBException {
     long records = 0;
     long bytes = 0;
     ByteBuffer value = ByteBuffer.allocateDirect(16); // only the length is needed
     try (ReadOptions options = new ReadOptions().setFillCache(false);
         RocksIterator it = db.newIterator(cf, options)) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
+        if (++records > 2 * EXACT_STATS_RECORDS) {
+          return estimatedStats(cf, estimate);
+        }
         StorageKey key = CompositeKey.decode(it.key());
         value.clear();
-        records++;
         bytes += key.partition().length + key.sort().length + it.value(value) - Long.BYTES;
       }
       it.status();

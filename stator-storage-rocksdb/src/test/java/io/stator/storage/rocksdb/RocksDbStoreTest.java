@@ -251,6 +251,10 @@ class RocksDbStoreTest {
       assertThat(storage.stats("t").records()).isEqualTo(2);
       assertThat(storage.stats("t").bytes()).isEqualTo(3 + 102);
     }
+    try (RocksDbStorage storage = RocksDbStorage.open(dir)) { // the same after a reopen
+      assertThat(storage.stats("t").records()).isEqualTo(2);
+      assertThat(storage.stats("t").bytes()).isEqualTo(3 + 102);
+    }
   }
 
   private static byte[] bytes(String s) {
