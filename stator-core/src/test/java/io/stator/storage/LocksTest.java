@@ -19,34 +19,47 @@ class LocksTest {
   }
 
   @Test
-  void takesAHeldLockOnlyOnceItsHolderReleasesIt() throws Exception {
-    // held for a short time (within the spin) and for a long one (the waiter parks)
-    for (long holdMillis : new long[] {0, 50}) {
-      ReentrantLock lock = new ReentrantLock();
-      AtomicBoolean released = new AtomicBoolean();
-      CountDownLatch held = new CountDownLatch(1);
-      Thread holder =
-          new Thread(
-              () -> {
-                lock.lock();
-                held.countDown();
-                try {
-                  Thread.sleep(holdMillis);
-                } catch (InterruptedException e) {
-                  Thread.currentThread().interrupt();
-                }
-                released.set(true);
-                lock.unlock();
-              });
-      holder.start();
-      assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+  void aWaiterSpinsWithinItsSpinTimeAndTakesTheLockOnceReleased() throws Exception {
+    // A spinning waiter is not queued on the lock; a parked one is.
+    assertThat(waitForHeldLock(10_000_000_000L, 200)).isFalse();
+  }
 
-      Locks.lockSpinning(lock, 1_000);
+  @Test
+  void aWaiterParksOnceItsSpinTimeIsOverAndTakesTheLockOnceReleased() throws Exception {
+    assertThat(waitForHeldLock(1_000, 10_000)).isTrue();
+  }
 
-      assertThat(released).isTrue();
-      assertThat(lock.isHeldByCurrentThread()).isTrue();
-      lock.unlock();
-      holder.join();
+  /**
+   * Holds a lock while another thread takes it with {@code spinNanos}; returns whether that
+   * thread was queued (parked) on the lock within {@code watchMillis} of starting to take it, and
+   * checks that it took the lock only after its release.
+   */
+  private static boolean waitForHeldLock(long spinNanos, long watchMillis)
+      throws InterruptedException {
+    ReentrantLock lock = new ReentrantLock();
+    CountDownLatch taking = new CountDownLatch(1);
+    AtomicBoolean released = new AtomicBoolean();
+    AtomicBoolean tookItAfterRelease = new AtomicBoolean();
+    lock.lock();
+    Thread waiter =
+        new Thread(
+            () -> {
+              taking.countDown();
+              Locks.lockSpinning(lock, spinNanos);
+              tookItAfterRelease.set(released.get() && lock.isHeldByCurrentThread());
+              lock.unlock();
+            });
+    waiter.start();
+    assertThat(taking.await(10, TimeUnit.SECONDS)).isTrue();
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(watchMillis);
+    while (!lock.hasQueuedThreads() && System.nanoTime() < deadline) {
+      Thread.sleep(1);
     }
+    boolean queued = lock.hasQueuedThreads();
+    released.set(true);
+    lock.unlock();
+    waiter.join(10_000);
+    assertThat(tookItAfterRelease).isTrue();
+    return queued;
   }
 }
