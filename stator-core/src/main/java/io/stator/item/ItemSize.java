@@ -17,6 +17,12 @@ import java.util.Map;
  * elements (for M, each entry's name and value).
  */
 public final class ItemSize {
+  // The text of a number sized in place (see number(String)): longer than any plain number
+  // DynamoDB accepts (38 significant digits, a sign, a point, an exponent); longer text is parsed.
+  private static final int NUMBER_SCRATCH_BYTES = 64;
+  private static final ThreadLocal<byte[]> NUMBER_SCRATCH =
+      ThreadLocal.withInitial(() -> new byte[NUMBER_SCRATCH_BYTES]);
+
   /** DynamoDB's maximum item size: 400 KB. */
   public static final int MAX_ITEM_SIZE = 400 * 1024;
 
@@ -79,6 +85,24 @@ public final class ItemSize {
    * which gives the same figure or the same NumberFormatException.
    */
   static long number(String text) {
+    int n = text.length();
+    if (n > NUMBER_SCRATCH_BYTES) {
+      return numberParsed(text);
+    }
+    // Copied into a buffer kept per thread and sized in place, as a stored number is: no
+    // DecimalText and no digit array per number of every item written.
+    byte[] scratch = NUMBER_SCRATCH.get();
+    for (int i = 0; i < n; i++) {
+      char c = text.charAt(i);
+      if (c >= 0x80) {
+        return numberParsed(text);
+      }
+      scratch[i] = (byte) c;
+    }
+    return number(scratch, 0, n);
+  }
+
+  private static long numberParsed(String text) {
     DecimalText decimal = DecimalText.parse(text);
     if (decimal == null) {
       return numberThroughBigDecimal(text);
@@ -125,7 +149,7 @@ public final class ItemSize {
       }
     }
     if (mantissaDigits == 0) {
-      return number(new String(bytes, offset, length, StandardCharsets.UTF_8));
+      return numberParsed(new String(bytes, offset, length, StandardCharsets.UTF_8));
     }
     long exponent10 = 0;
     if (i < n && (bytes[i] == 'e' || bytes[i] == 'E')) {
@@ -140,12 +164,12 @@ public final class ItemSize {
         exponent10 = exponent10 * 10 + (bytes[i] - '0');
       }
       if (i == start) {
-        return number(new String(bytes, offset, length, StandardCharsets.UTF_8));
+        return numberParsed(new String(bytes, offset, length, StandardCharsets.UTF_8));
       }
       exponent10 = negativeExponent ? -exponent10 : exponent10;
     }
     if (i != n) {
-      return number(new String(bytes, offset, length, StandardCharsets.UTF_8));
+      return numberParsed(new String(bytes, offset, length, StandardCharsets.UTF_8));
     }
     if (firstIndex < 0) {
       return 1; // zero
