@@ -54,7 +54,7 @@ public final class ItemCodec {
 
   public static byte[] encode(Map<String, AttributeValue> item) {
     Writer w = WRITERS.get();
-    w.clear(); // in case an earlier encoding on this thread failed half way
+    w.clear(); // empty, also after an earlier encoding on this thread that failed half way
     w.byte_(VERSION);
     writeMap(w, item);
     return w.takeBytes();
@@ -308,10 +308,9 @@ public final class ItemCodec {
       len = 0;
     }
 
-    /** The bytes written, as a new array; the writer is then empty. */
+    /** The bytes written, as a new array; a buffer grown past {@link #KEPT_BYTES} is let go. */
     byte[] takeBytes() {
       byte[] out = Arrays.copyOf(buf, len);
-      len = 0;
       if (buf.length > KEPT_BYTES) {
         buf = new byte[INITIAL_BYTES];
       }

@@ -183,10 +183,6 @@ public final class RocksDbStorage implements Storage {
   // The records of recently used keys, on the heap; a GetItem or a write's read of the old item
   // found there costs a hash lookup instead of a RocksDB point read (see RecordCache).
   private static final long RECORD_CACHE_BYTES = 64L << 20;
-  // How long a commit spins for the commit lock before it parks (see Locks.lockSpinning): a
-  // commit holds it through RocksDB's write (15-20 us). Under PutItem with two event loops,
-  // 15-25% more requests than parking at once (UpdateItem 20-30%), for the same CPU per request.
-  private static final long COMMIT_SPIN_NANOS = 20_000;
   // Up to this many records (RocksDB's estimate), stats() reads a space to count it exactly.
   private static final long EXACT_STATS_RECORDS = 50_000;
 
@@ -598,7 +594,7 @@ public final class RocksDbStorage implements Storage {
   @Override
   public void commit(Commit commit) {
     Lock shared = enter();
-    Locks.lockSpinning(commitLock, COMMIT_SPIN_NANOS);
+    Locks.lockCommit(commitLock);
     try (WriteBatch batch = new WriteBatch()) {
       for (Commit.Expectation e : commit.expectations()) {
         if (currentVersion(e.space(), e.key()) != e.version()) {
