@@ -74,6 +74,7 @@ import io.stator.capacity.SavedPartitions;
 import io.stator.index.Indexes;
 import io.stator.schema.Catalog;
 import io.stator.schema.TableDefinition;
+import io.stator.storage.GroupCommit;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.stream.Streams;
@@ -209,7 +210,7 @@ import java.util.List;
  * change, DescribeTable reports them, and DeleteTable refuses a protected table. None of them
  * changes how items are stored or read.
  */
-public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep {
+public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep, GroupCommit {
   private final Storage storage;
   private volatile Tables tables;
   private final Items items;
@@ -535,6 +536,16 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
   @Override
   public long sweepExpiredItems() {
     return sweeper.sweepNow();
+  }
+
+  @Override
+  public void deferDurabilityOnThisThread() {
+    storage.deferDurabilityOnThisThread();
+  }
+
+  @Override
+  public void awaitDurable() {
+    storage.awaitDurable();
   }
 
   @Override

@@ -30,11 +30,14 @@ import java.util.Set;
  * had before, also across deletes (so a delete and re-create is never mistaken for "unchanged").
  * {@link Commit.Expectation#ABSENT} (0) expects no item.
  *
+ * <p>Durability: a commit is durable when it returns, unless its thread defers that (see {@link
+ * GroupCommit}); a storage that does not group commits keeps {@code GroupCommit}'s defaults.
+ *
  * <p>Byte arrays: a storage may keep the arrays a {@link Commit} passes it rather than copies, so
  * callers do not change them afterwards; and callers treat arrays in returned records as
  * read-only, since they may be the storage's own.
  */
-public interface Storage extends AutoCloseable {
+public interface Storage extends AutoCloseable, GroupCommit {
 
   /** Creates the space if it does not exist. */
   void createSpace(String space);

@@ -20,10 +20,12 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.AsciiString;
+import io.netty.util.concurrent.FastThreadLocal;
 import io.stator.api.Database;
 import io.stator.api.DynamoDbException;
 import io.stator.api.ErrorType;
 import io.stator.server.wire.WireProtocol;
+import io.stator.storage.GroupCommit;
 import io.stator.ttl.ExpiredItemSweep;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -59,10 +61,20 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       DefaultHttpHeadersFactory.headersFactory().withValidation(false);
 
   private final Database database;
+  private final GroupCommit durability;
+  /** Each answering thread's answers, held until their writes are durable. */
+  private final FastThreadLocal<HeldAnswers> held =
+      new FastThreadLocal<>() {
+        @Override
+        protected HeldAnswers initialValue() {
+          return new HeldAnswers(durability);
+        }
+      };
   private final byte[] healthy;
 
   DynamoDbHandler(Database database, String region) {
     this.database = database;
+    this.durability = database instanceof GroupCommit g ? g : new GroupCommit() {};
     // DynamoDB's answer to GET /, trailing space included.
     this.healthy =
         ("healthy: dynamodb." + region + ".amazonaws.com ").getBytes(StandardCharsets.UTF_8);
@@ -70,6 +82,7 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+    held.get(); // before the first call on this thread: it defers the durability of its commits
     if (!request.decoderResult().isSuccess()) {
       // Garbled HTTP: nothing after it on this connection can be trusted.
       respond(ctx, HttpResponseStatus.BAD_REQUEST, "text/plain", bytes(ctx, "Bad Request"), false);
@@ -211,7 +224,11 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     return ctx.alloc().buffer(b.length).writeBytes(b);
   }
 
-  private static void respond(
+  /**
+   * Writes the answer, which the connection gets at the end of the loop's turn, once the commits
+   * behind it are durable ({@link HeldAnswers}); a connection not kept alive then closes.
+   */
+  private void respond(
       ChannelHandlerContext ctx,
       HttpResponseStatus status,
       String contentType,
@@ -221,10 +238,12 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     setHeaders(response, contentType, body);
     if (keepAlive) {
       response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-      ctx.writeAndFlush(response);
+      ctx.write(response);
+      held.get().hold(ctx);
     } else {
       response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-      ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+      ctx.write(response).addListener(ChannelFutureListener.CLOSE);
+      held.get().hold(ctx);
     }
   }
 

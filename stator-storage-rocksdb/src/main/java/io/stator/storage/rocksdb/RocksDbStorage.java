@@ -199,6 +199,14 @@ public final class RocksDbStorage implements Storage {
   private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
 
   private final Lock commitLock = new ReentrantLock();
+  /** Held while the WAL's buffer is written to its file; see {@link #awaitDurable}. */
+  private final Lock walLock = new ReentrantLock();
+  /** The commits whose records are in the WAL, at least in its buffer; written under commitLock. */
+  private volatile long logged;
+  /** The first {@code durable} of {@link #logged}'s commits are written to the WAL's file. */
+  private volatile long durable;
+  /** Whether the calling thread defers durability (see {@link #deferDurabilityOnThisThread}). */
+  private final ThreadLocal<Boolean> deferring = ThreadLocal.withInitial(() -> false);
   private boolean closed; // guarded by lifecycle
   /**
    * The last version issued; written under commitLock, after the commit's records are in RocksDB
@@ -324,6 +332,9 @@ public final class RocksDbStorage implements Storage {
               natives,
               new DBOptions()
                   .setCreateIfMissing(true)
+                  // Commits leave their WAL records in RocksDB's buffer; awaitDurable writes the
+                  // buffer to the file, once for every commit since the last (see "Durability").
+                  .setManualWalFlush(true)
                   .setCreateMissingColumnFamilies(true)
                   .setWriteBufferManager(writeBuffers)
                   // A write-ahead log file can go only when every column family with writes in
@@ -593,6 +604,57 @@ public final class RocksDbStorage implements Storage {
 
   @Override
   public void commit(Commit commit) {
+    try {
+      apply(commit);
+    } catch (CommitConflictException e) {
+      // The conflict tells of a commit the caller may not reveal before it is durable.
+      awaitDurableUnlessDeferring();
+      throw e;
+    }
+    awaitDurableUnlessDeferring();
+  }
+
+  @Override
+  public void deferDurabilityOnThisThread() {
+    deferring.set(true);
+  }
+
+  /**
+   * Writes the WAL's buffer to its file if a commit that returned before this call is not there
+   * yet. One caller writes while any other waits for it and, finding its commits covered, returns
+   * without writing: that is the group commit.
+   */
+  @Override
+  public void awaitDurable() {
+    long target = logged;
+    if (durable >= target) {
+      return;
+    }
+    Lock shared = enter();
+    walLock.lock();
+    try {
+      if (durable >= target) {
+        return;
+      }
+      long through = logged; // read before the write, so every commit it counts is in the buffer
+      db.flushWal(false);
+      durable = through;
+    } catch (RocksDBException e) {
+      throw fault("cannot write the write-ahead log", e);
+    } finally {
+      walLock.unlock();
+      shared.unlock();
+    }
+  }
+
+  private void awaitDurableUnlessDeferring() {
+    if (!deferring.get()) {
+      awaitDurable();
+    }
+  }
+
+  /** Checks the expectations and writes the commit to RocksDB, its WAL records to the buffer. */
+  private void apply(Commit commit) {
     Lock shared = enter();
     Locks.lockCommit(commitLock);
     try (WriteBatch batch = new WriteBatch()) {
@@ -639,6 +701,7 @@ public final class RocksDbStorage implements Storage {
       }
       versionCeiling = ceiling;
       lastVersion = version;
+      logged++;
     } catch (RocksDBException e) {
       throw fault("cannot commit", e);
     } finally {
@@ -747,7 +810,7 @@ public final class RocksDbStorage implements Storage {
       spaces.clear();
       meta.close();
       try {
-        db.syncWal();
+        db.flushWal(true);
       } catch (RocksDBException e) {
         // Closing flushes what it can; the WAL is still replayed on the next open.
       }

@@ -9,7 +9,9 @@ import java.util.Optional;
 
 /**
  * The writer process of {@link RocksDbCrashTest}: commits records one by one and prints {@code
- * i;} after commit {@code i} returned, until it is killed.
+ * i;} after commit {@code i} returned, until it is killed. With a third argument {@code n} it
+ * commits as a server does with group commit: it defers durability, and prints the
+ * acknowledgements of each {@code n} commits only after {@link RocksDbStorage#awaitDurable}.
  *
  * <p>Commit {@code i} writes item {@code i}, its index entry (another space) and the counter
  * (= i, guarded by the counter's previous version), so after a crash a half-applied commit would
@@ -25,9 +27,14 @@ final class CrashWriter {
   public static void main(String[] args) {
     Path dir = Path.of(args[0]);
     int count = Integer.parseInt(args[1]);
+    int group = args.length > 2 ? Integer.parseInt(args[2]) : 0;
     RocksDbStorage storage = RocksDbStorage.open(dir);
     storage.createSpace(ITEMS);
     storage.createSpace(INDEX);
+    if (group > 0) {
+      storage.deferDurabilityOnThisThread();
+    }
+    StringBuilder acknowledgements = new StringBuilder();
     for (int i = 0; i < count; i++) {
       Optional<StoredRecord> counter = storage.get(ITEMS, COUNTER);
       storage.commit(
@@ -36,8 +43,13 @@ final class CrashWriter {
               .put(INDEX, indexEntry(i), value(i))
               .put(ITEMS, COUNTER, ByteBuffer.allocate(4).putInt(i).array())
               .expect(ITEMS, COUNTER, counter.map(StoredRecord::version).orElse(0L)));
-      System.out.print(i + ";\n");
-      System.out.flush();
+      acknowledgements.append(i).append(";\n");
+      if (group == 0 || (i + 1) % group == 0) {
+        storage.awaitDurable();
+        System.out.print(acknowledgements);
+        System.out.flush();
+        acknowledgements.setLength(0);
+      }
     }
     storage.close();
   }

@@ -17,22 +17,26 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Kills a writing process with SIGKILL and checks what an acknowledged write means: every commit
- * the writer saw return is present after reopening, and no commit is visible in part.
+ * the writer saw return is present after reopening, and no commit is visible in part. The writer
+ * acknowledges each commit as it returns, or, with group commit, each group of commits once
+ * {@link RocksDbStorage#awaitDurable} returned after them.
  */
 class RocksDbCrashTest {
   private static final int ACKS_BEFORE_KILL = 3000;
 
   @TempDir Path dir;
 
-  @Test
+  @ParameterizedTest(name = "group of {0} (0: durable when each commit returns)")
+  @ValueSource(ints = {0, 7})
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
-  void everyAcknowledgedCommitSurvivesKillNine() throws Exception {
+  void everyAcknowledgedCommitSurvivesKillNine(int group) throws Exception {
     Path store = dir.resolve("store");
     Path errors = dir.resolve("writer.err");
     Process writer =
@@ -43,7 +47,8 @@ class RocksDbCrashTest {
                 System.getProperty("java.class.path"),
                 CrashWriter.class.getName(),
                 store.toString(),
-                "10000000")
+                "10000000",
+                Integer.toString(group))
             .redirectError(errors.toFile())
             .start();
     int lastAck = -1;

@@ -1,0 +1,208 @@
+package io.stator.server;
+
+import static java.nio.charset.StandardCharsets.US_ASCII;
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.stator.Stator;
+import io.stator.server.HttpProtocolTest.RawResponse;
+import io.stator.storage.Bound;
+import io.stator.storage.Commit;
+import io.stator.storage.SpaceStats;
+import io.stator.storage.Storage;
+import io.stator.storage.StorageException;
+import io.stator.storage.StorageKey;
+import io.stator.storage.StoredRecord;
+import io.stator.storage.memory.MemoryStorage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The server's side of group commit: an answer leaves only once the storage says the commits
+ * before it are durable, and never when it cannot say so. The storage here is the in-memory one,
+ * with a gate in front of {@link Storage#awaitDurable} that the test opens or breaks; the real
+ * durability is RocksDB's, tested by killing a server in {@code ServerCrashTest}.
+ */
+class HeldAnswersTest {
+  private static final String CREATE =
+      "{\"TableName\":\"held\",\"BillingMode\":\"PAY_PER_REQUEST\","
+          + "\"AttributeDefinitions\":[{\"AttributeName\":\"k\",\"AttributeType\":\"S\"}],"
+          + "\"KeySchema\":[{\"AttributeName\":\"k\",\"KeyType\":\"HASH\"}]}";
+  private static final String PUT = "{\"TableName\":\"held\",\"Item\":{\"k\":{\"S\":\"a\"}}}";
+
+  @ParameterizedTest(name = "calls on the event loops: {0}")
+  @ValueSource(booleans = {true, false})
+  void anAnswerLeavesOnlyOnceTheWritesBeforeItAreDurable(boolean onEventLoops) throws Exception {
+    GatedStorage storage = new GatedStorage();
+    try (StatorServer server =
+            StatorServer.start("127.0.0.1", 0, Stator.open(storage), "us-east-1", onEventLoops);
+        Socket socket = new Socket("127.0.0.1", server.port())) {
+      socket.setSoTimeout(10_000);
+      storage.openGate();
+      socket.getOutputStream().write(post("CreateTable", CREATE));
+      assertThat(RawResponse.read(socket.getInputStream()).status()).isEqualTo(200);
+
+      storage.shutGate();
+      socket.getOutputStream().write(post("PutItem", PUT));
+      socket.setSoTimeout(300);
+      InputStream in = socket.getInputStream();
+      assertThatThrownBy(in::read).isInstanceOf(SocketTimeoutException.class);
+      assertThat(storage.waiting.get()).as("answers waiting for durability").isPositive();
+
+      socket.setSoTimeout(10_000);
+      storage.openGate();
+      assertThat(RawResponse.read(in).status()).isEqualTo(200);
+      assertThat(storage.deferredCommits.get())
+          .as("commits made by a thread that deferred their durability")
+          .isPositive();
+    }
+  }
+
+  @ParameterizedTest(name = "calls on the event loops: {0}")
+  @ValueSource(booleans = {true, false})
+  void whenWritesCannotBeMadeDurableTheConnectionClosesWithoutAnAnswer(boolean onEventLoops)
+      throws Exception {
+    GatedStorage storage = new GatedStorage();
+    storage.openGate();
+    try (StatorServer server =
+        StatorServer.start("127.0.0.1", 0, Stator.open(storage), "us-east-1", onEventLoops)) {
+      try (Socket socket = socket(server)) {
+        socket.getOutputStream().write(post("CreateTable", CREATE));
+        assertThat(RawResponse.read(socket.getInputStream()).status()).isEqualTo(200);
+        storage.failNext.set(true);
+        socket.getOutputStream().write(post("PutItem", PUT));
+        assertThat(socket.getInputStream().read()).as("end of stream, no answer").isEqualTo(-1);
+      }
+      // The next answers leave as before.
+      try (Socket socket = socket(server)) {
+        socket.getOutputStream().write(post("PutItem", PUT));
+        assertThat(RawResponse.read(socket.getInputStream()).status()).isEqualTo(200);
+      }
+    }
+  }
+
+  private static Socket socket(StatorServer server) throws IOException {
+    Socket socket = new Socket("127.0.0.1", server.port());
+    socket.setSoTimeout(10_000);
+    return socket;
+  }
+
+  private static byte[] post(String operation, String body) {
+    byte[] content = body.getBytes(UTF_8);
+    String head =
+        "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\n"
+            + "X-Amz-Target: DynamoDB_20120810." + operation + "\r\n"
+            + "Authorization: AWS4-HMAC-SHA256 Credential=k/20240101/us-east-1/dynamodb/aws4_request,"
+            + " SignedHeaders=host, Signature=s\r\n"
+            + "Content-Length: " + content.length + "\r\n\r\n";
+    byte[] h = head.getBytes(US_ASCII);
+    byte[] all = new byte[h.length + content.length];
+    System.arraycopy(h, 0, all, 0, h.length);
+    System.arraycopy(content, 0, all, h.length, content.length);
+    return all;
+  }
+
+  /**
+   * The in-memory storage behind a gate: {@link #awaitDurable} waits while the gate is closed, or
+   * fails once when told to; commits count those whose thread deferred durability.
+   */
+  private static final class GatedStorage implements Storage {
+    private final MemoryStorage memory = new MemoryStorage();
+    private final ThreadLocal<Boolean> deferring = ThreadLocal.withInitial(() -> false);
+    private volatile CountDownLatch gate = new CountDownLatch(1);
+    final AtomicInteger waiting = new AtomicInteger();
+    final AtomicInteger deferredCommits = new AtomicInteger();
+    final AtomicBoolean failNext = new AtomicBoolean();
+
+    void openGate() {
+      gate.countDown();
+    }
+
+    void shutGate() {
+      gate = new CountDownLatch(1);
+    }
+
+    @Override
+    public void close() {
+      openGate();
+      memory.close();
+    }
+
+    @Override
+    public void deferDurabilityOnThisThread() {
+      deferring.set(true);
+    }
+
+    @Override
+    public void awaitDurable() {
+      if (failNext.getAndSet(false)) {
+        throw new StorageException("the log cannot be written (raised on purpose by a test)");
+      }
+      waiting.incrementAndGet();
+      try {
+        assertThat(gate.await(30, TimeUnit.SECONDS)).isTrue();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        waiting.decrementAndGet();
+      }
+    }
+
+    @Override
+    public void commit(Commit commit) {
+      if (deferring.get()) {
+        deferredCommits.incrementAndGet();
+      }
+      memory.commit(commit);
+    }
+
+    @Override
+    public void createSpace(String space) {
+      memory.createSpace(space);
+    }
+
+    @Override
+    public void dropSpace(String space) {
+      memory.dropSpace(space);
+    }
+
+    @Override
+    public Set<String> spaces() {
+      return memory.spaces();
+    }
+
+    @Override
+    public Optional<StoredRecord> get(String space, StorageKey key) {
+      return memory.get(space, key);
+    }
+
+    @Override
+    public List<StoredRecord> query(
+        String space, byte[] partition, Bound lower, Bound upper, boolean forward, int limit) {
+      return memory.query(space, partition, lower, upper, forward, limit);
+    }
+
+    @Override
+    public List<StoredRecord> scan(
+        String space, byte[] fromPartition, byte[] toPartition, StorageKey startAfter, int limit) {
+      return memory.scan(space, fromPartition, toPartition, startAfter, limit);
+    }
+
+    @Override
+    public SpaceStats stats(String space) {
+      return memory.stats(space);
+    }
+  }
+}

@@ -1,0 +1,156 @@
+package io.stator.server;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.stator.Stator;
+import io.stator.storage.rocksdb.RocksDbStorage;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+
+/**
+ * Kills a server on RocksDB with SIGKILL while several SDK clients write to it, and checks that
+ * every write the server acknowledged is there after a restart: the server holds its answers
+ * until the group commit has written the WAL ({@link HeldAnswers}).
+ */
+class ServerCrashTest {
+  private static final int WRITERS = 4;
+  private static final int ACKS_BEFORE_KILL = 1500;
+  private static final Pattern LISTENING = Pattern.compile("listening on http://[^:]+:(\\d+)");
+
+  @TempDir Path dir;
+
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void everyAcknowledgedWriteSurvivesKillNine() throws Exception {
+    Path store = dir.resolve("store");
+    Path errors = dir.resolve("server.err");
+    Process server =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "serve",
+                "--port",
+                "0",
+                "--data-dir",
+                store.toString())
+            .redirectError(errors.toFile())
+            .start();
+    Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+    List<Thread> writers = new ArrayList<>();
+    AtomicBoolean killed = new AtomicBoolean();
+    try {
+      int port = port(server, errors);
+      try (DynamoDbClient dynamo = client(port)) {
+        dynamo.createTable(
+            b ->
+                b.tableName("crash")
+                    .attributeDefinitions(
+                        a -> a.attributeName("pk").attributeType(ScalarAttributeType.S))
+                    .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH))
+                    .billingMode("PAY_PER_REQUEST"));
+        acknowledged.add("table");
+        for (int w = 0; w < WRITERS; w++) {
+          String prefix = "w" + w + "-";
+          Thread writer =
+              new Thread(
+                  () -> {
+                    for (int i = 0; !killed.get(); i++) {
+                      String key = prefix + i;
+                      try {
+                        dynamo.putItem(
+                            b ->
+                                b.tableName("crash")
+                                    .item(Map.of("pk", AttributeValue.fromS(key))));
+                      } catch (RuntimeException e) {
+                        return; // the server is gone; this write was never acknowledged
+                      }
+                      acknowledged.add(key);
+                    }
+                  });
+          writer.start();
+          writers.add(writer);
+        }
+        while (acknowledged.size() < ACKS_BEFORE_KILL && server.isAlive()) {
+          Thread.sleep(1);
+        }
+        killed.set(true);
+        server.toHandle().destroyForcibly(); // SIGKILL: no shutdown hook, no close
+        assertThat(server.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        for (Thread writer : writers) {
+          writer.join(30_000);
+        }
+      }
+    } finally {
+      killed.set(true);
+      server.destroyForcibly();
+    }
+    assertThat(acknowledged.size())
+        .as("acknowledged writes; server stderr: %s", Files.readString(errors))
+        .isGreaterThanOrEqualTo(ACKS_BEFORE_KILL);
+
+    try (StatorServer restarted =
+            StatorServer.start("127.0.0.1", 0, Stator.open(RocksDbStorage.open(store)));
+        DynamoDbClient dynamo = client(restarted.port())) {
+      assertThat(dynamo.listTables().tableNames()).as("the acknowledged table").contains("crash");
+      Set<String> stored =
+          dynamo.scanPaginator(b -> b.tableName("crash").consistentRead(true)).items().stream()
+              .map(item -> item.get("pk").s())
+              .collect(Collectors.toSet());
+      Set<String> lost =
+          acknowledged.stream()
+              .filter(key -> !key.equals("table") && !stored.contains(key))
+              .collect(Collectors.toSet());
+      assertThat(lost).as("acknowledged, then lost (of %d)", acknowledged.size()).isEmpty();
+    }
+  }
+
+  /** The port the server says it listens on, from its first line of output. */
+  private static int port(Process server, Path errors) throws Exception {
+    BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), UTF_8));
+    String line = out.readLine();
+    assertThat(line).as("the server's first line; stderr: %s", Files.readString(errors)).isNotNull();
+    Matcher m = LISTENING.matcher(line);
+    assertThat(m.find()).as("a port in: %s", line).isTrue();
+    return Integer.parseInt(m.group(1));
+  }
+
+  private static DynamoDbClient client(int port) {
+    return DynamoDbClient.builder()
+        .endpointOverride(URI.create("http://127.0.0.1:" + port))
+        .region(Region.US_EAST_1)
+        .credentialsProvider(
+            StaticCredentialsProvider.create(AwsBasicCredentials.create("key", "secret")))
+        .httpClient(UrlConnectionHttpClient.create())
+        .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()))
+        .build();
+  }
+}
