@@ -70,6 +70,16 @@ public abstract class InterceptingStorage implements Storage {
   }
 
   @Override
+  public void deferDurabilityOnThisThread() {
+    delegate.deferDurabilityOnThisThread();
+  }
+
+  @Override
+  public void awaitDurable() {
+    delegate.awaitDurable();
+  }
+
+  @Override
   public void close() {
     delegate.close();
   }

@@ -44,7 +44,8 @@ import java.util.concurrent.TimeUnit;
  *       is held only while another call does its own CPU work, at most a Scan page of 1 MB).
  *       On RocksDB a read may miss the block cache and wait for the disk, and a write may
  *       stall behind a memtable flush or compaction; but writes do not wait for an fsync (the
- *       WAL is written with {@code sync=false}, see {@code RocksDbStorage}), a stall holds up
+ *       WAL is written with {@code sync=false}, see {@code RocksDbStorage}, once per turn of
+ *       the loop for all its answers, see {@link HeldAnswers}), a stall holds up
  *       every writer whichever thread it runs on, and a local database's working set is in the
  *       page cache, so the rare wait costs less than a hand-off on every request.
  *   <li><b>Calls on workers</b>: the event loops (half the cores) only move bytes, and the

@@ -6,22 +6,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stator.Stator;
+import io.stator.engine.InterceptingStorage;
 import io.stator.server.HttpProtocolTest.RawResponse;
-import io.stator.storage.Bound;
 import io.stator.storage.Commit;
-import io.stator.storage.SpaceStats;
-import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
-import io.stator.storage.StorageKey;
-import io.stator.storage.StoredRecord;
 import io.stator.storage.memory.MemoryStorage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.util.List;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -32,7 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The server's side of group commit: an answer leaves only once the storage says the commits
  * before it are durable, and never when it cannot say so. The storage here is the in-memory one,
- * with a gate in front of {@link Storage#awaitDurable} that the test opens or breaks; the real
+ * with a gate in front of {@code awaitDurable} that the test opens or breaks; the real
  * durability is RocksDB's, tested by killing a server in {@code ServerCrashTest}.
  */
 class HeldAnswersTest {
@@ -118,13 +111,16 @@ class HeldAnswersTest {
    * The in-memory storage behind a gate: {@link #awaitDurable} waits while the gate is closed, or
    * fails once when told to; commits count those whose thread deferred durability.
    */
-  private static final class GatedStorage implements Storage {
-    private final MemoryStorage memory = new MemoryStorage();
+  private static final class GatedStorage extends InterceptingStorage {
     private final ThreadLocal<Boolean> deferring = ThreadLocal.withInitial(() -> false);
     private volatile CountDownLatch gate = new CountDownLatch(1);
     final AtomicInteger waiting = new AtomicInteger();
     final AtomicInteger deferredCommits = new AtomicInteger();
     final AtomicBoolean failNext = new AtomicBoolean();
+
+    GatedStorage() {
+      super(new MemoryStorage());
+    }
 
     void openGate() {
       gate.countDown();
@@ -137,7 +133,7 @@ class HeldAnswersTest {
     @Override
     public void close() {
       openGate();
-      memory.close();
+      super.close();
     }
 
     @Override
@@ -161,48 +157,10 @@ class HeldAnswersTest {
     }
 
     @Override
-    public void commit(Commit commit) {
+    protected void beforeCommit(Commit commit) {
       if (deferring.get()) {
         deferredCommits.incrementAndGet();
       }
-      memory.commit(commit);
-    }
-
-    @Override
-    public void createSpace(String space) {
-      memory.createSpace(space);
-    }
-
-    @Override
-    public void dropSpace(String space) {
-      memory.dropSpace(space);
-    }
-
-    @Override
-    public Set<String> spaces() {
-      return memory.spaces();
-    }
-
-    @Override
-    public Optional<StoredRecord> get(String space, StorageKey key) {
-      return memory.get(space, key);
-    }
-
-    @Override
-    public List<StoredRecord> query(
-        String space, byte[] partition, Bound lower, Bound upper, boolean forward, int limit) {
-      return memory.query(space, partition, lower, upper, forward, limit);
-    }
-
-    @Override
-    public List<StoredRecord> scan(
-        String space, byte[] fromPartition, byte[] toPartition, StorageKey startAfter, int limit) {
-      return memory.scan(space, fromPartition, toPartition, startAfter, limit);
-    }
-
-    @Override
-    public SpaceStats stats(String space) {
-      return memory.stats(space);
     }
   }
 }

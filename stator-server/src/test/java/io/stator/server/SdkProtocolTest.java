@@ -79,8 +79,13 @@ class SdkProtocolTest {
   }
 
   static DynamoDbClient client(StatorServer s) {
+    return client(s.port());
+  }
+
+  /** An SDK client of the server on this loopback port, without retries. */
+  static DynamoDbClient client(int port) {
     return DynamoDbClient.builder()
-        .endpointOverride(URI.create("http://127.0.0.1:" + s.port()))
+        .endpointOverride(URI.create("http://127.0.0.1:" + port))
         .region(Region.US_EAST_1)
         .credentialsProvider(
             StaticCredentialsProvider.create(AwsBasicCredentials.create("key", "secret")))

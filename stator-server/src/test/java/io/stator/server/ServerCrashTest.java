@@ -7,7 +7,6 @@ import io.stator.Stator;
 import io.stator.storage.rocksdb.RocksDbStorage;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,11 +22,6 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
@@ -69,7 +63,7 @@ class ServerCrashTest {
     AtomicBoolean killed = new AtomicBoolean();
     try {
       int port = port(server, errors);
-      try (DynamoDbClient dynamo = client(port)) {
+      try (DynamoDbClient dynamo = SdkProtocolTest.client(port)) {
         dynamo.createTable(
             b ->
                 b.tableName("crash")
@@ -119,7 +113,7 @@ class ServerCrashTest {
 
     try (StatorServer restarted =
             StatorServer.start("127.0.0.1", 0, Stator.open(RocksDbStorage.open(store)));
-        DynamoDbClient dynamo = client(restarted.port())) {
+        DynamoDbClient dynamo = SdkProtocolTest.client(restarted)) {
       assertThat(dynamo.listTables().tableNames()).as("the acknowledged table").contains("crash");
       Set<String> stored =
           dynamo.scanPaginator(b -> b.tableName("crash").consistentRead(true)).items().stream()
@@ -141,16 +135,5 @@ class ServerCrashTest {
     Matcher m = LISTENING.matcher(line);
     assertThat(m.find()).as("a port in: %s", line).isTrue();
     return Integer.parseInt(m.group(1));
-  }
-
-  private static DynamoDbClient client(int port) {
-    return DynamoDbClient.builder()
-        .endpointOverride(URI.create("http://127.0.0.1:" + port))
-        .region(Region.US_EAST_1)
-        .credentialsProvider(
-            StaticCredentialsProvider.create(AwsBasicCredentials.create("key", "secret")))
-        .httpClient(UrlConnectionHttpClient.create())
-        .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()))
-        .build();
   }
 }

@@ -121,15 +121,22 @@ import org.rocksdb.WriteOptions;
  *
  * <h2>Durability</h2>
  *
- * <p>The write-ahead log is on and writes use {@code sync=false}: RocksDB has written the batch to
- * the WAL file with {@code write(2)} before {@code commit} returns, so the bytes are in the
- * operating system's page cache. An acknowledged write therefore survives the death of the Java
- * process ({@code kill -9}, an OOM kill, a crash in native code) because the kernel still writes
- * the page cache to disk; it does not survive a power loss or kernel panic in the few seconds
- * before the kernel flushes. That is the durability of a local development database (the same
- * trade DynamoDB Local and most embedded stores make); an fsync per commit would cost milliseconds
- * each. The crash test in this module kills a writer process with SIGKILL and checks that every
- * acknowledged commit is present and none is half-applied.
+ * <p>The write-ahead log is on and writes use {@code sync=false}: the batch is in the WAL file,
+ * written with {@code write(2)}, before {@code commit} returns, so the bytes are in the operating
+ * system's page cache. An acknowledged write therefore survives the death of the Java process
+ * ({@code kill -9}, an OOM kill, a crash in native code) because the kernel still writes the page
+ * cache to disk; it does not survive a power loss or kernel panic in the few seconds before the
+ * kernel flushes. That is the durability of a local development database (the same trade DynamoDB
+ * Local and most embedded stores make); an fsync per commit would cost milliseconds each.
+ *
+ * <p>Group commit ({@link io.stator.storage.GroupCommit}): RocksDB runs with a manual WAL flush,
+ * so a batch's WAL record stays in RocksDB's buffer until {@link #awaitDurable} writes the
+ * buffer to the file, for every commit logged so far. A commit calls it before it returns, unless
+ * its thread defers durability; the server's threads do, and call it once per turn of their
+ * event loop before they send the turn's answers, so one {@code write(2)} serves all of them
+ * (durable PutItem 12-30% more requests per second on the load benchmark). The crash test in this
+ * module kills a writer process with SIGKILL, committing one by one or in groups, and checks that
+ * every acknowledged commit is present and none is half-applied.
  *
  * <h2>Format</h2>
  *
