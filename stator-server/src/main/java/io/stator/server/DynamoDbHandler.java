@@ -62,7 +62,7 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
   private final Database database;
   private final GroupCommit durability;
-  /** Each answering thread's answers, held until their writes are durable. */
+  /** Each answering thread's answers, held until the end of its loop's turn. */
   private final FastThreadLocal<HeldAnswers> held =
       new FastThreadLocal<>() {
         @Override
@@ -78,6 +78,11 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     // DynamoDB's answer to GET /, trailing space included.
     this.healthy =
         ("healthy: dynamodb." + region + ".amazonaws.com ").getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** What makes this handler's answers durable: the database's group commit, or nothing. */
+  GroupCommit durability() {
+    return durability;
   }
 
   @Override
@@ -225,8 +230,9 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
   }
 
   /**
-   * Writes the answer, which the connection gets at the end of the loop's turn, once the commits
-   * behind it are durable ({@link HeldAnswers}); a connection not kept alive then closes.
+   * Writes the answer, which the connection gets at the end of the loop's turn ({@link
+   * HeldAnswers}), once the commits behind it are durable ({@link DurableFlush}); a connection not
+   * kept alive then closes.
    */
   private void respond(
       ChannelHandlerContext ctx,

@@ -141,6 +141,7 @@ public final class StatorServer implements AutoCloseable {
     EventExecutorGroup workers =
         callsOnEventLoops ? null : new DefaultEventExecutorGroup(Math.max(4, cores * 2));
     DynamoDbHandler handler = new DynamoDbHandler(database, region);
+    DurableFlush durableFlush = new DurableFlush(handler.durability());
     try {
       ServerBootstrap bootstrap =
           new ServerBootstrap()
@@ -153,6 +154,7 @@ public final class StatorServer implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                       ChannelPipeline p = ch.pipeline();
+                      p.addLast(durableFlush);
                       p.addLast(new HttpServerCodec());
                       p.addLast(new RequestSizeLimit(MAX_REQUEST_BYTES));
                       p.addLast(workers, handler);

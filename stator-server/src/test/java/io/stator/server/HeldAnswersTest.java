@@ -34,6 +34,8 @@ class HeldAnswersTest {
           + "\"AttributeDefinitions\":[{\"AttributeName\":\"k\",\"AttributeType\":\"S\"}],"
           + "\"KeySchema\":[{\"AttributeName\":\"k\",\"KeyType\":\"HASH\"}]}";
   private static final String PUT = "{\"TableName\":\"held\",\"Item\":{\"k\":{\"S\":\"a\"}}}";
+  private static final String GET =
+      "{\"TableName\":\"held\",\"Key\":{\"k\":{\"S\":\"a\"}},\"ConsistentRead\":true}";
 
   @ParameterizedTest(name = "calls on the event loops: {0}")
   @ValueSource(booleans = {true, false})
@@ -49,17 +51,48 @@ class HeldAnswersTest {
 
       storage.shutGate();
       socket.getOutputStream().write(post("PutItem", PUT));
-      socket.setSoTimeout(300);
       InputStream in = socket.getInputStream();
-      assertThatThrownBy(in::read).isInstanceOf(SocketTimeoutException.class);
-      assertThat(storage.waiting.get()).as("answers waiting for durability").isPositive();
+      awaitWaiting(storage);
+      assertNothingArrives(socket);
 
-      socket.setSoTimeout(10_000);
       storage.openGate();
       assertThat(RawResponse.read(in).status()).isEqualTo(200);
       assertThat(storage.deferredCommits.get())
           .as("commits made by a thread that deferred their durability")
           .isPositive();
+    }
+  }
+
+  /** A flush that is not the handler's, a {@code 100 Continue}, waits as well. */
+  @ParameterizedTest(name = "calls on the event loops: {0}")
+  @ValueSource(booleans = {true, false})
+  void anInterimAnswerAfterAWriteWaitsForItToo(boolean onEventLoops) throws Exception {
+    GatedStorage storage = new GatedStorage();
+    storage.openGate();
+    try (StatorServer server =
+            StatorServer.start("127.0.0.1", 0, Stator.open(storage), "us-east-1", onEventLoops);
+        Socket socket = socket(server)) {
+      socket.getOutputStream().write(post("CreateTable", CREATE));
+      InputStream in = socket.getInputStream();
+      assertThat(RawResponse.read(in).status()).isEqualTo(200);
+
+      storage.shutGate();
+      byte[] put = post("PutItem", PUT);
+      String expecting = new String(post("GetItem", GET), US_ASCII)
+          .replace("\r\n\r\n", "\r\nExpect: 100-continue\r\n\r\n");
+      byte[] head = expecting.substring(0, expecting.indexOf("\r\n\r\n") + 4).getBytes(US_ASCII);
+      socket.getOutputStream().write(put);
+      socket.getOutputStream().write(head); // the body only after "100 Continue"
+      awaitWaiting(storage);
+      assertNothingArrives(socket);
+
+      storage.openGate();
+      assertThat(RawResponse.read(in).status()).as("the PutItem").isEqualTo(200);
+      assertThat(RawResponse.read(in).status()).as("the interim answer").isEqualTo(100);
+      socket.getOutputStream().write(expecting.substring(head.length).getBytes(US_ASCII));
+      RawResponse get = RawResponse.read(in);
+      assertThat(get.status()).isEqualTo(200);
+      assertThat(get.body()).contains("\"k\":{\"S\":\"a\"}");
     }
   }
 
@@ -83,6 +116,23 @@ class HeldAnswersTest {
         socket.getOutputStream().write(post("PutItem", PUT));
         assertThat(RawResponse.read(socket.getInputStream()).status()).isEqualTo(200);
       }
+    }
+  }
+
+  private static void awaitWaiting(GatedStorage storage) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (storage.waiting.get() == 0 && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    assertThat(storage.waiting.get()).as("answers waiting for durability").isPositive();
+  }
+
+  private static void assertNothingArrives(Socket socket) throws IOException {
+    socket.setSoTimeout(200);
+    try {
+      assertThatThrownBy(socket.getInputStream()::read).isInstanceOf(SocketTimeoutException.class);
+    } finally {
+      socket.setSoTimeout(10_000);
     }
   }
 

@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -61,6 +62,7 @@ class ServerCrashTest {
     Set<String> acknowledged = ConcurrentHashMap.newKeySet();
     List<Thread> writers = new ArrayList<>();
     AtomicBoolean killed = new AtomicBoolean();
+    AtomicReference<RuntimeException> failure = new AtomicReference<>();
     try {
       int port = port(server, errors);
       try (DynamoDbClient dynamo = SdkProtocolTest.client(port)) {
@@ -85,7 +87,9 @@ class ServerCrashTest {
                                 b.tableName("crash")
                                     .item(Map.of("pk", AttributeValue.fromS(key))));
                       } catch (RuntimeException e) {
-                        return; // the server is gone; this write was never acknowledged
+                        // The server is gone (or failed): this write was never acknowledged.
+                        failure.compareAndSet(null, e);
+                        return;
                       }
                       acknowledged.add(key);
                     }
@@ -93,7 +97,9 @@ class ServerCrashTest {
           writer.start();
           writers.add(writer);
         }
-        while (acknowledged.size() < ACKS_BEFORE_KILL && server.isAlive()) {
+        while (acknowledged.size() < ACKS_BEFORE_KILL
+            && server.isAlive()
+            && writers.stream().anyMatch(Thread::isAlive)) {
           Thread.sleep(1);
         }
         killed.set(true);
@@ -108,7 +114,8 @@ class ServerCrashTest {
       server.destroyForcibly();
     }
     assertThat(acknowledged.size())
-        .as("acknowledged writes; server stderr: %s", Files.readString(errors))
+        .as("acknowledged writes; first failed write: %s; server stderr: %s",
+            failure.get(), Files.readString(errors))
         .isGreaterThanOrEqualTo(ACKS_BEFORE_KILL);
 
     try (StatorServer restarted =
@@ -127,13 +134,16 @@ class ServerCrashTest {
     }
   }
 
-  /** The port the server says it listens on, from its first line of output. */
+  /** The port the server says it listens on, from the line that says so. */
   private static int port(Process server, Path errors) throws Exception {
     BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), UTF_8));
-    String line = out.readLine();
-    assertThat(line).as("the server's first line; stderr: %s", Files.readString(errors)).isNotNull();
-    Matcher m = LISTENING.matcher(line);
-    assertThat(m.find()).as("a port in: %s", line).isTrue();
-    return Integer.parseInt(m.group(1));
+    for (String line = out.readLine(); line != null; line = out.readLine()) {
+      Matcher m = LISTENING.matcher(line);
+      if (m.find()) {
+        return Integer.parseInt(m.group(1));
+      }
+    }
+    throw new AssertionError("the server never said where it listens; stderr: "
+        + Files.readString(errors));
   }
 }
