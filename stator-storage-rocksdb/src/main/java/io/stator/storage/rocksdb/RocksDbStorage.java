@@ -208,6 +208,15 @@ public final class RocksDbStorage implements Storage {
   private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
 
   private final Lock commitLock = new ReentrantLock();
+  // Every commit fills the same batch, cleared first, and lays each put's key and value out in
+  // the same direct buffers, from which RocksDB copies them without a copy on the heap: a durable
+  // PutItem made a native batch and a value array (the item's ~1 KB, again for its GSI entry)
+  // for each write. All three are guarded by commitLock.
+  private WriteBatch batch = new WriteBatch();
+  private ByteBuffer putKey = ByteBuffer.allocateDirect(1024);
+  private ByteBuffer putValue = ByteBuffer.allocateDirect(8192);
+  /** Past this many bytes, a batch is dropped after its commit rather than kept for the next. */
+  private static final long KEPT_BATCH_BYTES = 1 << 20;
   /** Held while the WAL's buffer is written to its file; see {@link #awaitDurable}. */
   private final Lock walLock = new ReentrantLock();
   /**
@@ -683,7 +692,8 @@ public final class RocksDbStorage implements Storage {
   private void apply(Commit commit) {
     Lock shared = enter();
     Locks.lockCommit(commitLock);
-    try (WriteBatch batch = new WriteBatch()) {
+    try {
+      batch.clear();
       for (Commit.Expectation e : commit.expectations()) {
         if (currentVersion(e.space(), e.key()) != e.version()) {
           throw new CommitConflictException(e);
@@ -693,7 +703,6 @@ public final class RocksDbStorage implements Storage {
         return;
       }
       long version = lastVersion + 1;
-      byte[] versionBytes = longBytes(version);
       List<Commit.Write> writes = commit.writes();
       RecordCache.Slot[] slots = new RecordCache.Slot[writes.size()];
       for (int i = 0; i < slots.length; i++) {
@@ -704,7 +713,10 @@ public final class RocksDbStorage implements Storage {
         if (w.isDelete()) {
           batch.delete(slots[i].space(), key);
         } else {
-          batch.put(slots[i].space(), key, CompositeKey.concat(versionBytes, w.value()));
+          putKey = room(putKey, key.length).put(key).flip();
+          putValue = room(putValue, Long.BYTES + w.value().length)
+              .putLong(version).put(w.value()).flip();
+          batch.put(slots[i].space(), putKey, putValue);
         }
       }
       long ceiling = versionCeiling;
@@ -730,6 +742,10 @@ public final class RocksDbStorage implements Storage {
       versionCeiling = ceiling;
       lastVersion = version;
       logged = logging;
+      if (batch.getDataSize() > KEPT_BATCH_BYTES) {
+        batch.close();
+        batch = new WriteBatch();
+      }
     } catch (RocksDBException e) {
       throw fault("cannot commit", e);
     } finally {
@@ -849,6 +865,7 @@ public final class RocksDbStorage implements Storage {
         }
       }
       db.close();
+      batch.close();
       for (RocksObject o : natives) {
         if (!(o instanceof ColumnFamilyHandle)) {
           o.close();
@@ -899,6 +916,13 @@ public final class RocksDbStorage implements Storage {
       throw new StorageException("corrupt record: " + stored.length + " bytes");
     }
     return ByteBuffer.wrap(stored, 0, 8).getLong();
+  }
+
+  /** {@code buffer} emptied, or a larger one when it cannot hold {@code bytes}. */
+  private static ByteBuffer room(ByteBuffer buffer, int bytes) {
+    return buffer.capacity() >= bytes
+        ? buffer.clear()
+        : ByteBuffer.allocateDirect(Math.max(bytes, buffer.capacity() * 2));
   }
 
   private static byte[] longBytes(long value) {

@@ -64,6 +64,44 @@ class RocksDbStoreTest {
         .hasMessageContaining("not a Stator store");
   }
 
+  /**
+   * Commits share one batch and one pair of buffers: a commit larger than the batch keeps, or a
+   * value larger than the buffer, and a commit that failed half way through filling it, leave
+   * nothing in the next commit; everything reads back after a reopen.
+   */
+  @Test
+  void commitsOfEverySizeFollowEachOtherThroughTheSharedBatch() {
+    StorageKey small = StorageKey.of(new byte[] {'s'});
+    byte[][] large = new byte[5][];
+    try (RocksDbStorage storage = RocksDbStorage.open(dir)) {
+      storage.createSpace("t");
+      Commit big = new Commit();
+      for (int i = 0; i < large.length; i++) {
+        large[i] = new byte[400 * 1024];
+        Arrays.fill(large[i], (byte) i);
+        big.put("t", StorageKey.of(new byte[] {'l', (byte) i}), large[i]);
+      }
+      storage.commit(big);
+      assertThatThrownBy(
+              () ->
+                  storage.commit(
+                      new Commit()
+                          .put("t", StorageKey.of(new byte[] {'x'}), new byte[] {1})
+                          .put("missing", small, new byte[] {2})))
+          .isInstanceOf(StorageException.class);
+      storage.commit(new Commit().put("t", small, new byte[] {7}));
+    }
+    try (RocksDbStorage storage = RocksDbStorage.open(dir)) {
+      assertThat(storage.get("t", small).orElseThrow().value()).containsExactly(7);
+      assertThat(storage.get("t", StorageKey.of(new byte[] {'x'}))).isEmpty();
+      for (int i = 0; i < large.length; i++) {
+        assertThat(storage.get("t", StorageKey.of(new byte[] {'l', (byte) i})).orElseThrow().value())
+            .isEqualTo(large[i]);
+      }
+      assertThat(storage.stats("t").records()).isEqualTo(large.length + 1L);
+    }
+  }
+
   @Test
   void aSecondOpenOfTheSameDirectoryFails() {
     try (RocksDbStorage storage = RocksDbStorage.open(dir)) {
