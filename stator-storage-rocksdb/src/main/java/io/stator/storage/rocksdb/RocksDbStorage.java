@@ -123,11 +123,12 @@ import org.rocksdb.WriteOptions;
  *
  * <p>The write-ahead log is on and writes use {@code sync=false}: the batch is in the WAL file,
  * written with {@code write(2)}, before {@code commit} returns (on a thread that does not defer
- * durability, see below), so the bytes are in the operating system's page cache. An acknowledged write therefore survives the death of the Java process
- * ({@code kill -9}, an OOM kill, a crash in native code) because the kernel still writes the page
- * cache to disk; it does not survive a power loss or kernel panic in the few seconds before the
- * kernel flushes. That is the durability of a local development database (the same trade DynamoDB
- * Local and most embedded stores make); an fsync per commit would cost milliseconds each.
+ * durability, see below), so the bytes are in the operating system's page cache. An acknowledged
+ * write therefore survives the death of the Java process ({@code kill -9}, an OOM kill, a crash
+ * in native code) because the kernel still writes the page cache to disk; it does not survive a
+ * power loss or kernel panic in the few seconds before the kernel flushes. That is the
+ * durability of a local development database (the same trade DynamoDB Local and most embedded
+ * stores make); an fsync per commit would cost milliseconds each.
  *
  * <p>Group commit ({@link io.stator.storage.GroupCommit}): RocksDB runs with a manual WAL flush,
  * so a batch's WAL record stays in RocksDB's buffer until {@link #awaitDurable} writes the
@@ -220,13 +221,13 @@ public final class RocksDbStorage implements Storage {
   /** Held while the WAL's buffer is written to its file; see {@link #awaitDurable}. */
   private final Lock walLock = new ReentrantLock();
   /**
-   * The commits that readers may see: counted under commitLock before RocksDB's write, since a
-   * batch is visible before {@code db.write} returns; {@link #awaitDurable} waits for them.
+   * The commits that readers may see, counted under commitLock as each starts RocksDB's write (a
+   * batch is visible before {@code db.write} returns) and uncounted if the write fails. Read
+   * under commitLock, when no write is half done, every commit it counts has its WAL record in
+   * RocksDB's buffer.
    */
-  private volatile long logging;
-  /** The commits whose records are in the WAL, at least in its buffer; written under commitLock. */
-  private long logged;
-  /** The first {@code durable} commits are in the WAL's file; written under walLock, or by close. */
+  private volatile long logged;
+  /** The first {@code durable} commits are in the WAL's file; written under walLock or by close. */
   private volatile long durable;
   /** Whether the calling thread defers durability (see {@link #deferDurabilityOnThisThread}). */
   private final ThreadLocal<Boolean> deferring = ThreadLocal.withInitial(() -> false);
@@ -653,7 +654,7 @@ public final class RocksDbStorage implements Storage {
    */
   @Override
   public void awaitDurable() {
-    long target = logging;
+    long target = logged;
     if (durable >= target) {
       return;
     }
@@ -664,8 +665,7 @@ public final class RocksDbStorage implements Storage {
         return;
       }
       long through;
-      // Under the commit lock no commit is half way through RocksDB's write: every commit
-      // counted in logged has its record in the buffer, and logged >= target.
+      // Under the commit lock no commit is half way through RocksDB's write (see logged).
       Locks.lockCommit(commitLock);
       try {
         through = logged;
@@ -724,12 +724,12 @@ public final class RocksDbStorage implements Storage {
         ceiling = version - 1 + VERSION_BLOCK;
         batch.put(meta, META_VERSION, longBytes(ceiling));
       }
-      logging = logged + 1;
+      logged++;
       try {
         db.write(writeOptions, batch);
       } catch (RocksDBException e) {
         recent.clear(version); // whatever the batch did or did not do, read afresh
-        logging = logged;
+        logged--;
         throw e;
       }
       for (int i = 0; i < slots.length; i++) {
@@ -741,7 +741,6 @@ public final class RocksDbStorage implements Storage {
       }
       versionCeiling = ceiling;
       lastVersion = version;
-      logged = logging;
       if (batch.getDataSize() > KEPT_BATCH_BYTES) {
         batch.close();
         batch = new WriteBatch();
@@ -855,7 +854,7 @@ public final class RocksDbStorage implements Storage {
       meta.close();
       try {
         db.flushWal(true);
-        durable = logging;
+        durable = logged;
       } catch (RocksDBException e) {
         // Closing flushes what it can; the WAL is still replayed on the next open.
       }
