@@ -3,6 +3,7 @@ package io.stator.server;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.ByteBufOutputStream;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -61,33 +62,41 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       DefaultHttpHeadersFactory.headersFactory().withValidation(false);
 
   private final Database database;
-  private final GroupCommit durability;
   /** Each answering thread's answers, held until the end of its loop's turn. */
   private final FastThreadLocal<HeldAnswers> held =
       new FastThreadLocal<>() {
         @Override
         protected HeldAnswers initialValue() {
-          return new HeldAnswers(durability);
+          return new HeldAnswers(groupCommit);
         }
       };
   private final byte[] healthy;
 
-  DynamoDbHandler(Database database, String region) {
+  private final GroupCommit groupCommit;
+
+  /**
+   * A handler that calls {@code database}, answering on threads that defer the durability of
+   * their commits to {@code groupCommit} (the database's own, or one that does nothing).
+   */
+  DynamoDbHandler(Database database, GroupCommit groupCommit, String region) {
     this.database = database;
-    this.durability = database instanceof GroupCommit g ? g : new GroupCommit() {};
+    this.groupCommit = groupCommit;
     // DynamoDB's answer to GET /, trailing space included.
     this.healthy =
         ("healthy: dynamodb." + region + ".amazonaws.com ").getBytes(StandardCharsets.UTF_8);
   }
 
-  /** What makes this handler's answers durable: the database's group commit, or nothing. */
-  GroupCommit durability() {
-    return durability;
+  /**
+   * Runs on the thread that will answer the connection, before its first request: the thread's
+   * held answers, made at its first connection, defer the durability of its commits.
+   */
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) {
+    held.get();
   }
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
-    held.get(); // before the first call on this thread: it defers the durability of its commits
     if (!request.decoderResult().isSuccess()) {
       // Garbled HTTP: nothing after it on this connection can be trusted.
       respond(ctx, HttpResponseStatus.BAD_REQUEST, "text/plain", bytes(ctx, "Bad Request"), false);
@@ -242,15 +251,16 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       boolean keepAlive) {
     FullHttpResponse response = response(status, body);
     setHeaders(response, contentType, body);
-    if (keepAlive) {
-      response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-      ctx.write(response);
-      held.get().hold(ctx);
-    } else {
-      response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-      ctx.write(response).addListener(ChannelFutureListener.CLOSE);
-      held.get().hold(ctx);
+    response
+        .headers()
+        .set(
+            HttpHeaderNames.CONNECTION,
+            keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
+    ChannelFuture written = ctx.write(response);
+    if (!keepAlive) {
+      written.addListener(ChannelFutureListener.CLOSE);
     }
+    held.get().hold(ctx);
   }
 
   /**

@@ -19,6 +19,7 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.DefaultEventExecutorGroup;
 import io.netty.util.concurrent.EventExecutorGroup;
 import io.stator.api.Database;
+import io.stator.storage.GroupCommit;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
@@ -140,8 +141,9 @@ public final class StatorServer implements AutoCloseable {
     EventLoopGroup loops = new MultiThreadIoEventLoopGroup(eventLoops, io);
     EventExecutorGroup workers =
         callsOnEventLoops ? null : new DefaultEventExecutorGroup(Math.max(4, cores * 2));
-    DynamoDbHandler handler = new DynamoDbHandler(database, region);
-    DurableFlush durableFlush = new DurableFlush(handler.durability());
+    GroupCommit groupCommit = database instanceof GroupCommit g ? g : new GroupCommit() {};
+    DynamoDbHandler handler = new DynamoDbHandler(database, groupCommit, region);
+    DurableFlush durableFlush = new DurableFlush(groupCommit);
     try {
       ServerBootstrap bootstrap =
           new ServerBootstrap()
