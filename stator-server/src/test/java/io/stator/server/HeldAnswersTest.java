@@ -1,7 +1,7 @@
 package io.stator.server;
 
+import static io.stator.server.HttpProtocolTest.rawPost;
 import static java.nio.charset.StandardCharsets.US_ASCII;
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -46,11 +46,11 @@ class HeldAnswersTest {
         Socket socket = new Socket("127.0.0.1", server.port())) {
       socket.setSoTimeout(10_000);
       storage.openGate();
-      socket.getOutputStream().write(post("CreateTable", CREATE));
+      socket.getOutputStream().write(rawPost("CreateTable", CREATE));
       assertThat(RawResponse.read(socket.getInputStream()).status()).isEqualTo(200);
 
       storage.shutGate();
-      socket.getOutputStream().write(post("PutItem", PUT));
+      socket.getOutputStream().write(rawPost("PutItem", PUT));
       InputStream in = socket.getInputStream();
       awaitWaiting(storage);
       assertNothingArrives(socket);
@@ -72,13 +72,13 @@ class HeldAnswersTest {
     try (StatorServer server =
             StatorServer.start("127.0.0.1", 0, Stator.open(storage), "us-east-1", onEventLoops);
         Socket socket = socket(server)) {
-      socket.getOutputStream().write(post("CreateTable", CREATE));
+      socket.getOutputStream().write(rawPost("CreateTable", CREATE));
       InputStream in = socket.getInputStream();
       assertThat(RawResponse.read(in).status()).isEqualTo(200);
 
       storage.shutGate();
-      byte[] put = post("PutItem", PUT);
-      String expecting = new String(post("GetItem", GET), US_ASCII)
+      byte[] put = rawPost("PutItem", PUT);
+      String expecting = new String(rawPost("GetItem", GET), US_ASCII)
           .replace("\r\n\r\n", "\r\nExpect: 100-continue\r\n\r\n");
       byte[] head = expecting.substring(0, expecting.indexOf("\r\n\r\n") + 4).getBytes(US_ASCII);
       socket.getOutputStream().write(put);
@@ -105,15 +105,15 @@ class HeldAnswersTest {
     try (StatorServer server =
         StatorServer.start("127.0.0.1", 0, Stator.open(storage), "us-east-1", onEventLoops)) {
       try (Socket socket = socket(server)) {
-        socket.getOutputStream().write(post("CreateTable", CREATE));
+        socket.getOutputStream().write(rawPost("CreateTable", CREATE));
         assertThat(RawResponse.read(socket.getInputStream()).status()).isEqualTo(200);
         storage.failNext.set(true);
-        socket.getOutputStream().write(post("PutItem", PUT));
+        socket.getOutputStream().write(rawPost("PutItem", PUT));
         assertThat(socket.getInputStream().read()).as("end of stream, no answer").isEqualTo(-1);
       }
       // The next answers leave as before.
       try (Socket socket = socket(server)) {
-        socket.getOutputStream().write(post("PutItem", PUT));
+        socket.getOutputStream().write(rawPost("PutItem", PUT));
         assertThat(RawResponse.read(socket.getInputStream()).status()).isEqualTo(200);
       }
     }
@@ -140,21 +140,6 @@ class HeldAnswersTest {
     Socket socket = new Socket("127.0.0.1", server.port());
     socket.setSoTimeout(10_000);
     return socket;
-  }
-
-  private static byte[] post(String operation, String body) {
-    byte[] content = body.getBytes(UTF_8);
-    String head =
-        "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\n"
-            + "X-Amz-Target: DynamoDB_20120810." + operation + "\r\n"
-            + "Authorization: AWS4-HMAC-SHA256 Credential=k/20240101/us-east-1/dynamodb/aws4_request,"
-            + " SignedHeaders=host, Signature=s\r\n"
-            + "Content-Length: " + content.length + "\r\n\r\n";
-    byte[] h = head.getBytes(US_ASCII);
-    byte[] all = new byte[h.length + content.length];
-    System.arraycopy(h, 0, all, 0, h.length);
-    System.arraycopy(content, 0, all, h.length, content.length);
-    return all;
   }
 
   /**

@@ -328,7 +328,8 @@ class HttpProtocolTest {
     return client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
   }
 
-  private static byte[] rawPost(String operation, String body) {
+  /** A signed-looking POST of {@code operation} with {@code body}, as raw HTTP/1.1 bytes. */
+  static byte[] rawPost(String operation, String body) {
     byte[] content = body.getBytes(StandardCharsets.UTF_8);
     String head =
         "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\n"

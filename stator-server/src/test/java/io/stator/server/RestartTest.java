@@ -10,8 +10,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /** Closing the server closes the store; a new server on the same directory finds everything. */
 class RestartTest {
@@ -25,13 +23,7 @@ class RestartTest {
   void tablesAndItemsSurviveARestart() {
     try (StatorServer server = startOn(dir);
         DynamoDbClient dynamo = SdkProtocolTest.client(server)) {
-      dynamo.createTable(
-          b ->
-              b.tableName("Kept")
-                  .attributeDefinitions(
-                      a -> a.attributeName("pk").attributeType(ScalarAttributeType.S))
-                  .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH))
-                  .billingMode("PAY_PER_REQUEST"));
+      SdkProtocolTest.createTableKeyedByPk(dynamo, "Kept");
       dynamo.putItem(
           b ->
               b.tableName("Kept")

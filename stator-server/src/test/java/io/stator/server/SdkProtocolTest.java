@@ -82,6 +82,17 @@ class SdkProtocolTest {
     return client(s.port());
   }
 
+  /** Creates an on-demand table keyed by a string partition key {@code pk} alone. */
+  static void createTableKeyedByPk(DynamoDbClient dynamo, String table) {
+    dynamo.createTable(
+        b ->
+            b.tableName(table)
+                .attributeDefinitions(
+                    a -> a.attributeName("pk").attributeType(ScalarAttributeType.S))
+                .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH))
+                .billingMode(BillingMode.PAY_PER_REQUEST));
+  }
+
   /** An SDK client of the server on this loopback port, without retries. */
   static DynamoDbClient client(int port) {
     return DynamoDbClient.builder()

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stator.Stator;
+import io.stator.storage.ChildJvm;
 import io.stator.storage.rocksdb.RocksDbStorage;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -25,8 +26,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
  * Kills a server on RocksDB with SIGKILL while several SDK clients write to it, and checks that
@@ -46,19 +45,7 @@ class ServerCrashTest {
     Path store = dir.resolve("store");
     Path errors = dir.resolve("server.err");
     Process server =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName(),
-                "serve",
-                "--port",
-                "0",
-                "--data-dir",
-                store.toString())
-            .redirectError(errors.toFile())
-            .start();
+        ChildJvm.start(Main.class, errors, "serve", "--port", "0", "--data-dir", store.toString());
     Set<String> acknowledged = ConcurrentHashMap.newKeySet();
     List<Thread> writers = new ArrayList<>();
     AtomicBoolean killed = new AtomicBoolean();
@@ -66,13 +53,7 @@ class ServerCrashTest {
     try {
       int port = port(server, errors);
       try (DynamoDbClient dynamo = SdkProtocolTest.client(port)) {
-        dynamo.createTable(
-            b ->
-                b.tableName("crash")
-                    .attributeDefinitions(
-                        a -> a.attributeName("pk").attributeType(ScalarAttributeType.S))
-                    .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH))
-                    .billingMode("PAY_PER_REQUEST"));
+        SdkProtocolTest.createTableKeyedByPk(dynamo, "crash");
         acknowledged.add("table");
         for (int w = 0; w < WRITERS; w++) {
           String prefix = "w" + w + "-";

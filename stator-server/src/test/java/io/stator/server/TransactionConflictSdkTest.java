@@ -11,12 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionConflictException;
 
@@ -31,11 +26,7 @@ class TransactionConflictSdkTest {
     HeldStorage storage = new HeldStorage(new MemoryStorage());
     StatorServer server = StatorServer.start("127.0.0.1", 0, Stator.open(storage));
     try (DynamoDbClient dynamo = SdkProtocolTest.client(server)) {
-      dynamo.createTable(b -> b.tableName("Orders")
-          .attributeDefinitions(AttributeDefinition.builder()
-              .attributeName("pk").attributeType(ScalarAttributeType.S).build())
-          .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build())
-          .billingMode(BillingMode.PAY_PER_REQUEST));
+      SdkProtocolTest.createTableKeyedByPk(dynamo, "Orders");
       CompletableFuture<Void> transaction = CompletableFuture.runAsync(() ->
           dynamo.transactWriteItems(b -> b.transactItems(
               TransactWriteItem.builder().put(p -> p.tableName("Orders").item(item("a", "1")))

@@ -6,6 +6,7 @@ import static io.stator.storage.rocksdb.CrashWriter.ITEMS;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.stator.storage.ChildJvm;
 import io.stator.storage.Commit;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
@@ -40,17 +41,8 @@ class RocksDbCrashTest {
     Path store = dir.resolve("store");
     Path errors = dir.resolve("writer.err");
     Process writer =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                CrashWriter.class.getName(),
-                store.toString(),
-                "10000000",
-                Integer.toString(group))
-            .redirectError(errors.toFile())
-            .start();
+        ChildJvm.start(
+            CrashWriter.class, errors, store.toString(), "10000000", Integer.toString(group));
     int lastAck = -1;
     try (BufferedReader out =
         new BufferedReader(new InputStreamReader(writer.getInputStream(), UTF_8))) {

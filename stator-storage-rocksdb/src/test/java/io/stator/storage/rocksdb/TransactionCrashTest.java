@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stator.Stator;
+import io.stator.storage.ChildJvm;
 import io.stator.api.Database;
 import io.stator.api.GetItemRequest;
 import io.stator.api.ScanRequest;
@@ -35,16 +36,7 @@ class TransactionCrashTest {
   void transactionsAreAllOrNothingAcrossKillNine() throws Exception {
     Path store = dir.resolve("store");
     Path errors = dir.resolve("writer.err");
-    Process writer =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                TransactionCrashWriter.class.getName(),
-                store.toString())
-            .redirectError(errors.toFile())
-            .start();
+    Process writer = ChildJvm.start(TransactionCrashWriter.class, errors, store.toString());
     int lastAck = -1;
     try (BufferedReader out =
         new BufferedReader(new InputStreamReader(writer.getInputStream(), UTF_8))) {

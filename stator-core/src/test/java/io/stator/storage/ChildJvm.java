@@ -1,0 +1,26 @@
+package io.stator.storage;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A Java process on the test run's own class path, for the tests that kill a writer (SIGKILL)
+ * in the middle of its work and then check what it acknowledged.
+ */
+public final class ChildJvm {
+  private ChildJvm() {}
+
+  /** Starts {@code main} with {@code args} and a 256 MB heap; its stderr goes to {@code stderr}. */
+  public static Process start(Class<?> main, Path stderr, String... args) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx256m");
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(main.getName());
+    command.addAll(List.of(args));
+    return new ProcessBuilder(command).redirectError(stderr.toFile()).start();
+  }
+}
