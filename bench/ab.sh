@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # A/B of Stator builds or JVM flags under the same load: server CPU per request, side by side.
 #
-#   bench/ab.sh WORKLOAD SECONDS ROUNDS NAME=JAR[:JVM flags] NAME=JAR[:JVM flags] ...
+#   bench/ab.sh WORKLOAD SECONDS ROUNDS NAME=JAR[:JVM flags [-- serve options]] ...
 #   e.g. bench/ab.sh get 8 3 before=/tmp/before.jar: after=stator-server/target/stator.jar:
+#        bench/ab.sh put 8 3 two=stator-server/target/stator.jar: \
+#          one=stator-server/target/stator.jar:"-- --event-loops 1"
 #
 # Starts every variant at once on loopback (ports from AB_PORT, or a random one, upwards; in memory, or on RocksDB in a
 # temporary directory when NAME contains "rocks"), preloads each (preload.js), warms each up for
@@ -28,13 +30,19 @@ cleanup() {
 trap cleanup EXIT
 for spec in "$@"; do
   name=${spec%%=*} rest=${spec#*=}
-  jar=${rest%%:*} flags=""
-  [[ "$rest" == *:* ]] && flags=${rest#*:}
+  jar=${rest%%:*} words=() flags=() options=()
+  [[ "$rest" == *:* ]] && read -r -a words <<<"${rest#*:}"
+  # JVM flags up to a "--", options of `serve` after it.
+  dashes=""
+  for w in "${words[@]}"; do
+    if [[ -z "$dashes" && "$w" == -- ]]; then dashes=1
+    elif [[ -n "$dashes" ]]; then options+=("$w")
+    else flags+=("$w"); fi
+  done
   storage=(--in-memory)
   [[ "$name" == *rocks* ]] && storage=(--data-dir "$tmp/$name")
-  # shellcheck disable=SC2086 # flags are words
-  java -XX:MaxRAMPercentage=50 -XX:+ExitOnOutOfMemoryError $flags -jar "$jar" serve \
-    --port "$next_port" "${storage[@]}" >"$tmp/$name.log" 2>&1 &
+  java -XX:MaxRAMPercentage=50 -XX:+ExitOnOutOfMemoryError "${flags[@]}" -jar "$jar" serve \
+    --port "$next_port" "${storage[@]}" "${options[@]}" >"$tmp/$name.log" 2>&1 &
   pid[$name]=$! port[$name]=$next_port
   names+=("$name")
   next_port=$((next_port + 1))
