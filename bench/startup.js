@@ -41,6 +41,11 @@ const archives = fs.existsSync(jarDir)
 if (process.env.JVM_FLAGS === undefined && archives.length > 0) {
   JVM.push('-XX:SharedArchiveFile=' + archives[0], '-Xlog:cds=off', '-Xlog:cds+dynamic=off')
 }
+// RocksDB's native library, which the launcher copies out of the jar once per build.
+const nativeDir = require('path').join(jarDir, 'native')
+if (process.env.JVM_FLAGS === undefined && fs.existsSync(nativeDir)) {
+  JVM.push('-Djava.library.path=' + nativeDir)
+}
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms))
 
 function healthy () {

@@ -14,9 +14,16 @@ public final class ChildJvm {
 
   /** Starts {@code main} with {@code args} and a 256 MB heap; its stderr goes to {@code stderr}. */
   public static Process start(Class<?> main, Path stderr, String... args) throws IOException {
+    return start(List.of(), main, stderr, args);
+  }
+
+  /** As {@link #start(Class, Path, String...)}, with {@code jvmFlags} before the class path. */
+  public static Process start(List<String> jvmFlags, Class<?> main, Path stderr, String... args)
+      throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx256m");
+    command.addAll(jvmFlags);
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(main.getName());

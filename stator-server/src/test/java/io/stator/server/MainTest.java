@@ -3,6 +3,7 @@ package io.stator.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stator.storage.memory.MemoryStorage;
+import io.stator.storage.rocksdb.NativeLibrary;
 import io.stator.storage.rocksdb.RocksDbStorage;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -42,6 +43,14 @@ class MainTest {
     assertThat(err.toString()).isEmpty();
     assertThat(run("--help")).isZero();
     assertThat(out.toString()).doesNotContain("class-data-training");
+  }
+
+  @Test
+  void nativeLibraryPutsRocksDbsLibraryInTheDirectoryAndStaysOutOfTheHelp(@TempDir Path dir) {
+    assertThat(run("native-library", dir.resolve("native").toString())).isZero();
+    assertThat(dir.resolve("native").resolve(NativeLibrary.fileName())).isRegularFile();
+    assertThat(run("--help")).isZero();
+    assertThat(out.toString()).doesNotContain("native-library");
   }
 
   @Test
