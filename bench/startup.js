@@ -41,10 +41,16 @@ const archives = fs.existsSync(jarDir)
 if (process.env.JVM_FLAGS === undefined && archives.length > 0) {
   JVM.push('-XX:SharedArchiveFile=' + archives[0], '-Xlog:cds=off', '-Xlog:cds+dynamic=off')
 }
-// RocksDB's native library, which the launcher copies out of the jar once per build.
-const nativeDir = require('path').join(jarDir, 'native')
-if (process.env.JVM_FLAGS === undefined && fs.existsSync(nativeDir)) {
-  JVM.push('-Djava.library.path=' + nativeDir)
+// RocksDB's native library, which the launcher copies out of the jar once per build, into a
+// directory of native/ named after the jar's time and size.
+const nativeRoot = require('path').join(jarDir, 'native')
+const nativeDirs = fs.existsSync(nativeRoot)
+  ? fs.readdirSync(nativeRoot).map(d => require('path').join(nativeRoot, d))
+    .filter(d => fs.readdirSync(d).some(f => /^librocksdbjni/.test(f) && !/\.partial$/.test(f)))
+    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)
+  : []
+if (process.env.JVM_FLAGS === undefined && nativeDirs.length > 0) {
+  JVM.push('-Djava.library.path=' + nativeDirs[0])
 }
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms))
 

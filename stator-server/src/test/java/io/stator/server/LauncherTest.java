@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,6 +60,83 @@ class LauncherTest {
     Run run = launch(dir);
     assertThat(run.status()).isEqualTo(1);
     assertThat(run.err()).contains("JAVA_HOME is " + dir).contains("has no bin/java");
+  }
+
+  /**
+   * A copy of the launcher in {@code dir} with a jar of {@code jarBytes} where a build puts it,
+   * and a fake Java that logs every run to {@code dir/runs.log}; {@code native-library DIR} writes
+   * a library into DIR when {@code extracts}, else fails.
+   */
+  private static Path launcherCopy(Path dir, String jarBytes, boolean extracts)
+      throws IOException {
+    Files.copy(LAUNCHER, dir.resolve("stator"));
+    Path jar = Files.createDirectories(dir.resolve("stator-server/target")).resolve("stator.jar");
+    Files.writeString(jar, jarBytes);
+    Path bin = Files.createDirectories(dir.resolve("java/bin"));
+    Path java = bin.resolve("java");
+    Files.writeString(java, "#!/bin/sh\n"
+        + "if [ \"$1\" = -version ]; then echo 'openjdk version \"17.0.15\"' >&2; exit 0; fi\n"
+        + "echo \"$*\" >> '" + dir.resolve("runs.log") + "'\n"
+        + "if [ \"$3\" = native-library ]; then\n"
+        + (extracts ? "  echo library > \"$4/librocksdbjni-linux64.so\"; exit 0\n" : "  exit 1\n")
+        + "fi\n");
+    Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return dir;
+  }
+
+  private static List<String> launchCopy(Path dir) throws IOException, InterruptedException {
+    ProcessBuilder builder = new ProcessBuilder("bash", dir.resolve("stator").toString(), "serve");
+    builder.environment().put("JAVA_HOME", dir.resolve("java").toString());
+    builder.environment().put("STATOR_SKIP_BUILD", "1");
+    builder.redirectErrorStream(true);
+    Process process = builder.start();
+    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(process.exitValue()).as(out).isZero();
+    List<String> runs = Files.readAllLines(dir.resolve("runs.log"));
+    Files.delete(dir.resolve("runs.log"));
+    return runs;
+  }
+
+  @Test
+  void rocksDbsLibraryIsCopiedOncePerBuildAndNamedOnTheLibraryPath(@TempDir Path dir)
+      throws Exception {
+    launcherCopy(dir, "jar one", true);
+    Path nativeRoot = dir.resolve("stator-server/target/native");
+
+    List<String> first = launchCopy(dir);
+    assertThat(first).anyMatch(run -> run.contains("native-library " + nativeRoot));
+    String served = first.get(first.size() - 1);
+    assertThat(served).contains("-Djava.library.path=" + nativeRoot + "/").endsWith("serve");
+
+    // The next start finds the copy: no new one, the same path.
+    List<String> second = launchCopy(dir);
+    assertThat(second).noneMatch(run -> run.contains("native-library"));
+    assertThat(second.get(second.size() - 1)).isEqualTo(served);
+
+    // A new build gets a copy of its own, and the old one goes.
+    Files.writeString(dir.resolve("stator-server/target/stator.jar"), "jar two, longer");
+    List<String> third = launchCopy(dir);
+    assertThat(third).anyMatch(run -> run.contains("native-library"));
+    try (var copies = Files.list(nativeRoot)) {
+      assertThat(copies).hasSize(1);
+    }
+    assertThat(third.get(third.size() - 1))
+        .contains("-Djava.library.path=" + nativeRoot + "/").isNotEqualTo(served);
+  }
+
+  @Test
+  void aFailedCopyStartsTheServerAnywayAndIsNotRetriedForTheSameBuild(@TempDir Path dir)
+      throws Exception {
+    launcherCopy(dir, "jar", false);
+
+    List<String> first = launchCopy(dir);
+    assertThat(first).anyMatch(run -> run.contains("native-library"));
+    assertThat(first.get(first.size() - 1)).doesNotContain("java.library.path").endsWith("serve");
+
+    List<String> second = launchCopy(dir);
+    assertThat(second).noneMatch(run -> run.contains("native-library"));
+    assertThat(second.get(second.size() - 1)).doesNotContain("java.library.path");
   }
 
   @Test
