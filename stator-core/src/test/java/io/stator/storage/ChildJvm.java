@@ -6,8 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A Java process on the test run's own class path, for the tests that kill a writer (SIGKILL)
- * in the middle of its work and then check what it acknowledged.
+ * A Java process on the test run's own class path: for the tests that kill a writer (SIGKILL)
+ * in the middle of its work and then check what it acknowledged, and for those that need a JVM
+ * started with flags of their own.
  */
 public final class ChildJvm {
   private ChildJvm() {}

@@ -52,10 +52,15 @@ class NativeLibraryTest {
     List<String> jvmFlags = new ArrayList<>(flags);
     jvmFlags.add("-Djava.io.tmpdir=" + tmp);
     Process child = ChildJvm.start(jvmFlags, OpenStore.class, stderr, store.toString());
-    String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(child.exitValue()).as(Files.readString(stderr)).isZero();
-    return out.lines().filter(line -> !line.isEmpty()).toList();
+    try {
+      // The child prints a line or two and exits, so its output fits in the pipe until then.
+      assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(child.exitValue()).as(Files.readString(stderr)).isZero();
+      String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      return out.lines().filter(line -> !line.isEmpty()).toList();
+    } finally {
+      child.destroyForcibly();
+    }
   }
 
   /** Opens a store in args[0] and prints the RocksDB libraries in its temporary directory. */
