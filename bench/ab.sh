@@ -15,7 +15,7 @@
 # to compare on a busy machine: it does not grow while a process waits for a core.
 set -euo pipefail
 bench="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-[[ $# -ge 4 ]] || { sed -n '2,13p' "${BASH_SOURCE[0]}"; exit 2; }
+[[ $# -ge 4 ]] || { sed -n '2,15p' "${BASH_SOURCE[0]}"; exit 2; }
 workload=$1 seconds=$2 rounds=$3
 shift 3
 declare -A pid port
@@ -34,15 +34,16 @@ for spec in "$@"; do
   [[ "$rest" == *:* ]] && read -r -a words <<<"${rest#*:}"
   # JVM flags up to a "--", options of `serve` after it.
   dashes=""
-  for w in "${words[@]}"; do
+  for w in ${words[@]+"${words[@]}"}; do
     if [[ -z "$dashes" && "$w" == -- ]]; then dashes=1
     elif [[ -n "$dashes" ]]; then options+=("$w")
     else flags+=("$w"); fi
   done
   storage=(--in-memory)
   [[ "$name" == *rocks* ]] && storage=(--data-dir "$tmp/$name")
-  java -XX:MaxRAMPercentage=50 -XX:+ExitOnOutOfMemoryError "${flags[@]}" -jar "$jar" serve \
-    --port "$next_port" "${storage[@]}" "${options[@]}" >"$tmp/$name.log" 2>&1 &
+  java -XX:MaxRAMPercentage=50 -XX:+ExitOnOutOfMemoryError ${flags[@]+"${flags[@]}"} \
+    -jar "$jar" serve --port "$next_port" "${storage[@]}" ${options[@]+"${options[@]}"} \
+    >"$tmp/$name.log" 2>&1 &
   pid[$name]=$! port[$name]=$next_port
   names+=("$name")
   next_port=$((next_port + 1))
