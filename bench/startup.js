@@ -32,7 +32,7 @@ const JVM = process.env.JVM_FLAGS !== undefined
       '-XX:GCTimeRatio=4', '-XX:MinHeapFreeRatio=10', '-XX:MaxHeapFreeRatio=30']
 // The launcher's class-data archive (it writes one per build and JDK beside the jar, named
 // after the JDK's version), as ./stator passes it.
-const jarDir = require('path').dirname(process.argv[2] || '.')
+const jarDir = require('path').resolve(require('path').dirname(process.argv[2] || '.'))
 const archives = fs.existsSync(jarDir)
   ? fs.readdirSync(jarDir).filter(f => /^stator-.*\.jsa$/.test(f))
     .map(f => require('path').join(jarDir, f))
