@@ -12,7 +12,7 @@ import org.rocksdb.util.Environment;
  *
  * <p>RocksDB's Java binding looks for its library on {@code java.library.path} first, and only
  * when it is not there copies the 15 MB library out of its jar into a temporary file, on every
- * start of every process (94-233 ms of a server's start on RocksDB, measured in
+ * start of every process (55-233 ms of a server's start on RocksDB, measured in
  * docs/performance.md). {@link #extractTo} makes that copy once, into a directory that later
  * starts name with {@code -Djava.library.path}; the launcher does so once per build.
  */
