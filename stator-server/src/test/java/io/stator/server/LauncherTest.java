@@ -3,9 +3,10 @@ package io.stator.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -15,22 +16,27 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The {@code ./stator} launcher refuses a Java too old to run the server with a sentence that
  * says so, instead of the JVM's UnsupportedClassVersionError, and uses JAVA_HOME's Java as
- * {@code ./mvnw} does.
+ * {@code ./mvnw} does; it copies RocksDB's library once per build and names the copy on the
+ * library path. Each test runs a copy of the launcher, so the build's own output is untouched.
  */
 class LauncherTest {
   private static final Path LAUNCHER = Path.of("..", "stator").toAbsolutePath().normalize();
 
   private record Run(int status, String err) {}
 
+  /** Runs a copy of the launcher in {@code javaHome} (with no jar beside it) on its Java. */
   private static Run launch(Path javaHome) throws IOException, InterruptedException {
-    ProcessBuilder builder = new ProcessBuilder("bash", LAUNCHER.toString(), "--version");
+    Path launcher = javaHome.resolve("stator");
+    Files.copy(LAUNCHER, launcher, StandardCopyOption.REPLACE_EXISTING);
+    ProcessBuilder builder = new ProcessBuilder("bash", launcher.toString(), "--version");
     builder.environment().put("JAVA_HOME", javaHome.toString());
     builder.environment().put("STATOR_SKIP_BUILD", "1");
     builder.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    Path err = javaHome.resolve("stderr.txt");
+    builder.redirectError(err.toFile());
     Process process = builder.start();
-    String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-    return new Run(process.exitValue(), err);
+    return new Run(process.exitValue(), Files.readString(err));
   }
 
   private static Path fakeJavaHome(Path dir, String versionLine) throws IOException {
@@ -88,11 +94,11 @@ class LauncherTest {
     ProcessBuilder builder = new ProcessBuilder("bash", dir.resolve("stator").toString(), "serve");
     builder.environment().put("JAVA_HOME", dir.resolve("java").toString());
     builder.environment().put("STATOR_SKIP_BUILD", "1");
-    builder.redirectErrorStream(true);
+    Path out = dir.resolve("out.txt");
+    builder.redirectErrorStream(true).redirectOutput(out.toFile());
     Process process = builder.start();
-    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-    assertThat(process.exitValue()).as(out).isZero();
+    assertThat(process.exitValue()).as(Files.readString(out)).isZero();
     List<String> runs = Files.readAllLines(dir.resolve("runs.log"));
     Files.delete(dir.resolve("runs.log"));
     return runs;
@@ -121,8 +127,19 @@ class LauncherTest {
     try (var copies = Files.list(nativeRoot)) {
       assertThat(copies).hasSize(1);
     }
-    assertThat(third.get(third.size() - 1))
+    String servedThird = third.get(third.size() - 1);
+    assertThat(servedThird)
         .contains("-Djava.library.path=" + nativeRoot + "/").isNotEqualTo(served);
+
+    // A build of the same size, made later, is another build too.
+    Path jar = dir.resolve("stator-server/target/stator.jar");
+    Files.writeString(jar, "jar six, longer");
+    Files.setLastModifiedTime(jar, FileTime.from(
+        Files.getLastModifiedTime(jar).toInstant().plusSeconds(10)));
+    List<String> fourth = launchCopy(dir);
+    assertThat(fourth).anyMatch(run -> run.contains("native-library"));
+    assertThat(fourth.get(fourth.size() - 1))
+        .contains("-Djava.library.path=" + nativeRoot + "/").isNotEqualTo(servedThird);
   }
 
   @Test
