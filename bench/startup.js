@@ -41,16 +41,22 @@ const archives = fs.existsSync(jarDir)
 if (process.env.JVM_FLAGS === undefined && archives.length > 0) {
   JVM.push('-XX:SharedArchiveFile=' + archives[0], '-Xlog:cds=off', '-Xlog:cds+dynamic=off')
 }
-// RocksDB's native library, which the launcher copies out of the jar once per build, into a
-// directory of native/ named after the jar's time and size.
-const nativeRoot = require('path').join(jarDir, 'native')
-const nativeDirs = fs.existsSync(nativeRoot)
-  ? fs.readdirSync(nativeRoot).map(d => require('path').join(nativeRoot, d))
-    .filter(d => fs.readdirSync(d).some(f => /^librocksdbjni/.test(f) && !/\.partial$/.test(f)))
-    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)
-  : []
-if (process.env.JVM_FLAGS === undefined && nativeDirs.length > 0) {
-  JVM.push('-Djava.library.path=' + nativeDirs[0])
+// RocksDB's native library, which the launcher copies out of the jar once per build into
+// native/<the jar's time in seconds>-<its size>/: only this jar's copy, never another build's.
+function nativeDirOf (jar) {
+  try {
+    const st = fs.statSync(jar)
+    const dir = require('path').join(jarDir, 'native', Math.floor(st.mtimeMs / 1000) + '-' + st.size)
+    return fs.readdirSync(dir).some(f => /^librocksdbjni/.test(f) && !/\.partial$/.test(f))
+      ? dir
+      : null
+  } catch (e) {
+    return null
+  }
+}
+const nativeDir = process.argv[2] ? nativeDirOf(process.argv[2]) : null
+if (process.env.JVM_FLAGS === undefined && nativeDir !== null) {
+  JVM.push('-Djava.library.path=' + nativeDir)
 }
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms))
 
