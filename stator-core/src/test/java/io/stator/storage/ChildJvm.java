@@ -18,12 +18,19 @@ public final class ChildJvm {
     return start(List.of(), main, stderr, args);
   }
 
-  /** As {@link #start(Class, Path, String...)}, with {@code jvmFlags} before the class path. */
+  /**
+   * As {@link #start(Class, Path, String...)}, with {@code jvmFlags} before the class path.
+   *
+   * <p>The child's temporary files go to {@code stderr}'s directory (a test's own temporary
+   * directory) unless {@code jvmFlags} say otherwise: RocksDB copies its 15 MB native library
+   * into a temporary file at every start, and a child killed with SIGKILL never deletes it.
+   */
   public static Process start(List<String> jvmFlags, Class<?> main, Path stderr, String... args)
       throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx256m");
+    command.add("-Djava.io.tmpdir=" + stderr.toAbsolutePath().getParent());
     command.addAll(jvmFlags);
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
