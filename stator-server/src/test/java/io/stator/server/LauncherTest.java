@@ -75,6 +75,12 @@ class LauncherTest {
    */
   private static Path launcherCopy(Path dir, String jarBytes, boolean extracts)
       throws IOException {
+    return launcherCopy(dir, jarBytes, extracts, "");
+  }
+
+  /** As above; {@code onTraining} is what the fake Java does on the class-data training run. */
+  private static Path launcherCopy(Path dir, String jarBytes, boolean extracts, String onTraining)
+      throws IOException {
     Files.copy(LAUNCHER, dir.resolve("stator"));
     Path jar = Files.createDirectories(dir.resolve("stator-server/target")).resolve("stator.jar");
     Files.writeString(jar, jarBytes);
@@ -83,6 +89,7 @@ class LauncherTest {
     Files.writeString(java, "#!/bin/sh\n"
         + "if [ \"$1\" = -version ]; then echo 'openjdk version \"17.0.15\"' >&2; exit 0; fi\n"
         + "echo \"$*\" >> '" + dir.resolve("runs.log") + "'\n"
+        + "case \"$*\" in *class-data-training*) " + onTraining + " ;; esac\n"
         + "if [ \"$3\" = native-library ]; then\n"
         + (extracts ? "  echo library > \"$4/librocksdbjni-linux64.so\"; exit 0\n" : "  exit 1\n")
         + "fi\n");
@@ -90,15 +97,20 @@ class LauncherTest {
     return dir;
   }
 
-  private static List<String> launchCopy(Path dir) throws IOException, InterruptedException {
+  /** Runs {@code ./stator serve} of the copy in {@code dir}; returns its exit status. */
+  private static int runCopy(Path dir) throws IOException, InterruptedException {
     ProcessBuilder builder = new ProcessBuilder("bash", dir.resolve("stator").toString(), "serve");
     builder.environment().put("JAVA_HOME", dir.resolve("java").toString());
     builder.environment().put("STATOR_SKIP_BUILD", "1");
-    Path out = dir.resolve("out.txt");
-    builder.redirectErrorStream(true).redirectOutput(out.toFile());
+    builder.redirectErrorStream(true).redirectOutput(dir.resolve("out.txt").toFile());
     Process process = builder.start();
     assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-    assertThat(process.exitValue()).as(Files.readString(out)).isZero();
+    return process.exitValue();
+  }
+
+  /** Runs the copy, which must succeed; returns the fake Java's runs and clears their log. */
+  private static List<String> launchCopy(Path dir) throws IOException, InterruptedException {
+    assertThat(runCopy(dir)).as(Files.readString(dir.resolve("out.txt"))).isZero();
     List<String> runs = Files.readAllLines(dir.resolve("runs.log"));
     Files.delete(dir.resolve("runs.log"));
     return runs;
@@ -154,6 +166,17 @@ class LauncherTest {
     List<String> second = launchCopy(dir);
     assertThat(second).noneMatch(run -> run.contains("native-library"));
     assertThat(second.get(second.size() - 1)).doesNotContain("java.library.path");
+  }
+
+  @Test
+  void anInterruptedFirstRunStopsTheLauncherInsteadOfStartingTheServer(@TempDir Path dir)
+      throws Exception {
+    // Ctrl-C during the class-data training: the JVM ends with 128 + SIGINT.
+    launcherCopy(dir, "jar", true, "exit 130");
+
+    assertThat(runCopy(dir)).isEqualTo(130);
+    assertThat(Files.readAllLines(dir.resolve("runs.log")))
+        .noneMatch(run -> run.endsWith("serve"));
   }
 
   @Test
