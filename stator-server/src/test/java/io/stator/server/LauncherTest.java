@@ -171,12 +171,16 @@ class LauncherTest {
   @Test
   void anInterruptedFirstRunStopsTheLauncherInsteadOfStartingTheServer(@TempDir Path dir)
       throws Exception {
-    // Ctrl-C during the class-data training: the JVM ends with 128 + SIGINT.
-    launcherCopy(dir, "jar", true, "exit 130");
+    // Ctrl-C during the class-data training, which had begun its archive: the JVM ends with
+    // 128 + SIGINT.
+    launcherCopy(dir, "jar", true, ": > \"${1#-XX:ArchiveClassesAtExit=}\"; exit 130");
 
     assertThat(runCopy(dir)).isEqualTo(130);
     assertThat(Files.readAllLines(dir.resolve("runs.log")))
         .noneMatch(run -> run.endsWith("serve"));
+    try (var left = Files.list(dir.resolve("stator-server/target"))) {
+      assertThat(left).noneMatch(p -> p.toString().endsWith(".tmp")); // nor half an archive
+    }
   }
 
   @Test
