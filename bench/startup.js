@@ -47,7 +47,7 @@ function nativeDirOf (jar) {
   try {
     const st = fs.statSync(jar)
     const dir = require('path').join(jarDir, 'native', Math.floor(st.mtimeMs / 1000) + '-' + st.size)
-    return fs.readdirSync(dir).some(f => /^librocksdbjni/.test(f) && !/\.partial$/.test(f))
+    return fs.readdirSync(dir).some(f => /^librocksdbjni/.test(f))
       ? dir
       : null
   } catch (e) {

@@ -26,7 +26,8 @@ public final class NativeLibrary {
 
   /**
    * Copies the library out of the classpath into {@code dir} (created if missing), through a
-   * temporary file renamed into place, so that a concurrent reader never sees half of it.
+   * temporary file renamed into place, so that a concurrent reader never sees half of it. The
+   * temporary file's name does not begin with the library's, so no reader takes it for one.
    *
    * @return the library's path
    * @throws IOException if the classpath has no library for this platform, or it cannot be
@@ -41,7 +42,7 @@ public final class NativeLibrary {
         throw new IOException(
             "no RocksDB library for this platform (" + name + ") on the classpath");
       }
-      Path partial = Files.createTempFile(dir, name, ".partial");
+      Path partial = Files.createTempFile(dir, "copying-", ".tmp");
       try {
         Files.copy(in, partial, StandardCopyOption.REPLACE_EXISTING);
         Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING,
