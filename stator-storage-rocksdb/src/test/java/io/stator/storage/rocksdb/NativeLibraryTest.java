@@ -8,7 +8,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -44,14 +43,14 @@ class NativeLibraryTest {
     assertThat(libraryCopiesOfAChild(List.of())).hasSize(1);
   }
 
-  /** The library files a child process finds in its temporary directory once a store is open. */
+  /**
+   * The library files a child process finds in its temporary directory (a fresh one, where
+   * {@link ChildJvm} puts its stderr) once a store is open.
+   */
   private List<String> libraryCopiesOfAChild(List<String> flags) throws Exception {
-    Path tmp = Files.createTempDirectory(dir, "tmp");
+    Path stderr = Files.createTempDirectory(dir, "tmp").resolve("stderr.txt");
     Path store = Files.createTempDirectory(dir, "store");
-    Path stderr = dir.resolve("stderr.txt");
-    List<String> jvmFlags = new ArrayList<>(flags);
-    jvmFlags.add("-Djava.io.tmpdir=" + tmp);
-    Process child = ChildJvm.start(jvmFlags, OpenStore.class, stderr, store.toString());
+    Process child = ChildJvm.start(flags, OpenStore.class, stderr, store.toString());
     try {
       // The child prints a line or two and exits, so its output fits in the pipe until then.
       assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
