@@ -169,7 +169,11 @@ public final class ItemCodec {
   private static void writeValue(Writer w, AttributeValue value) {
     if (value instanceof AttributeValue.S s) {
       w.byte_(S);
-      w.text(s.value());
+      if (s.hasUtf8()) {
+        w.bytes(s.utf8Array(), s.utf8Offset(), s.utf8Length());
+      } else {
+        w.text(s.value());
+      }
     } else if (value instanceof AttributeValue.N n) {
       w.byte_(N);
       w.text(n.value());
@@ -222,7 +226,7 @@ public final class ItemCodec {
     int tag = r.byte_();
     switch (tag) {
       case S:
-        return new AttributeValue.S(r.text());
+        return r.string();
       case N:
         return new AttributeValue.N(r.text());
       case B:
@@ -288,10 +292,14 @@ public final class ItemCodec {
     }
 
     void bytes(byte[] b) {
-      varint(b.length);
-      ensure(b.length);
-      System.arraycopy(b, 0, buf, len, b.length);
-      len += b.length;
+      bytes(b, 0, b.length);
+    }
+
+    void bytes(byte[] b, int offset, int length) {
+      varint(length);
+      ensure(length);
+      System.arraycopy(b, offset, buf, len, length);
+      len += length;
     }
 
     void text(String s) {
@@ -317,6 +325,14 @@ public final class ItemCodec {
       return out;
     }
   }
+
+  /**
+   * Strings of this many UTF-8 bytes or more decode to a string over the item's bytes, made into
+   * a String only if asked for: an item's long strings (its payload) are mostly written out as
+   * bytes again. Shorter ones, keys among them, are made at once, so that a string kept beyond
+   * the request (a key in a cursor) does not keep its whole item.
+   */
+  static final int LAZY_STRING_BYTES = 32;
 
   private static final class Reader {
     private final byte[] buf;
@@ -377,8 +393,29 @@ public final class ItemCodec {
       return size;
     }
 
-    String text() {
+    /**
+     * A string value: one of {@link #LAZY_STRING_BYTES} or more keeps its place in the item's
+     * bytes (see {@link AttributeValue.S#ofUtf8}), a shorter one is made at once.
+     */
+    AttributeValue.S string() {
       int n = varint();
+      if (n < LAZY_STRING_BYTES) {
+        return new AttributeValue.S(text(n));
+      }
+      if (n > buf.length - pos) {
+        throw new IllegalArgumentException("length beyond end");
+      }
+      AttributeValue.S s = AttributeValue.S.ofUtf8(buf, pos, n);
+      pos += n;
+      return s;
+    }
+
+    String text() {
+      return text(varint());
+    }
+
+    /** The text of {@code n} bytes, whose length prefix was just read. */
+    private String text(int n) {
       if (n > buf.length - pos) {
         throw new IllegalArgumentException("length beyond end");
       }

@@ -38,7 +38,7 @@ public final class ItemSize {
 
   public static long of(AttributeValue value) {
     if (value instanceof AttributeValue.S s) {
-      return utf8Length(s.value());
+      return s.hasUtf8() ? s.utf8Length() : utf8Length(s.value());
     } else if (value instanceof AttributeValue.N n) {
       return number(n.value());
     } else if (value instanceof AttributeValue.B b) {

@@ -1,5 +1,7 @@
 package io.stator.value;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,15 +22,128 @@ public sealed interface AttributeValue {
   /** The DynamoDB type descriptor: "S", "N", "B", "BOOL", "NULL", "M", "L", "SS", "NS", "BS". */
   String type();
 
-  /** A string. May be empty outside of key attributes. */
-  record S(String value) implements AttributeValue {
-    public S {
-      Objects.requireNonNull(value, "value");
+  /**
+   * A string. May be empty outside of key attributes.
+   *
+   * <p>A string decoded from a stored item ({@link #ofUtf8}) keeps the item's UTF-8 bytes and
+   * makes its {@code String} only when {@link #value()} is first asked for. Most of an item's
+   * long strings are never asked for: a read writes them out as UTF-8 again, a write that
+   * replaces the item only measures and compares them, an UpdateItem encodes them back as they
+   * were. Equal strings are equal whichever way they were made.
+   */
+  final class S implements AttributeValue {
+    private String value; // made from the bytes when first asked for; racy but idempotent
+    private final byte[] utf8;
+    private final int offset;
+    private final int length;
+
+    public S(String value) {
+      this.value = Objects.requireNonNull(value, "value");
+      this.utf8 = null;
+      this.offset = 0;
+      this.length = 0;
+    }
+
+    private S(byte[] utf8, int offset, int length) {
+      Objects.checkFromIndexSize(offset, length, utf8.length);
+      this.utf8 = utf8;
+      this.offset = offset;
+      this.length = length;
+    }
+
+    /**
+     * The string whose UTF-8 encoding is {@code length} bytes of {@code utf8} from {@code
+     * offset}; the bytes are kept, not copied, so they must be valid UTF-8 and never change (a
+     * stored item's are both).
+     */
+    public static S ofUtf8(byte[] utf8, int offset, int length) {
+      return new S(utf8, offset, length);
+    }
+
+    public String value() {
+      String v = value;
+      if (v == null) {
+        v = new String(utf8, offset, length, StandardCharsets.UTF_8);
+        value = v;
+      }
+      return v;
+    }
+
+    /** Whether the UTF-8 bytes are at hand: {@link #utf8Array()} and the two below. */
+    public boolean hasUtf8() {
+      return utf8 != null;
+    }
+
+    /** The array holding the UTF-8 bytes; read, never write. Null unless {@link #hasUtf8()}. */
+    public byte[] utf8Array() {
+      return utf8;
+    }
+
+    public int utf8Offset() {
+      return offset;
+    }
+
+    /** The length of the UTF-8 bytes when {@link #hasUtf8()}. */
+    public int utf8Length() {
+      return length;
     }
 
     @Override
     public String type() {
       return "S";
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof S other)) {
+        return false;
+      }
+      if (utf8 != null && other.utf8 != null) {
+        return Arrays.equals(
+            utf8, offset, offset + length, other.utf8, other.offset, other.offset + other.length);
+      }
+      if (utf8 != null && value == null) {
+        return sameText(other.value);
+      }
+      if (other.utf8 != null && other.value == null) {
+        return other.sameText(value);
+      }
+      return value.equals(other.value);
+    }
+
+    /**
+     * Whether {@code text} is this string, compared with the bytes without making a String
+     * while both are ASCII (the first difference usually ends it there).
+     */
+    private boolean sameText(String text) {
+      int n = text.length();
+      if (n > length) {
+        return false; // every character takes at least one byte
+      }
+      for (int i = 0; i < n; i++) {
+        char c = text.charAt(i);
+        byte b = utf8[offset + i];
+        if (c >= 0x80 || b < 0) {
+          return text.equals(value());
+        }
+        if (c != b) {
+          return false;
+        }
+      }
+      return n == length;
+    }
+
+    @Override
+    public int hashCode() {
+      return value().hashCode();
+    }
+
+    @Override
+    public String toString() {
+      return "S[value=" + value() + "]";
     }
   }
 

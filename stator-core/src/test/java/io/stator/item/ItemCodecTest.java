@@ -65,6 +65,37 @@ class ItemCodecTest {
     assertThat(List.copyOf(decoded.keySet())).isEqualTo(List.copyOf(item.keySet()));
   }
 
+  @Property(tries = 500)
+  void aDecodedItemEncodesToTheSameBytes(@ForAll("items") Map<String, AttributeValue> item) {
+    byte[] encoded = ItemCodec.encode(item);
+    Map<String, AttributeValue> decoded = ItemCodec.decode(encoded);
+    assertThat(ItemCodec.encode(decoded)).isEqualTo(encoded);
+    assertThat(ItemSize.of(decoded)).isEqualTo(ItemSize.of(item));
+  }
+
+  @Test
+  void longStringsDecodeOverTheItemsBytesAndShortOnesToStrings() {
+    String longText = "é".repeat(ItemCodec.LAZY_STRING_BYTES / 2);
+    String shortText = "x".repeat(ItemCodec.LAZY_STRING_BYTES - 1);
+    Map<String, AttributeValue> item = new LinkedHashMap<>();
+    item.put("long", AttributeValue.s(longText));
+    item.put("short", AttributeValue.s(shortText));
+    item.put("nested", AttributeValue.l(List.of(AttributeValue.s(longText))));
+    byte[] encoded = ItemCodec.encode(item);
+    Map<String, AttributeValue> decoded = ItemCodec.decode(encoded);
+
+    AttributeValue.S kept = (AttributeValue.S) decoded.get("long");
+    assertThat(kept.hasUtf8()).isTrue();
+    assertThat(kept.utf8Array()).isSameAs(encoded);
+    assertThat(kept.utf8Length()).isEqualTo(ItemCodec.LAZY_STRING_BYTES);
+    assertThat(kept.value()).isEqualTo(longText);
+    assertThat(((AttributeValue.S) decoded.get("short")).hasUtf8()).isFalse();
+    AttributeValue.S nested = (AttributeValue.S) ((AttributeValue.L) decoded.get("nested"))
+        .value().get(0);
+    assertThat(nested.hasUtf8()).isTrue();
+    assertThat(nested).isEqualTo(AttributeValue.s(longText));
+  }
+
   @Test
   void refusesUnknownVersions() {
     byte[] encoded = ItemCodec.encode(Map.of("a", AttributeValue.s("x")));

@@ -33,6 +33,7 @@ import io.stator.api.UpdateTimeToLiveResponse;
 import io.stator.value.AttributeValue;
 import io.stator.value.Bytes;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
@@ -371,7 +372,14 @@ final class Responses {
     out.writeStartObject();
     // Java 17 has no pattern switch; the sealed hierarchy is small enough for a chain.
     if (value instanceof AttributeValue.S s) {
-      out.writeStringField("S", s.value());
+      out.writeFieldName("S");
+      if (s.hasUtf8() && out.getOutputTarget() instanceof OutputStream) {
+        // A stored item's string, written out as the UTF-8 it is kept in (escaped as a String
+        // is), without making the String; a generator writing chars cannot take bytes.
+        out.writeUTF8String(s.utf8Array(), s.utf8Offset(), s.utf8Length());
+      } else {
+        out.writeString(s.value());
+      }
     } else if (value instanceof AttributeValue.N n) {
       out.writeStringField("N", n.value());
     } else if (value instanceof AttributeValue.B b) {

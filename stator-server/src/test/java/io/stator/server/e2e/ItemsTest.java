@@ -1,12 +1,14 @@
 package io.stator.server.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
@@ -36,6 +38,52 @@ class ItemsTest extends EndToEndTest {
   private static final ScalarAttributeType B = ScalarAttributeType.B;
 
   // ---- the data model -----------------------------------------------------------------------
+
+  /**
+   * Long strings of a stored item are written out as the UTF-8 they are stored in, without a
+   * String in between: they come back exactly, escapes and all, through every read, and an
+   * UpdateItem that leaves them alone stores them unchanged.
+   */
+  @Test
+  void longStringsComeBackExactlyThroughEveryRead() {
+    String table = createTable("long-strings", "pk", S, "sk", N);
+    String text = "quote \" backslash \\ slash / newline \n tab \t bell \u0007 del \u007f "
+        + "é 中文 emoji \uD83D\uDE00 separators \u2028 \u2029 and some padding to be long";
+    String key = "a partition key long enough to be kept as bytes: \"é\"";
+    Map<String, AttributeValue> stored = item("pk", s(key), "sk", n("1"), "text", s(text),
+        "nested", AttributeValue.fromM(item("inner", s(text))),
+        "list", AttributeValue.fromL(List.of(s(text), n("2"))));
+    dynamo.putItem(r -> r.tableName(table).item(stored));
+    Map<String, AttributeValue> key1 = item("pk", s(key), "sk", n("1"));
+
+    assertThat(get(table, key1)).isEqualTo(stored);
+    assertThat(dynamo.query(r -> r.tableName(table).keyConditionExpression("pk = :pk")
+        .expressionAttributeValues(item(":pk", s(key)))).items()).containsExactly(stored);
+    assertThat(dynamo.scan(r -> r.tableName(table)).items()).containsExactly(stored);
+    assertThat(dynamo.batchGetItem(r -> r.requestItems(Map.of(table,
+        software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes.builder()
+            .keys(key1).build()))).responses().get(table)).containsExactly(stored);
+
+    // A condition compares the stored string with the request's, which differs only at its end.
+    assertThatThrownBy(() -> dynamo.updateItem(r -> r.tableName(table).key(key1)
+        .updateExpression("SET n = :one").conditionExpression("#t = :other")
+        .expressionAttributeNames(Map.of("#t", "text"))
+        .expressionAttributeValues(item(":one", n("1"), ":other", s(text + "!")))))
+        .isInstanceOf(ConditionalCheckFailedException.class);
+    Map<String, AttributeValue> updated = dynamo.updateItem(r -> r.tableName(table).key(key1)
+        .updateExpression("SET n = :one").conditionExpression("#t = :same")
+        .expressionAttributeNames(Map.of("#t", "text"))
+        .expressionAttributeValues(item(":one", n("1"), ":same", s(text)))
+        .returnValues(ReturnValue.ALL_NEW)).attributes();
+    Map<String, AttributeValue> expected = new java.util.HashMap<>(stored);
+    expected.put("n", n("1"));
+    assertThat(updated).isEqualTo(expected);
+    assertThat(get(table, key1)).isEqualTo(expected);
+
+    PutItemResponse replaced = dynamo.putItem(r -> r.tableName(table)
+        .item(item("pk", s(key), "sk", n("1"))).returnValues(ReturnValue.ALL_OLD));
+    assertThat(replaced.attributes()).isEqualTo(expected);
+  }
 
   @Test
   void allTenTypesRoundTripIncludingNestingAndEmptyValuesOutsideKeys() {
