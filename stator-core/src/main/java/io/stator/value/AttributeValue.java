@@ -10,7 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * A DynamoDB attribute value: one record per DynamoDB data type.
+ * A DynamoDB attribute value: one type per DynamoDB data type (records, and a class for S).
  *
  * <p>Instances are immutable and always valid: a number is already normalised (see {@link
  * Numbers}), a set is non-empty and free of duplicates. Factories that take user input ({@link
