@@ -315,7 +315,8 @@ public final class Main implements Runnable {
                 database,
                 region,
                 true,
-                eventLoops != null ? eventLoops : StatorServer.defaultEventLoops());
+                eventLoops != null ? eventLoops : StatorServer.defaultEventLoops(),
+                !inMemory);
       } catch (Exception e) {
         database.close();
         err.println("stator: cannot listen on " + host + ":" + port + ": " + bindProblem(e));
