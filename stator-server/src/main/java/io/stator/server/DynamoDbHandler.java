@@ -73,18 +73,14 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
   private final byte[] healthy;
 
   private final GroupCommit groupCommit;
-  /** Where single-item writes go; null to make every call on the connection's own thread. */
-  private final WriterLoop writer;
 
   /**
    * A handler that calls {@code database}, answering on threads that defer the durability of
-   * their commits to {@code groupCommit} (the database's own, or one that does nothing), and
-   * making single-item writes on {@code writer} (null: on the connection's thread).
+   * their commits to {@code groupCommit} (the database's own, or one that does nothing).
    */
-  DynamoDbHandler(Database database, GroupCommit groupCommit, String region, WriterLoop writer) {
+  DynamoDbHandler(Database database, GroupCommit groupCommit, String region) {
     this.database = database;
     this.groupCommit = groupCommit;
-    this.writer = writer;
     // DynamoDB's answer to GET /, trailing space included.
     this.healthy =
         ("healthy: dynamodb." + region + ".amazonaws.com ").getBytes(StandardCharsets.UTF_8);
@@ -100,18 +96,7 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
   }
 
   @Override
-  public void channelInactive(ChannelHandlerContext ctx) {
-    if (writer != null) {
-      writer.closed(ctx);
-    }
-    ctx.fireChannelInactive();
-  }
-
-  @Override
   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
-    if (writer != null && writer.waitsBehind(ctx, request)) {
-      return; // read once the answer to the request before it is written
-    }
     if (!request.decoderResult().isSuccess()) {
       // Garbled HTTP: nothing after it on this connection can be trusted.
       respond(ctx, HttpResponseStatus.BAD_REQUEST, "text/plain", bytes(ctx, "Bad Request"), false);
@@ -145,20 +130,6 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     }
     // DynamoDB answers in the JSON flavour it was asked in.
     String responseType = JSON.equals(contentType) ? JSON : AMZ_JSON;
-    if (writer != null && writer.takes(WireProtocol.operation(target(request)))) {
-      writer.handOver(ctx, request, () -> call(ctx, request, content),
-          answer -> respond(ctx, answer.status(), responseType, answer.body(), keepAlive),
-          this::channelRead0);
-      return;
-    }
-    Answer answer = call(ctx, request, content);
-    respond(ctx, answer.status(), responseType, answer.body(), keepAlive);
-  }
-
-  /** The answer to a DynamoDB call: its status and JSON body. */
-  private record Answer(HttpResponseStatus status, ByteBuf body) {}
-
-  private Answer call(ChannelHandlerContext ctx, FullHttpRequest request, ByteBuf content) {
     ByteBuf body = ctx.alloc().buffer();
     HttpResponseStatus status;
     try {
@@ -171,7 +142,7 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       e.printStackTrace();
       status = error(body, ErrorType.InternalServerError, "Internal server error", null);
     }
-    return new Answer(status, body);
+    respond(ctx, status, responseType, body, keepAlive);
   }
 
   /**

@@ -315,8 +315,7 @@ public final class Main implements Runnable {
                 database,
                 region,
                 true,
-                eventLoops != null ? eventLoops : StatorServer.defaultEventLoops(),
-                !inMemory);
+                eventLoops != null ? eventLoops : StatorServer.defaultEventLoops());
       } catch (Exception e) {
         database.close();
         err.println("stator: cannot listen on " + host + ":" + port + ": " + bindProblem(e));

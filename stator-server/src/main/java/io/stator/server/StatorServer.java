@@ -48,9 +48,7 @@ import java.util.concurrent.TimeUnit;
  *       WAL is written with {@code sync=false}, see {@code RocksDbStorage}, once per turn of
  *       the loop for all its answers, see {@link HeldAnswers}), a stall holds up
  *       every writer whichever thread it runs on, and a local database's working set is in the
- *       page cache, so the rare wait costs less than a hand-off on every request. On a durable
- *       store one loop makes every single-item write ({@link WriterLoop}): the others hand
- *       theirs over rather than meet it at the store's commit.
+ *       page cache, so the rare wait costs less than a hand-off on every request.
  *   <li><b>Calls on workers</b>: the event loops (half the cores) only move bytes, and the
  *       {@link Database} call runs on a {@link DefaultEventExecutorGroup}, which pins each
  *       connection to one of its threads; for a {@link Database} whose calls may block for long
@@ -132,22 +130,6 @@ public final class StatorServer implements AutoCloseable {
       String region,
       boolean callsOnEventLoops,
       int eventLoops) {
-    return start(host, port, database, region, callsOnEventLoops, eventLoops, false);
-  }
-
-  /**
-   * As above; with {@code writesOnOneLoop} (for a durable store, calls on the event loops, and
-   * two or more of them) one loop makes every PutItem, UpdateItem and DeleteItem ({@link
-   * WriterLoop}).
-   */
-  public static StatorServer start(
-      String host,
-      int port,
-      Database database,
-      String region,
-      boolean callsOnEventLoops,
-      int eventLoops,
-      boolean writesOnOneLoop) {
     if (eventLoops < 1) {
       throw new IllegalArgumentException("eventLoops must be at least 1, not " + eventLoops);
     }
@@ -160,10 +142,7 @@ public final class StatorServer implements AutoCloseable {
     EventExecutorGroup workers =
         callsOnEventLoops ? null : new DefaultEventExecutorGroup(Math.max(4, cores * 2));
     GroupCommit groupCommit = database instanceof GroupCommit g ? g : new GroupCommit() {};
-    // A durable store's single-item writes on one loop (see WriterLoop).
-    WriterLoop writer =
-        callsOnEventLoops && writesOnOneLoop && eventLoops > 1 ? new WriterLoop(loops.next()) : null;
-    DynamoDbHandler handler = new DynamoDbHandler(database, groupCommit, region, writer);
+    DynamoDbHandler handler = new DynamoDbHandler(database, groupCommit, region);
     DurableFlush durableFlush = new DurableFlush(groupCommit);
     try {
       ServerBootstrap bootstrap =
