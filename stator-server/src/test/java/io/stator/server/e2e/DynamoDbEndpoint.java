@@ -69,8 +69,8 @@ final class DynamoDbEndpoint implements AutoCloseable {
       uri = URI.create(Target.externalEndpoint());
     } else {
       database = Stator.open(Storages.open(target, dataDirectory));
-      // As the command line serves them: calls on the event loops in memory, workers on RocksDB.
-      server = StatorServer.start("127.0.0.1", 0, database, "us-east-1", target == Target.MEMORY);
+      // As the command line serves both storages on two cores: calls on two event loops.
+      server = StatorServer.start("127.0.0.1", 0, database, "us-east-1", true, 2);
       uri = uri(server);
     }
     client = client(uri, new HeaderRecorder());
