@@ -170,7 +170,7 @@ public final class ItemCodec {
     if (value instanceof AttributeValue.S s) {
       w.byte_(S);
       if (s.hasUtf8()) {
-        w.bytes(s.utf8Array(), s.utf8Offset(), s.utf8Length());
+        w.bytes(s.unsafeUtf8Array(), s.utf8Offset(), s.utf8Length());
       } else {
         w.text(s.value());
       }
@@ -329,8 +329,8 @@ public final class ItemCodec {
   /**
    * Strings of this many UTF-8 bytes or more decode to a string over the item's bytes, made into
    * a String only if asked for: an item's long strings (its payload) are mostly written out as
-   * bytes again. Shorter ones, keys among them, are made at once, so that a string kept beyond
-   * the request (a key in a cursor) does not keep its whole item.
+   * bytes again. Shorter ones are made at once: a String costs them little more than the S that
+   * would point into the item.
    */
   static final int LAZY_STRING_BYTES = 32;
 

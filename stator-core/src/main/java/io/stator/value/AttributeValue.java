@@ -32,13 +32,14 @@ public sealed interface AttributeValue {
    * were. Equal strings are equal whichever way they were made.
    */
   final class S implements AttributeValue {
-    private String value; // made from the bytes when first asked for; racy but idempotent
-    private final byte[] utf8;
+    private final String text; // null when made from bytes
+    private final byte[] utf8; // null when made from a String
     private final int offset;
     private final int length;
+    private String made; // the String of the bytes, once asked for; racy but idempotent
 
     public S(String value) {
-      this.value = Objects.requireNonNull(value, "value");
+      this.text = Objects.requireNonNull(value, "value");
       this.utf8 = null;
       this.offset = 0;
       this.length = 0;
@@ -46,6 +47,7 @@ public sealed interface AttributeValue {
 
     private S(byte[] utf8, int offset, int length) {
       Objects.checkFromIndexSize(offset, length, utf8.length);
+      this.text = null;
       this.utf8 = utf8;
       this.offset = offset;
       this.length = length;
@@ -53,29 +55,36 @@ public sealed interface AttributeValue {
 
     /**
      * The string whose UTF-8 encoding is {@code length} bytes of {@code utf8} from {@code
-     * offset}; the bytes are kept, not copied, so they must be valid UTF-8 and never change (a
-     * stored item's are both).
+     * offset}; the bytes are kept, not copied. For a stored item's bytes only: they must be valid
+     * UTF-8 (equality and the JSON written rely on it) and must never change. The S keeps the
+     * whole array alive, so a caller that keeps one long value of a large item keeps the item.
      */
     public static S ofUtf8(byte[] utf8, int offset, int length) {
       return new S(utf8, offset, length);
     }
 
     public String value() {
-      String v = value;
+      if (text != null) {
+        return text;
+      }
+      String v = made;
       if (v == null) {
         v = new String(utf8, offset, length, StandardCharsets.UTF_8);
-        value = v;
+        made = v;
       }
       return v;
     }
 
-    /** Whether the UTF-8 bytes are at hand: {@link #utf8Array()} and the two below. */
+    /** Whether the UTF-8 bytes are at hand: {@link #unsafeUtf8Array()} and the two below. */
     public boolean hasUtf8() {
       return utf8 != null;
     }
 
-    /** The array holding the UTF-8 bytes; read, never write. Null unless {@link #hasUtf8()}. */
-    public byte[] utf8Array() {
+    /**
+     * The array holding the UTF-8 bytes, shared with the storage that holds the item: read it,
+     * never write it. Null unless {@link #hasUtf8()}.
+     */
+    public byte[] unsafeUtf8Array() {
       return utf8;
     }
 
@@ -105,13 +114,13 @@ public sealed interface AttributeValue {
         return Arrays.equals(
             utf8, offset, offset + length, other.utf8, other.offset, other.offset + other.length);
       }
-      if (utf8 != null && value == null) {
-        return sameText(other.value);
+      if (utf8 != null) {
+        return sameText(other.text);
       }
-      if (other.utf8 != null && other.value == null) {
-        return other.sameText(value);
+      if (other.utf8 != null) {
+        return other.sameText(text);
       }
-      return value.equals(other.value);
+      return text.equals(other.text);
     }
 
     /**

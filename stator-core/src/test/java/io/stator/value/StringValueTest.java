@@ -50,7 +50,7 @@ class StringValueTest {
     byte[] bytes = "--a string in the middle--".getBytes(StandardCharsets.UTF_8);
     AttributeValue.S s = AttributeValue.S.ofUtf8(bytes, 2, bytes.length - 4);
     assertThat(s.hasUtf8()).isTrue();
-    assertThat(s.utf8Array()).isSameAs(bytes);
+    assertThat(s.unsafeUtf8Array()).isSameAs(bytes);
     assertThat(s.utf8Offset()).isEqualTo(2);
     assertThat(s.utf8Length()).isEqualTo(bytes.length - 4);
     assertThat(s.value()).isEqualTo("a string in the middle").isSameAs(s.value());

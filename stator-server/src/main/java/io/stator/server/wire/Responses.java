@@ -374,9 +374,11 @@ final class Responses {
     if (value instanceof AttributeValue.S s) {
       out.writeFieldName("S");
       if (s.hasUtf8() && out.getOutputTarget() instanceof OutputStream) {
-        // A stored item's string, written out as the UTF-8 it is kept in (escaped as a String
-        // is), without making the String; a generator writing chars cannot take bytes.
-        out.writeUTF8String(s.utf8Array(), s.utf8Offset(), s.utf8Length());
+        // A stored item's string, written out as the UTF-8 it is kept in, without making the
+        // String: quotes, backslashes and control characters escaped as in a String, other
+        // characters as their UTF-8 (writeString escapes those beyond the BMP as surrogate
+        // pairs instead; both read as the same string). A generator of chars cannot take bytes.
+        out.writeUTF8String(s.unsafeUtf8Array(), s.utf8Offset(), s.utf8Length());
       } else {
         out.writeString(s.value());
       }
