@@ -116,7 +116,7 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       return;
     }
     if (request.method().equals(HttpMethod.POST)
-        && TTL_SWEEP_PATH.equals(new QueryStringDecoder(request.uri()).path())) {
+        && TTL_SWEEP_PATH.equals(new QueryStringDecoder(request.uri()).rawPath())) {
       sweepExpiredItems(ctx, keepAlive);
       return;
     }
@@ -210,8 +210,14 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     if (authorization != null) {
       return authorization.trim().startsWith("AWS4-");
     }
-    return request.uri().contains("X-Amz-Algorithm")
-        && new QueryStringDecoder(request.uri()).parameters().containsKey("X-Amz-Algorithm");
+    if (!request.uri().contains("X-Amz-Algorithm")) {
+      return false;
+    }
+    try {
+      return new QueryStringDecoder(request.uri()).parameters().containsKey("X-Amz-Algorithm");
+    } catch (IllegalArgumentException malformedEscape) {
+      return false; // no readable signature: the client's mistake, not the server's
+    }
   }
 
   private static HttpResponseStatus error(

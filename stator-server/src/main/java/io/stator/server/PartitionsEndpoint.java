@@ -36,6 +36,14 @@ final class PartitionsEndpoint {
   }
 
   static Answer answer(Database database, String uri) {
+    try {
+      return answerDecoded(database, uri);
+    } catch (IllegalArgumentException malformedEscape) {
+      return json(400, "BadRequest", "Malformed percent-escape in " + uri);
+    }
+  }
+
+  private static Answer answerDecoded(Database database, String uri) {
     QueryStringDecoder decoder = new QueryStringDecoder(uri);
     String path = decoder.rawPath();
     if (!path.startsWith(TABLES) || !path.endsWith(PARTITIONS)

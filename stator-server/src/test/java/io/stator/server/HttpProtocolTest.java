@@ -266,6 +266,36 @@ class HttpProtocolTest {
     assertThat(post("ListTables", "{}", null).statusCode()).isEqualTo(400);
   }
 
+  /**
+   * A malformed percent-escape in the URI is the client's mistake: a DynamoDB call on such a path
+   * is answered as on any other, a presigned-looking one is unauthenticated, and the partitions
+   * endpoint says 400. Each used to throw while decoding, which closed the connection unanswered.
+   */
+  @Test
+  void aMalformedEscapeInTheUriIsAnsweredNotDropped() throws Exception {
+    try (Socket socket = socket()) {
+      String listTables = new String(rawPost("ListTables", "{}"), StandardCharsets.UTF_8);
+      socket.getOutputStream().write(
+          listTables.replace("POST / ", "POST /%zz ").getBytes(StandardCharsets.UTF_8));
+      RawResponse call = RawResponse.read(socket.getInputStream());
+      assertThat(call.status).isEqualTo(200);
+      assertThat(call.body).contains("TableNames");
+
+      socket.getOutputStream().write((listTables.replace("POST / ", "POST /?X-Amz-Algorithm=%zz ")
+          .replaceAll("Authorization: [^\r]*\r\n", "")).getBytes(StandardCharsets.UTF_8));
+      RawResponse presigned = RawResponse.read(socket.getInputStream());
+      assertThat(presigned.status).isEqualTo(400);
+      assertThat(presigned.body).contains("MissingAuthenticationTokenException");
+
+      socket.getOutputStream().write(
+          "GET /stator/tables/%zz/partitions HTTP/1.1\r\nHost: x\r\n\r\n"
+              .getBytes(StandardCharsets.US_ASCII));
+      RawResponse partitions = RawResponse.read(socket.getInputStream());
+      assertThat(partitions.status).isEqualTo(400);
+      assertThat(partitions.body).contains("Malformed percent-escape");
+    }
+  }
+
   @Test
   void garbledHttpIsABadRequest() throws Exception {
     try (Socket socket = socket()) {
