@@ -362,11 +362,17 @@ public final class ItemCodec {
       throw new IllegalArgumentException("varint too long");
     }
 
-    byte[] bytes() {
+    /** A length prefix, checked against the bytes left after it. */
+    private int length() {
       int n = varint();
       if (n > buf.length - pos) {
         throw new IllegalArgumentException("length beyond end");
       }
+      return n;
+    }
+
+    byte[] bytes() {
+      int n = length();
       byte[] out = Arrays.copyOfRange(buf, pos, pos + n);
       pos += n;
       return out;
@@ -374,20 +380,14 @@ public final class ItemCodec {
 
     /** Steps over a length-prefixed payload; returns its length. */
     int skip() {
-      int n = varint();
-      if (n > buf.length - pos) {
-        throw new IllegalArgumentException("length beyond end");
-      }
+      int n = length();
       pos += n;
       return n;
     }
 
     /** The size of a stored number, from its ASCII text in place (no String, no digits). */
     long numberSize() {
-      int n = varint();
-      if (n > buf.length - pos) {
-        throw new IllegalArgumentException("length beyond end");
-      }
+      int n = length();
       long size = ItemSize.number(buf, pos, n);
       pos += n;
       return size;
@@ -398,27 +398,17 @@ public final class ItemCodec {
      * bytes (see {@link AttributeValue.S#ofUtf8}), a shorter one is made at once.
      */
     AttributeValue.S string() {
-      int n = varint();
-      if (n < LAZY_STRING_BYTES) {
-        return new AttributeValue.S(text(n));
-      }
-      if (n > buf.length - pos) {
-        throw new IllegalArgumentException("length beyond end");
-      }
-      AttributeValue.S s = AttributeValue.S.ofUtf8(buf, pos, n);
+      int n = length();
+      AttributeValue.S s =
+          n < LAZY_STRING_BYTES
+              ? new AttributeValue.S(new String(buf, pos, n, StandardCharsets.UTF_8))
+              : AttributeValue.S.ofUtf8(buf, pos, n);
       pos += n;
       return s;
     }
 
     String text() {
-      return text(varint());
-    }
-
-    /** The text of {@code n} bytes, whose length prefix was just read. */
-    private String text(int n) {
-      if (n > buf.length - pos) {
-        throw new IllegalArgumentException("length beyond end");
-      }
+      int n = length();
       String s = new String(buf, pos, n, StandardCharsets.UTF_8);
       pos += n;
       return s;
