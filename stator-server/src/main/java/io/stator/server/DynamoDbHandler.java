@@ -116,7 +116,7 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       return;
     }
     if (request.method().equals(HttpMethod.POST)
-        && TTL_SWEEP_PATH.equals(new QueryStringDecoder(request.uri()).rawPath())) {
+        && hasPath(request.uri(), TTL_SWEEP_PATH)) {
       sweepExpiredItems(ctx, keepAlive);
       return;
     }
@@ -195,6 +195,19 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
           database, operation, request.headers().get(HttpHeaderNames.HOST),
           new ByteBufInputStream(content.duplicate()), stream);
     }
+  }
+
+  /**
+   * Whether {@code uri}'s path is {@code path}, compared as sent (no decoding, which a malformed
+   * escape would fail) and without building a decoder for every DynamoDB call.
+   */
+  private static boolean hasPath(String uri, String path) {
+    if (!uri.startsWith(path)) {
+      return false;
+    }
+    return uri.length() == path.length()
+        || uri.charAt(path.length()) == '?'
+        || uri.charAt(path.length()) == '#';
   }
 
   private static String target(FullHttpRequest request) {

@@ -266,6 +266,20 @@ class HttpProtocolTest {
     assertThat(post("ListTables", "{}", null).statusCode()).isEqualTo(400);
   }
 
+  /** Only the sweep's own path, with or without a query, sweeps; a longer path is DynamoDB's. */
+  @Test
+  void theSweepAnswersItsPathOnly() throws Exception {
+    try (Socket socket = socket()) {
+      String listTables = new String(rawPost("ListTables", "{}"), StandardCharsets.UTF_8);
+      socket.getOutputStream().write(listTables.replace("POST / ", "POST /stator/ttl/sweep?now ")
+          .getBytes(StandardCharsets.UTF_8));
+      assertThat(RawResponse.read(socket.getInputStream()).body).contains("\"DeletedItems\"");
+      socket.getOutputStream().write(listTables.replace("POST / ", "POST /stator/ttl/sweeper ")
+          .getBytes(StandardCharsets.UTF_8));
+      assertThat(RawResponse.read(socket.getInputStream()).body).contains("TableNames");
+    }
+  }
+
   /**
    * A malformed percent-escape in the URI is the client's mistake: a DynamoDB call on such a path
    * is answered as on any other, a presigned-looking one is unauthenticated, and the partitions
