@@ -3,24 +3,29 @@
 # fast a table loads through BatchWriteItem.
 #
 #   bench/scale.sh [--items N] [--small N] [--quick] [--storage "memory rocksdb"]
-#                  [--duration SECONDS] [--repeats N] [--connections N] [--heap SIZE]
+#                  [--duration SECONDS] [--repeats N] [--connections "N ..."] [--heap SIZE]
 #                  [--warmup SECONDS] [--port-base PORT]
 #
 # For each storage (in memory, RocksDB) starts two Stator servers on loopback, loads a table of
 # SMALL items (default 100,000) into one and of N items (default 10,000,000; --quick: 1,000,000)
 # into the other through BatchWriteItem (scale-load.js: items of ~150 bytes, 10 per partition,
-# batches of 25, 32 requests in flight), then drives both with wrk (1 thread, CONNECTIONS
-# connections, default 8; the Lua scripts of bench/run.sh, keys drawn over the whole table):
-# GetItem (ConsistentRead) of a random item, and Query of the 10 items of a random partition,
-# REPEATS rounds (default 3; --quick 2) of DURATION seconds (default 10; --quick 5) per server
-# after a warm-up of WARMUP seconds (default 3), alternating which server goes first. Each server
+# batches of 25, 32 requests in flight), then drives both with wrk (1 thread; the Lua scripts of
+# bench/run.sh, keys drawn over the whole table): GetItem (ConsistentRead) of a random item, and
+# Query of the 10 items of a random partition, REPEATS rounds (default 3; --quick 2) of DURATION
+# seconds (default 10; --quick 5) per server after a warm-up (see warm(): until the throughput
+# stops rising, at most WARMUP seconds, default 3), alternating which server goes first. All of it once for each number of connections in
+# CONNECTIONS (default "8 1"), on the same loaded servers: 8 keep the machine busy, so latency
+# there is mostly time in a queue and follows the CPU per request; 1 is a caller that sends its
+# next request when the last is answered, as a test suite does, and its latency is the
+# request's own time on the wire and in the server. Each server
 # is measured once it is idle after its load (its compactions done, at most 10 minutes). On RocksDB
-# a short warm-up measures a block cache still filling: --warmup 30 reads the steady state.
+# a short warm-up measures a block cache still filling: --warmup 600 reads the steady state.
 # Every answer is checked (200, "Item", "Count":10).
 #
-# Reports per storage and workload: requests per second, p50 and p99 latency (median over the
-# rounds), the server's CPU time per request (and the part of it in the collector's threads), and the ratio large/small of p50 and of CPU per
-# request (the target: within 1.5x); the load rate in items per second; resident memory after the
+# Reports per storage, connections and workload: requests per second, p50 and p99 latency
+# (median over the rounds), the server's CPU time per request (and the part of it in the
+# collector's threads), and the ratio large/small of p50 and of CPU per request (the target:
+# within 1.5x); the load rate in items per second; resident memory after the
 # load; and the load average. Everything is kept in bench/out/scale-*/ (report.md, logs).
 #
 # The in-memory server runs with -Xmx HEAP (default 12g), the RocksDB one with -Xmx2g (RocksDB
@@ -45,7 +50,7 @@ small=100000
 duration=10
 repeats=3
 warmup=3
-connections=8
+connections="8 1"
 storages="memory rocksdb"
 heap=12g
 port_base=18100
@@ -62,7 +67,7 @@ while [[ $# -gt 0 ]]; do
     --heap) heap="$2"; shift ;;
     --port-base) port_base="$2"; shift ;;
     --warmup) warmup="$2"; shift ;;
-    -h|--help) sed -n '2,36p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h|--help) sed -n '2,40p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "unknown option: $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -99,21 +104,22 @@ measure() { # storage workload size seconds [record]
   local before after gc_before gc_after line cpu gc
   before=$(cpu_ticks "${pid_of[$name]}")
   gc_before=$(gc_ticks "${pid_of[$name]}")
-  timeout $((seconds + 30)) wrk -t1 -c"$connections" -d"${seconds}s" --timeout 10s \
+  timeout $((seconds + 30)) wrk -t1 -c"$conns" -d"${seconds}s" --timeout 10s \
     -s "$bench/wrk/$workload.lua" "http://127.0.0.1:${port_of[$name]}/" -- \
     "expect=$expect" "partitions=$partitions" >"$logfile" 2>"$logfile.err" || true
   after=$(cpu_ticks "${pid_of[$name]}")
   gc_after=$(gc_ticks "${pid_of[$name]}")
   line=$(grep '^RESULT' "$logfile" || echo "RESULT requests=0 duration_us=1 p50_us=0 p99_us=0 bad=0 socket_errors=1")
+  last_requests=$(field "$line" requests)
   cpu=$(awk -v a="$before" -v b="$after" -v t="$ticks_per_second" 'BEGIN {printf "%.2f", (b - a) / t}')
   gc=$(awk -v a="$gc_before" -v b="$gc_after" -v t="$ticks_per_second" \
     'BEGIN {printf "%.2f", (b - a) / t}')
   [[ -n $record ]] || return 0
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$workload" "$size" \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$conns" "$workload" "$size" \
     "$(field "$line" requests)" "$(field "$line" duration_us)" "$(field "$line" p50_us)" \
     "$(field "$line" p99_us)" "$(field "$line" bad)" "$(field "$line" socket_errors)" "$cpu" "$gc" \
     >>"$out/results.tsv"
-  log "  $workload $name: $(field "$line" requests) requests, p50 $(field "$line" p50_us) us," \
+  log "  $workload $name, $conns connections: $(field "$line" requests) requests, p50 $(field "$line" p50_us) us," \
     "p99 $(field "$line" p99_us) us, bad $(field "$line" bad), server CPU ${cpu}s (GC ${gc}s)," \
     "load $(loadavg)"
 }
@@ -133,15 +139,37 @@ settle() { # name
   log "  $name idle after $((SECONDS - start)) s"
 }
 
+# Warms a server up for a workload: runs of up to 10 s until one serves under 3% more requests
+# than the run before it (the caches have stopped filling), WARMUP seconds at most. A RocksDB
+# table of 10M items has ~400,000 data blocks to bring into the block cache, which random reads
+# of a few thousand a second take minutes to do.
+warm() { # storage workload size seconds
+  local left="$4" slice before=0 now
+  while (( left > 0 )); do
+    slice=$(( left < 10 ? left : 10 ))
+    measure "$1" "$2" "$3" "$slice"
+    now=$last_requests
+    left=$(( left - slice ))
+    (( before > 0 && now * 100 < before * 103 )) && break
+    before=$now
+  done
+  (( $4 > 10 )) && log "  warmed $2 $1-$3 for $(( $4 - left )) s" || true
+}
+
 rounds() { # the warm-up and the measured rounds of both workloads on both servers of $storage
-  for workload in get query; do
-    for size in small large; do
-      measure "$storage" "$workload" "$size" "$warmup"
+  local first=1
+  for conns in $connections; do
+    for workload in get query; do
+      # The caches a workload warms stay warm for the next number of connections: a short warm-up.
+      for size in small large; do
+        warm "$storage" "$workload" "$size" "$(( first ? warmup : 3 ))"
+      done
+      for rep in $(seq 1 "$repeats"); do
+        if (( rep % 2 == 1 )); then order="small large"; else order="large small"; fi
+        for size in $order; do measure "$storage" "$workload" "$size" "$duration" record; done
+      done
     done
-    for rep in $(seq 1 "$repeats"); do
-      if (( rep % 2 == 1 )); then order="small large"; else order="large small"; fi
-      for size in $order; do measure "$storage" "$workload" "$size" "$duration" record; done
-    done
+    first=0
   done
 }
 
@@ -151,10 +179,11 @@ log "building Stator when stale"
 (cd "$root" && ./stator --version) >"$out/build.log" 2>&1 || { cat "$out/build.log" >&2; exit 1; }
 
 declare -A size_items=([small]=$small [large]=$items)
-printf 'storage\tworkload\tsize\trequests\tduration_us\tp50_us\tp99_us\tbad\tsocket_errors\tcpu_s\tgc_s\n' \
+printf 'storage\tconnections\tworkload\tsize\trequests\tduration_us\tp50_us\tp99_us\tbad\tsocket_errors\tcpu_s\tgc_s\n' \
   >"$out/results.tsv"
 printf 'storage\tsize\titems\tseconds\titems_per_s\trss_mb\tload\n' >"$out/loads.tsv"
-log "scale benchmark: small $small items, large $items items, storages: $storages;" \
+log "scale benchmark: small $small items, large $items items, storages: $storages," \
+  "connections: $connections;" \
   "$(nproc) cores, load $(loadavg)"
 
 for storage in $storages; do
@@ -210,19 +239,21 @@ const median = xs => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
 }
 const fmt = n => Number(n).toLocaleString('en-US')
-const r = rows(results).map(([storage, workload, size, requests, us, p50, p99, bad, errors, cpu,
-  gc]) => ({ storage, workload, size, requests: +requests, us: +us, p50: +p50, p99: +p99,
-  bad: +bad + +errors, cpu: +cpu, gc: +gc }))
+const r = rows(results).map(([storage, connections, workload, size, requests, us, p50, p99, bad,
+  errors, cpu, gc]) => ({ storage, connections, workload, size, requests: +requests, us: +us,
+  p50: +p50, p99: +p99, bad: +bad + +errors, cpu: +cpu, gc: +gc }))
 const out = []
 out.push(`Small: ${fmt(small)} items; large: ${fmt(large)} items. Load average at the end: ${load}.`)
 out.push('')
-out.push('| storage | workload | items | req/s | p50 ms | p99 ms | CPU µs/req | of it GC | valid | large/small: p50, CPU/req |')
-out.push('|---|---|---:|---:|---:|---:|---:|---:|---|---|')
+out.push('| storage | connections | workload | items | req/s | p50 ms | p99 ms | CPU µs/req | of it GC | valid | large/small: p50, CPU/req |')
+out.push('|---|---:|---|---:|---:|---:|---:|---:|---:|---|---|')
 for (const storage of [...new Set(r.map(x => x.storage))]) {
+  for (const connections of [...new Set(r.map(x => x.connections))])
   for (const workload of ['get', 'query']) {
     const stats = {}
     for (const size of ['small', 'large']) {
-      const runs = r.filter(x => x.storage === storage && x.workload === workload && x.size === size)
+      const runs = r.filter(x => x.storage === storage && x.connections === connections &&
+        x.workload === workload && x.size === size)
       if (runs.length === 0) continue
       stats[size] = {
         rps: median(runs.map(x => x.requests / (x.us / 1e6))),
@@ -238,8 +269,9 @@ for (const storage of [...new Set(r.map(x => x.storage))]) {
       if (!s) continue
       const ratio = size === 'large' && stats.small
         ? `${(s.p50 / stats.small.p50).toFixed(2)}×, ${(s.cpu / stats.small.cpu).toFixed(2)}×` : ''
-      out.push(`| ${storage} | ${workload} | ${fmt(size === 'small' ? small : large)} | ` +
-        `${Math.round(s.rps)} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ${s.cpu.toFixed(1)} | ` +
+      out.push(`| ${storage} | ${connections} | ${workload} | ` +
+        `${fmt(size === 'small' ? small : large)} | ` +
+        `${Math.round(s.rps)} | ${s.p50.toFixed(3)} | ${s.p99.toFixed(2)} | ${s.cpu.toFixed(1)} | ` +
         `${s.gc.toFixed(1)} | ` +
         `${s.valid ? 'yes' : 'INVALID'} | ${ratio} |`)
     }
