@@ -12,14 +12,15 @@
 # batches of 25, 32 requests in flight), then drives both with wrk (1 thread; the Lua scripts of
 # bench/run.sh, keys drawn over the whole table): GetItem (ConsistentRead) of a random item, and
 # Query of the 10 items of a random partition, REPEATS rounds (default 3; --quick 2) of DURATION
-# seconds (default 10; --quick 5) per server after a warm-up (see warm(): until the throughput
-# stops rising, at most WARMUP seconds, default 3), alternating which server goes first. All of it once for each number of connections in
-# CONNECTIONS (default "8 1"), on the same loaded servers: 8 keep the machine busy, so latency
-# there is mostly time in a queue and follows the CPU per request; 1 is a caller that sends its
-# next request when the last is answered, as a test suite does, and its latency is the
-# request's own time on the wire and in the server. Each server
-# is measured once it is idle after its load (its compactions done, at most 10 minutes). On RocksDB
-# a short warm-up measures a block cache still filling: --warmup 600 reads the steady state.
+# seconds (default 10; --quick 5) per server after a warm-up (see warm(): until the server's
+# memory stops growing, at most WARMUP seconds, default 3), alternating which server goes first.
+# All of it once for each number of connections in CONNECTIONS (default "8 1"), on the same
+# loaded servers: 8 keep the machine busy, so latency there is mostly time in a queue and follows
+# the CPU per request; 1 is a caller that sends its next request when the last is answered, as a
+# test suite does, and its latency is the request's own time on the wire and in the server. Each
+# server is measured once it is idle after its load (its compactions done, at most 10 minutes).
+# On RocksDB a short warm-up measures a block cache still filling: --warmup 600 reads the steady
+# state.
 # Every answer is checked (200, "Item", "Count":10).
 #
 # Reports per storage, connections and workload: requests per second, p50 and p99 latency
@@ -67,7 +68,7 @@ while [[ $# -gt 0 ]]; do
     --heap) heap="$2"; shift ;;
     --port-base) port_base="$2"; shift ;;
     --warmup) warmup="$2"; shift ;;
-    -h|--help) sed -n '2,40p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h|--help) sed -n '2,43p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "unknown option: $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -110,7 +111,6 @@ measure() { # storage workload size seconds [record]
   after=$(cpu_ticks "${pid_of[$name]}")
   gc_after=$(gc_ticks "${pid_of[$name]}")
   line=$(grep '^RESULT' "$logfile" || echo "RESULT requests=0 duration_us=1 p50_us=0 p99_us=0 bad=0 socket_errors=1")
-  last_requests=$(field "$line" requests)
   cpu=$(awk -v a="$before" -v b="$after" -v t="$ticks_per_second" 'BEGIN {printf "%.2f", (b - a) / t}')
   gc=$(awk -v a="$gc_before" -v b="$gc_after" -v t="$ticks_per_second" \
     'BEGIN {printf "%.2f", (b - a) / t}')
@@ -139,21 +139,23 @@ settle() { # name
   log "  $name idle after $((SECONDS - start)) s"
 }
 
-# Warms a server up for a workload: runs of up to 10 s until one serves under 3% more requests
-# than the run before it (the caches have stopped filling), WARMUP seconds at most. A RocksDB
-# table of 10M items has ~400,000 data blocks to bring into the block cache, which random reads
-# of a few thousand a second take minutes to do.
+# Warms a server up for a workload: runs of up to 10 s until the server's resident memory grew
+# less than 1% in the last one (its caches have stopped filling), WARMUP seconds at most. A
+# RocksDB table of 10M items has ~400,000 data blocks to bring into the block cache, which random
+# reads of a few thousand a second take minutes to do; throughput alone varies too much from one
+# run to the next on two shared cores to tell when it is done.
 warm() { # storage workload size seconds
-  local left="$4" slice before=0 now
+  local left="$4" slice before now pid="${pid_of[$1-$3]}"
+  before=$(rss_mb "$pid")
   while (( left > 0 )); do
     slice=$(( left < 10 ? left : 10 ))
     measure "$1" "$2" "$3" "$slice"
-    now=$last_requests
     left=$(( left - slice ))
-    (( before > 0 && now * 100 < before * 103 )) && break
+    now=$(rss_mb "$pid")
+    (( now * 100 < before * 101 )) && break
     before=$now
   done
-  (( $4 > 10 )) && log "  warmed $2 $1-$3 for $(( $4 - left )) s" || true
+  (( $4 > 10 )) && log "  warmed $2 $1-$3 for $(( $4 - left )) s, RSS $now MB" || true
 }
 
 rounds() { # the warm-up and the measured rounds of both workloads on both servers of $storage
