@@ -190,10 +190,6 @@ public final class RocksDbStorage implements Storage {
   // The length of the key prefix the Bloom filters index besides whole keys: a partition key's
   // bytes start with its 8-byte hash (KeyCodec), escaped into at least 8 bytes of the RocksDB key.
   private static final int PREFIX_BYTES = 8;
-  // Each memtable's Bloom filter takes this share of its 16 MB: 164 KB, zeroed when the memtable
-  // is made (also an empty table's), ~15 bits for each of the ~80,000 items of ~150 bytes and the
-  // partitions' prefixes that a full memtable holds.
-  private static final double MEMTABLE_BLOOM_RATIO = 0.01;
   // The records of recently used keys, on the heap; a GetItem or a write's read of the old item
   // found there costs a hash lookup instead of a RocksDB point read (see RecordCache).
   private static final long RECORD_CACHE_BYTES = 64L << 20;
@@ -330,13 +326,11 @@ public final class RocksDbStorage implements Storage {
               natives,
               new ColumnFamilyOptions()
                   .setWriteBufferSize(16L << 20)
-                  // A Bloom filter of each memtable's keys and prefixes: a point read of a key
-                  // the memtables do not hold (most reads of a large table) skips their
-                  // skip-list descents, which were 5% of a GetItem's samples at 10M items
-                  // (GetItem over 2M items: 33-45 against 40-54 us of CPU, PutItem unchanged;
-                  // docs/performance.md, "Eleventh round"). See MEMTABLE_BLOOM_RATIO.
-                  .setMemtablePrefixBloomSizeRatio(MEMTABLE_BLOOM_RATIO)
-                  .setMemtableWholeKeyFiltering(true)
+                  // No Bloom filter on the memtables. One spared a PutItem's read of the old
+                  // item the skip-list descent before the record cache answered that read;
+                  // since, it only cost every write its inserts (the storage's commit 10% more
+                  // CPU), and reads at 10M items were no faster with it (docs/performance.md,
+                  // "Sixth round: where durable writes stand").
                   // The files' Bloom filters also hold each key's first PREFIX_BYTES, which a
                   // partition key's hash fills (see range()): a Query skips every file that
                   // has nothing of its partition, where it sought in each (Query at 10M items
