@@ -95,7 +95,8 @@ trap 'exit 130' INT TERM
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 ticks_per_second=$(getconf CLK_TCK)
 
-# One wrk run; appends "storage workload size requests duration_us p50 p99 bad errors cpu_s".
+# One wrk run at $conns connections; appends "storage connections workload size requests
+# duration_us p50 p99 bad errors cpu_s gc_s" to results.tsv when RECORD is given.
 measure() { # storage workload size seconds [record]
   local storage="$1" workload="$2" size="$3" seconds="$4" record="${5:-}"
   local name="$storage-$size" expect='"Item"'
@@ -119,9 +120,9 @@ measure() { # storage workload size seconds [record]
     "$(field "$line" requests)" "$(field "$line" duration_us)" "$(field "$line" p50_us)" \
     "$(field "$line" p99_us)" "$(field "$line" bad)" "$(field "$line" socket_errors)" "$cpu" "$gc" \
     >>"$out/results.tsv"
-  log "  $workload $name, $conns connections: $(field "$line" requests) requests, p50 $(field "$line" p50_us) us," \
-    "p99 $(field "$line" p99_us) us, bad $(field "$line" bad), server CPU ${cpu}s (GC ${gc}s)," \
-    "load $(loadavg)"
+  log "  $workload $name, $conns connections: $(field "$line" requests) requests," \
+    "p50 $(field "$line" p50_us) us, p99 $(field "$line" p99_us) us, bad $(field "$line" bad)," \
+    "server CPU ${cpu}s (GC ${gc}s), load $(loadavg)"
 }
 
 # Waits until the server is idle (under 5% of a core over 2 s; at most 10 minutes): the
@@ -164,7 +165,7 @@ rounds() { # the warm-up and the measured rounds of both workloads on both serve
     for workload in get query; do
       # The caches a workload warms stay warm for the next number of connections: a short warm-up.
       for size in small large; do
-        warm "$storage" "$workload" "$size" "$(( first ? warmup : 3 ))"
+        warm "$storage" "$workload" "$size" "$(( first || warmup < 3 ? warmup : 3 ))"
       done
       for rep in $(seq 1 "$repeats"); do
         if (( rep % 2 == 1 )); then order="small large"; else order="large small"; fi
@@ -181,8 +182,9 @@ log "building Stator when stale"
 (cd "$root" && ./stator --version) >"$out/build.log" 2>&1 || { cat "$out/build.log" >&2; exit 1; }
 
 declare -A size_items=([small]=$small [large]=$items)
-printf 'storage\tconnections\tworkload\tsize\trequests\tduration_us\tp50_us\tp99_us\tbad\tsocket_errors\tcpu_s\tgc_s\n' \
-  >"$out/results.tsv"
+printf '%s\t' storage connections workload size requests duration_us p50_us p99_us bad \
+  socket_errors cpu_s >"$out/results.tsv"
+printf 'gc_s\n' >>"$out/results.tsv"
 printf 'storage\tsize\titems\tseconds\titems_per_s\trss_mb\tload\n' >"$out/loads.tsv"
 log "scale benchmark: small $small items, large $items items, storages: $storages," \
   "connections: $connections;" \
@@ -247,36 +249,39 @@ const r = rows(results).map(([storage, connections, workload, size, requests, us
 const out = []
 out.push(`Small: ${fmt(small)} items; large: ${fmt(large)} items. Load average at the end: ${load}.`)
 out.push('')
-out.push('| storage | connections | workload | items | req/s | p50 ms | p99 ms | CPU µs/req | of it GC | valid | large/small: p50, CPU/req |')
+out.push('| storage | connections | workload | items | req/s | p50 ms | p99 ms | CPU µs/req | ' +
+  'of it GC | valid | large/small: p50, CPU/req |')
 out.push('|---|---:|---|---:|---:|---:|---:|---:|---:|---|---|')
+const rowsOf = (storage, connections, workload) => {
+  const stats = {}
+  for (const size of ['small', 'large']) {
+    const runs = r.filter(x => x.storage === storage && x.connections === connections &&
+      x.workload === workload && x.size === size)
+    if (runs.length === 0) continue
+    stats[size] = {
+      rps: median(runs.map(x => x.requests / (x.us / 1e6))),
+      p50: median(runs.map(x => x.p50)) / 1000,
+      p99: median(runs.map(x => x.p99)) / 1000,
+      cpu: median(runs.map(x => x.requests ? x.cpu * 1e6 / x.requests : NaN)),
+      gc: median(runs.map(x => x.requests ? x.gc * 1e6 / x.requests : NaN)),
+      valid: runs.every(x => x.bad === 0 && x.requests > 0),
+    }
+  }
+  for (const size of ['small', 'large']) {
+    const s = stats[size]
+    if (!s) continue
+    const ratio = size === 'large' && stats.small
+      ? `${(s.p50 / stats.small.p50).toFixed(2)}×, ${(s.cpu / stats.small.cpu).toFixed(2)}×`
+      : ''
+    out.push(`| ${storage} | ${connections} | ${workload} | ` +
+      `${fmt(size === 'small' ? small : large)} | ${Math.round(s.rps)} | ` +
+      `${s.p50.toFixed(3)} | ${s.p99.toFixed(2)} | ${s.cpu.toFixed(1)} | ${s.gc.toFixed(1)} | ` +
+      `${s.valid ? 'yes' : 'INVALID'} | ${ratio} |`)
+  }
+}
 for (const storage of [...new Set(r.map(x => x.storage))]) {
-  for (const connections of [...new Set(r.map(x => x.connections))])
-  for (const workload of ['get', 'query']) {
-    const stats = {}
-    for (const size of ['small', 'large']) {
-      const runs = r.filter(x => x.storage === storage && x.connections === connections &&
-        x.workload === workload && x.size === size)
-      if (runs.length === 0) continue
-      stats[size] = {
-        rps: median(runs.map(x => x.requests / (x.us / 1e6))),
-        p50: median(runs.map(x => x.p50)) / 1000,
-        p99: median(runs.map(x => x.p99)) / 1000,
-        cpu: median(runs.map(x => x.requests ? x.cpu * 1e6 / x.requests : NaN)),
-        gc: median(runs.map(x => x.requests ? x.gc * 1e6 / x.requests : NaN)),
-        valid: runs.every(x => x.bad === 0 && x.requests > 0),
-      }
-    }
-    for (const size of ['small', 'large']) {
-      const s = stats[size]
-      if (!s) continue
-      const ratio = size === 'large' && stats.small
-        ? `${(s.p50 / stats.small.p50).toFixed(2)}×, ${(s.cpu / stats.small.cpu).toFixed(2)}×` : ''
-      out.push(`| ${storage} | ${connections} | ${workload} | ` +
-        `${fmt(size === 'small' ? small : large)} | ` +
-        `${Math.round(s.rps)} | ${s.p50.toFixed(3)} | ${s.p99.toFixed(2)} | ${s.cpu.toFixed(1)} | ` +
-        `${s.gc.toFixed(1)} | ` +
-        `${s.valid ? 'yes' : 'INVALID'} | ${ratio} |`)
-    }
+  for (const connections of [...new Set(r.map(x => x.connections))]) {
+    for (const workload of ['get', 'query']) rowsOf(storage, connections, workload)
   }
 }
 out.push('')
