@@ -241,6 +241,8 @@ public final class RocksDbStorage implements Storage {
   private long versionCeiling;
   /** The latest state of recently read and written keys; see {@link RecordCache}. */
   private final RecordCache recent;
+  /** Bloom filters on the memtables of the spaces that reads from RocksDB show to be large. */
+  private final MemtableFilters filters;
 
   private RocksDbStorage(
       Path dir,
@@ -253,6 +255,7 @@ public final class RocksDbStorage implements Storage {
       long recordCacheBytes) {
     this.dir = dir;
     this.recent = new RecordCache(recordCacheBytes);
+    this.filters = new MemtableFilters(db);
     this.db = db;
     this.meta = meta;
     this.spaces = new ConcurrentHashMap<>(spaces);
@@ -495,6 +498,7 @@ public final class RocksDbStorage implements Storage {
       ColumnFamilyHandle handle = spaces.remove(space);
       if (handle != null) {
         recent.forget(handle);
+        filters.forget(space);
         db.dropColumnFamily(handle);
         handle.close();
       }
@@ -775,10 +779,23 @@ public final class RocksDbStorage implements Storage {
       return cached.record();
     }
     long seen = lastVersion;
+    filters.read(space, slot.space());
     byte[] value = db.get(slot.space(), CompositeKey.encode(key));
     StoredRecord record = value == null ? null : record(key, value);
     recent.fill(slot, record, seen);
     return record;
+  }
+
+  /** The share of a memtable its Bloom filter takes in a space (0: none); for tests. */
+  double memtableFilterRatio(String space) {
+    Lock shared = enter();
+    try {
+      return db.getOptions(handle(space)).memtablePrefixBloomSizeRatio();
+    } catch (RocksDBException e) {
+      throw fault("cannot read the options of " + space, e);
+    } finally {
+      shared.unlock();
+    }
   }
 
   // ---------------------------------------------------------------- stats, close
