@@ -329,11 +329,10 @@ public final class RocksDbStorage implements Storage {
               natives,
               new ColumnFamilyOptions()
                   .setWriteBufferSize(16L << 20)
-                  // No Bloom filter on the memtables. One spared a PutItem's read of the old
-                  // item the skip-list descent before the record cache answered that read;
-                  // since, it only cost every write its inserts (the storage's commit 10% more
-                  // CPU), and reads at 10M items were no faster with it (docs/performance.md,
-                  // "Sixth round: where durable writes stand").
+                  // No Bloom filter on a new space's memtables: every memtable would take one
+                  // from the budget all memtables share, empty or not, and ~60 small tables kept
+                  // that budget spent. A space gets one once its reads show it large (see
+                  // MemtableFilters).
                   // The files' Bloom filters also hold each key's first PREFIX_BYTES, which a
                   // partition key's hash fills (see range()): a Query skips every file that
                   // has nothing of its partition, where it sought in each (Query at 10M items
