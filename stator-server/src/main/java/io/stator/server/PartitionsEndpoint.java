@@ -12,6 +12,7 @@ import java.io.OutputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Stator's own read-only view of the capacity model: {@code GET /stator/tables/<name>/partitions}
@@ -36,14 +37,6 @@ final class PartitionsEndpoint {
   }
 
   static Answer answer(Database database, String uri) {
-    try {
-      return answerDecoded(database, uri);
-    } catch (IllegalArgumentException malformedEscape) {
-      return json(400, "BadRequest", "Malformed percent-escape in " + uri);
-    }
-  }
-
-  private static Answer answerDecoded(Database database, String uri) {
     QueryStringDecoder decoder = new QueryStringDecoder(uri);
     String path = decoder.rawPath();
     if (!path.startsWith(TABLES) || !path.endsWith(PARTITIONS)
@@ -51,10 +44,17 @@ final class PartitionsEndpoint {
         || !(database instanceof Engine engine)) {
       return json(404, "NotFound", "No such resource: " + path);
     }
-    String table = URLDecoder.decode(
-        path.substring(TABLES.length(), path.length() - PARTITIONS.length()),
-        StandardCharsets.UTF_8);
-    List<String> indexes = decoder.parameters().get("index");
+    String table;
+    Map<String, List<String>> parameters;
+    try {
+      table = URLDecoder.decode(
+          path.substring(TABLES.length(), path.length() - PARTITIONS.length()),
+          StandardCharsets.UTF_8);
+      parameters = decoder.parameters();
+    } catch (IllegalArgumentException malformedEscape) {
+      return json(400, "BadRequest", "Malformed percent-escape in " + uri);
+    }
+    List<String> indexes = parameters.get("index");
     String index = indexes == null || indexes.isEmpty() ? null : indexes.get(0);
     PartitionReport report;
     try {
@@ -64,10 +64,10 @@ final class PartitionsEndpoint {
           ? "Table not found: " + table
           : "Global secondary index not found: " + index + " of table " + table);
     }
-    List<String> format = decoder.parameters().get("format");
+    List<String> format = parameters.get("format");
     if (format != null && format.contains("text")) {
       int keys = 5;
-      List<String> k = decoder.parameters().get("keys");
+      List<String> k = parameters.get("keys");
       if (k != null && !k.isEmpty()) {
         try {
           keys = Math.max(1, Integer.parseInt(k.get(0)));
