@@ -395,7 +395,9 @@ final class BatchOperations {
       } else {
         commit.put(table.space(), w.key(), w.encoded());
       }
-      try (IndexWrite indexWrite = indexes.stage(entry, changes, commit)) {
+      byte[] oldEncoded = current.map(StoredRecord::value).orElse(null);
+      try (IndexWrite indexWrite =
+          indexes.stage(entry, changes, oldEncoded, w.encoded(), commit, null)) {
         storage.commit(commit);
         return new Applied(units, indexWrite);
       } catch (CommitConflictException e) {

@@ -188,12 +188,13 @@ final class ItemUpdates {
         charged = true;
       }
       long version = current.map(StoredRecord::version).orElse(Commit.Expectation.ABSENT);
+      byte[] encoded = ItemCodec.encode(updated);
       Commit commit =
-          new Commit()
-              .expect(table.space(), key, version)
-              .put(table.space(), key, ItemCodec.encode(updated));
+          new Commit().expect(table.space(), key, version).put(table.space(), key, encoded);
+      byte[] oldEncoded = current.map(StoredRecord::value).orElse(null);
       IndexWrite written;
-      try (IndexWrite indexWrite = indexes.stage(entry, changes, commit)) {
+      try (IndexWrite indexWrite =
+          indexes.stage(entry, changes, oldEncoded, encoded, commit, null)) {
         ongoing.checkNotOngoing(table.space(), key); // one may have begun since the read
         storage.commit(commit);
         written = indexWrite;

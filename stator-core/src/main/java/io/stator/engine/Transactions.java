@@ -345,6 +345,7 @@ final class Transactions {
                 "The conditional request failed");
       } else {
         try {
+          int writesBefore = commit.writes().size();
           Map<String, AttributeValue> updated = write(commit, a, old);
           newSizes[i] = updated == null ? 0 : ItemSize.of(updated);
           if (a.kind() != Kind.CONDITION_CHECK) {
@@ -353,7 +354,11 @@ final class Transactions {
               throw DynamoDbException.resourceNotFound("Requested resource not found");
             }
             IndexChanges changes = IndexChanges.of(entry.table(), old, updated);
-            indexWrites.add(indexes.stage(entry, changes, commit));
+            // The item's encoding, as the action's write just added it (none for a delete).
+            byte[] encoded =
+                updated == null ? null : commit.writes().get(writesBefore).value();
+            indexWrites.add(indexes.stage(entry, changes,
+                current.map(StoredRecord::value).orElse(null), encoded, commit, null));
             globalWrites.set(i, changes.globalWrites(true));
           }
         } catch (DynamoDbException e) {
