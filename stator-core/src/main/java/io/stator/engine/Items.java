@@ -83,11 +83,6 @@ final class Items {
     c.oneOf("returnItemCollectionMetrics", r.returnItemCollectionMetrics(), "SIZE", "NONE");
     c.check();
     checkReturnValues(r.returnValues());
-    Requests.expressionParameters(
-        Requests.params("ConditionExpression", r.conditionExpression()),
-        Requests.params("Expected", r.expected(), "ConditionalOperator", r.conditionalOperator()),
-        r.expressionAttributeNames(),
-        r.expressionAttributeValues());
     Condition condition =
         condition(r.conditionExpression(), r.expected(), r.conditionalOperator(),
             r.expressionAttributeNames(), r.expressionAttributeValues());
@@ -103,7 +98,7 @@ final class Items {
         write(table, key, condition, r.returnValuesOnConditionCheckFailure(), item);
     return new PutItemResponse(
         returnOld(r.returnValues(), written.old()),
-        written.consumption(table).consumedCapacity(r.returnConsumedCapacity()),
+        written.consumedCapacity(table, r.returnConsumedCapacity()),
         written.itemCollectionMetrics(r.returnItemCollectionMetrics()));
   }
 
@@ -167,11 +162,6 @@ final class Items {
     c.oneOf("returnItemCollectionMetrics", r.returnItemCollectionMetrics(), "SIZE", "NONE");
     c.check();
     checkReturnValues(r.returnValues());
-    Requests.expressionParameters(
-        Requests.params("ConditionExpression", r.conditionExpression()),
-        Requests.params("Expected", r.expected(), "ConditionalOperator", r.conditionalOperator()),
-        r.expressionAttributeNames(),
-        r.expressionAttributeValues());
     Condition condition =
         condition(r.conditionExpression(), r.expected(), r.conditionalOperator(),
             r.expressionAttributeNames(), r.expressionAttributeValues());
@@ -182,7 +172,7 @@ final class Items {
         write(table, key, condition, r.returnValuesOnConditionCheckFailure(), null);
     return new DeleteItemResponse(
         returnOld(r.returnValues(), written.old()),
-        written.consumption(table).consumedCapacity(r.returnConsumedCapacity()),
+        written.consumedCapacity(table, r.returnConsumedCapacity()),
         written.itemCollectionMetrics(r.returnItemCollectionMetrics()));
   }
 
@@ -300,9 +290,13 @@ final class Items {
    * side (null when it wrote nothing).
    */
   private record Written(Map<String, AttributeValue> old, double units, IndexWrite indexWrite) {
-    Consumption consumption(TableDefinition table) {
+    /** The answer to ReturnConsumedCapacity {@code mode}; built only when asked for. */
+    io.stator.api.ConsumedCapacity consumedCapacity(TableDefinition table, String mode) {
+      if (mode == null || mode.equals("NONE")) {
+        return null;
+      }
       Consumption c = new Consumption(table.name()).tableWrite(units);
-      return indexWrite == null ? c : indexWrite.addTo(c, false);
+      return (indexWrite == null ? c : indexWrite.addTo(c, false)).consumedCapacity(mode);
     }
 
     io.stator.api.ItemCollectionMetrics itemCollectionMetrics(String mode) {
@@ -310,10 +304,23 @@ final class Items {
     }
   }
 
-  /** The condition of a write: its ConditionExpression, or its legacy Expected, or null. */
+  /**
+   * The condition of a write: its ConditionExpression, or its legacy Expected, or null; after
+   * DynamoDB's checks of how they mix with each other and with the expression attributes. A
+   * write that gives none of them (most do) skips the checks, which would find nothing.
+   */
   private static Condition condition(
       String expression, Map<String, ExpectedAttributeValue> expected, String conditionalOperator,
       Map<String, String> names, Map<String, AttributeValue> values) {
+    if (expression == null && expected == null && conditionalOperator == null && names == null
+        && values == null) {
+      return null;
+    }
+    Requests.expressionParameters(
+        Requests.params("ConditionExpression", expression),
+        Requests.params("Expected", expected, "ConditionalOperator", conditionalOperator),
+        names,
+        values);
     ExpressionContext context = new ExpressionContext(names, values);
     Condition condition =
         expression == null
