@@ -57,13 +57,15 @@ import org.rocksdb.WriteOptions;
  *
  * <h2>Layout</h2>
  *
- * <p>Each space (a table, an index, a stream log, the catalog) is its own column family, named
- * {@code "space:" + name}, so dropping a table is one cheap {@code DropColumnFamily} instead of a
- * range delete, and each space has its own memtables, files and statistics. The prefix keeps
- * space names apart from RocksDB's own {@code "default"} column family, which holds only this
- * class's metadata: {@code "format"} (the store format, 1) and {@code "version"} (the last version
- * issued). The catalog is not special here: the engine keeps it in a space like any other, so a
- * restart finds every table as it was.
+ * <p>Each space (a table, an index, a stream log, the catalog) is its own column family, so
+ * dropping a table is a {@code DropColumnFamily} instead of a range delete, and each space has its
+ * own memtables, files and statistics. The families come from a {@link ColumnFamilyPool}, which
+ * makes them ahead in batches and drops them behind, named {@code "pool:" + n}; stores made
+ * before it keep families named {@code "space:" + name}. RocksDB's own {@code "default"} column
+ * family holds only this class's metadata: {@code "format"} (the store format, 1), {@code
+ * "version"} (the last version issued) and the pool's {@code "family:" + space} records of which
+ * family holds which space. The catalog is not special here: the engine keeps it in a space like
+ * any other, so a restart finds every table as it was.
  *
  * <p>A record's RocksDB key is {@link CompositeKey}: the escaped partition, a terminator, then the
  * raw sort bytes. It preserves (partition, sort) order under RocksDB's bytewise comparator even
@@ -205,7 +207,10 @@ public final class RocksDbStorage implements Storage {
   private final ColumnFamilyOptions spaceOptions;
   private final WriteOptions writeOptions;
 
-  /** Taken shared by every call, exclusively by {@link #close} and {@link #dropSpace}. */
+  /**
+   * Taken shared by every call, exclusively by {@link #close} and to free the handles of dropped
+   * spaces.
+   */
   private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
 
   private final Lock commitLock = new ReentrantLock();
@@ -243,16 +248,22 @@ public final class RocksDbStorage implements Storage {
   private final RecordCache recent;
   /** Bloom filters on the memtables of the spaces that reads from RocksDB show to be large. */
   private final MemtableFilters filters;
+  /** The column families of new spaces, made ahead, and of dropped ones, dropped behind. */
+  private final ColumnFamilyPool pool;
+  /** Held while a space is made or dropped, so that two calls for one space take turns. */
+  private final Lock spacesLock = new ReentrantLock();
 
   private RocksDbStorage(
       Path dir,
       RocksDB db,
       ColumnFamilyHandle meta,
       Map<String, ColumnFamilyHandle> spaces,
+      Map<String, ColumnFamilyHandle> pooled,
       Deque<RocksObject> natives,
       ColumnFamilyOptions spaceOptions,
       long lastVersion,
-      long recordCacheBytes) {
+      long recordCacheBytes)
+      throws RocksDBException {
     this.dir = dir;
     this.recent = new RecordCache(recordCacheBytes);
     this.filters = new MemtableFilters(db);
@@ -265,6 +276,10 @@ public final class RocksDbStorage implements Storage {
     this.versionCeiling = lastVersion;
     this.writeOptions = new WriteOptions().setSync(false).setDisableWAL(false);
     natives.addFirst(writeOptions);
+    this.pool = new ColumnFamilyPool(db, meta, spaceOptions, writeOptions, poolAccess());
+    Map<String, ColumnFamilyHandle> found = new HashMap<>();
+    pool.open(pooled, found);
+    this.spaces.putAll(found);
   }
 
   /**
@@ -392,23 +407,28 @@ public final class RocksDbStorage implements Storage {
 
       ColumnFamilyHandle meta = null;
       Map<String, ColumnFamilyHandle> spaces = new HashMap<>();
+      Map<String, ColumnFamilyHandle> pooled = new HashMap<>();
       boolean foreign = false;
       for (int i = 0; i < names.size(); i++) {
         String name = new String(names.get(i), UTF_8);
         if (Arrays.equals(names.get(i), RocksDB.DEFAULT_COLUMN_FAMILY)) {
           meta = handles.get(i);
         } else if (name.startsWith(SPACE_PREFIX)) {
+          // a space made before the pool, in a family named after it
           spaces.put(name.substring(SPACE_PREFIX.length()), handles.get(i));
+        } else if (name.startsWith(ColumnFamilyPool.PREFIX)) {
+          pooled.put(name, handles.get(i));
         } else {
           foreign = true;
         }
       }
-      long lastVersion = checkFormat(db, meta, dir, exists, foreign || !spaces.isEmpty());
+      long lastVersion =
+          checkFormat(db, meta, dir, exists, foreign || !spaces.isEmpty() || !pooled.isEmpty());
       for (ColumnFamilyHandle h : handles) {
         natives.addFirst(h);
       }
       return new RocksDbStorage(
-          dir, db, meta, spaces, natives, spaceOptions, lastVersion, recordCacheBytes);
+          dir, db, meta, spaces, pooled, natives, spaceOptions, lastVersion, recordCacheBytes);
     } catch (RocksDBException | IOException | RuntimeException e) {
       for (ColumnFamilyHandle h : handles) {
         h.close();
@@ -465,47 +485,101 @@ public final class RocksDbStorage implements Storage {
 
   // ---------------------------------------------------------------- spaces
 
+  /** Gives the space a column family of the pool (see {@link ColumnFamilyPool}). */
   @Override
   public void createSpace(String space) {
     Lock shared = enter();
-    commitLock.lock();
+    spacesLock.lock();
     try {
       if (!spaces.containsKey(space)) {
-        ColumnFamilyHandle handle =
-            db.createColumnFamily(
-                new ColumnFamilyDescriptor((SPACE_PREFIX + space).getBytes(UTF_8), spaceOptions));
-        spaces.put(space, handle);
+        spaces.put(space, pool.take(space));
       }
     } catch (RocksDBException e) {
       throw fault("cannot create space " + space, e);
     } finally {
-      commitLock.unlock();
+      spacesLock.unlock();
       shared.unlock();
     }
   }
 
   /**
-   * Drops the space's column family. Takes the lifecycle lock exclusively, so no read iterates the
-   * handle while it is freed; dropping a table is rare enough for that brief pause.
+   * Takes the space out of the store at once; its column family is dropped behind (see {@link
+   * ColumnFamilyPool}). Out of the spaces under the commit lock, so that no commit is writing
+   * to it when it goes; reads that found it before finish on it, as its handle is freed only
+   * under the exclusive lock.
    */
   @Override
   public void dropSpace(String space) {
-    Lock exclusive = lifecycle.writeLock();
-    exclusive.lock();
+    Lock shared = enter();
+    spacesLock.lock();
     try {
-      ensureOpen();
-      ColumnFamilyHandle handle = spaces.remove(space);
+      ColumnFamilyHandle handle;
+      Locks.lockCommit(commitLock);
+      try {
+        handle = spaces.remove(space);
+      } finally {
+        commitLock.unlock();
+      }
       if (handle != null) {
         recent.forget(handle);
         filters.forget(space);
-        db.dropColumnFamily(handle);
-        handle.close();
+        pool.drop(space, handle);
       }
     } catch (RocksDBException e) {
       throw fault("cannot drop space " + space, e);
     } finally {
-      exclusive.unlock();
+      spacesLock.unlock();
+      shared.unlock();
     }
+  }
+
+  /** The pool's way into this store's locks and write-ahead log. */
+  private ColumnFamilyPool.Store poolAccess() {
+    return new ColumnFamilyPool.Store() {
+      @Override
+      public boolean whileOpen(ColumnFamilyPool.RocksAction action) throws RocksDBException {
+        Lock shared;
+        try {
+          shared = enter();
+        } catch (StorageException closed) {
+          return false;
+        }
+        try {
+          action.run();
+          return true;
+        } finally {
+          shared.unlock();
+        }
+      }
+
+      @Override
+      public void exclusively(Runnable action) {
+        Lock exclusive = lifecycle.writeLock();
+        exclusive.lock();
+        try {
+          if (!closed) {
+            action.run();
+          }
+        } finally {
+          exclusive.unlock();
+        }
+      }
+
+      @Override
+      public void flushWal() throws RocksDBException {
+        walLock.lock();
+        try {
+          db.flushWal(false);
+        } finally {
+          walLock.unlock();
+        }
+      }
+    };
+  }
+
+  /** The pool, for tests. */
+  ColumnFamilyPool pool() {
+    return pool;
   }
 
   @Override
@@ -865,6 +939,7 @@ public final class RocksDbStorage implements Storage {
         return;
       }
       closed = true;
+      pool.close();
       spaces.values().forEach(ColumnFamilyHandle::close);
       spaces.clear();
       meta.close();
