@@ -32,8 +32,9 @@ import org.rocksdb.WriteOptions;
  * column family per table that made CreateTable and DeleteTable cost in proportion to the tables
  * already there: 11 and 9 ms with none, 37 and 36 ms with 50, 202 and 195 ms with 200
  * (docs/performance.md, "Twelfth round"), while a drop held every other call of the store.
- * Creating {@link #BATCH} families at once pays for that file once, and so does dropping all the
- * families that are waiting.
+ * Creating a batch of families at once ({@link #BATCH}, or a quarter of the pool's families when
+ * that is more) pays for that file once, and so does dropping all the families that are waiting.
+ * The next batch is made behind when half of one is left.
  *
  * <p>A family of the pool is named {@code pool:N}; which space it holds is a record of the
  * metadata family ({@code family:SPACE} = its name), written before any commit can reach the
@@ -49,7 +50,7 @@ import org.rocksdb.WriteOptions;
  */
 final class ColumnFamilyPool {
   static final String PREFIX = "pool:";
-  /** How many families one creation makes. */
+  /** The fewest families one creation makes. */
   static final int BATCH = 16;
   private static final byte[] RECORD_PREFIX = "family:".getBytes(UTF_8);
 
@@ -89,7 +90,9 @@ final class ColumnFamilyPool {
   private final List<ColumnFamilyHandle> failed = new ArrayList<>();
   private final Map<ColumnFamilyHandle, String> names = new HashMap<>();
   private long next;
-  private boolean refilling;
+  /** A batch is being made (by a take or behind); one at a time. */
+  private boolean making;
+  private boolean refillQueued;
   private boolean dropping;
 
   ColumnFamilyPool(
@@ -143,21 +146,30 @@ final class ColumnFamilyPool {
   }
 
   /**
-   * A family for {@code space}, recorded as its own: a ready one, or one of a batch made now if
-   * none is. Making more starts behind when few are left.
+   * A family for {@code space}, recorded as its own: a ready one; when none is, one of the batch
+   * being made (behind, or here when none is). The next batch starts behind when few are left.
    */
-  synchronized ColumnFamilyHandle take(String space) throws RocksDBException {
-    if (ready.isEmpty()) {
-      make();
+  ColumnFamilyHandle take(String space) throws RocksDBException {
+    while (true) {
+      synchronized (this) {
+        if (!ready.isEmpty()) {
+          ColumnFamilyHandle handle = ready.peek();
+          db.put(meta, writeOptions, record(space), names.get(handle).getBytes(UTF_8));
+          ready.poll();
+          if (ready.size() < batchSize() / 2 && !making && !refillQueued) {
+            refillQueued = true;
+            submit(this::refill);
+          }
+          return handle;
+        }
+        if (making) {
+          awaitBatch();
+          continue;
+        }
+        making = true;
+      }
+      makeBatch();
     }
-    ColumnFamilyHandle handle = ready.peek();
-    db.put(meta, writeOptions, record(space), names.get(handle).getBytes(UTF_8));
-    ready.poll();
-    if (ready.size() < BATCH / 2 && !refilling) {
-      refilling = true;
-      submit(this::refill);
-    }
-    return handle;
   }
 
   /**
@@ -195,7 +207,7 @@ final class ColumnFamilyPool {
   void awaitIdle() throws InterruptedException {
     while (true) {
       synchronized (this) {
-        if (!refilling && !dropping) {
+        if (!making && !refillQueued && !dropping) {
           return;
         }
       }
@@ -203,36 +215,76 @@ final class ColumnFamilyPool {
     }
   }
 
-  // Call under this.
-  private void make() throws RocksDBException {
-    List<ColumnFamilyDescriptor> descriptors = new ArrayList<>(BATCH);
-    List<String> made = new ArrayList<>(BATCH);
-    for (int i = 0; i < BATCH; i++) {
-      String name = PREFIX + next++;
-      made.add(name);
-      descriptors.add(new ColumnFamilyDescriptor(name.getBytes(UTF_8), options));
+  /**
+   * How many families one creation makes: {@link #BATCH}, or a quarter of the pool's families
+   * when that is more, so that the OPTIONS file, which grows with them, is written as seldom per
+   * family at any number. Call under this.
+   */
+  private int batchSize() {
+    return Math.max(BATCH, names.size() / 4);
+  }
+
+  /**
+   * Makes a batch of families and adds them to the ready ones; the caller has set {@code
+   * making}, which this clears. RocksDB's call runs outside the monitor: takes find the families
+   * that are ready meanwhile, and only a take that finds none waits for the batch.
+   */
+  private void makeBatch() throws RocksDBException {
+    try {
+      List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+      List<String> made = new ArrayList<>();
+      synchronized (this) {
+        for (int i = batchSize(); i > 0; i--) {
+          String name = PREFIX + next++;
+          made.add(name);
+          descriptors.add(new ColumnFamilyDescriptor(name.getBytes(UTF_8), options));
+        }
+      }
+      List<ColumnFamilyHandle> handles = db.createColumnFamilies(descriptors);
+      synchronized (this) {
+        for (int i = 0; i < handles.size(); i++) {
+          names.put(handles.get(i), made.get(i));
+          ready.add(handles.get(i));
+        }
+      }
+    } finally {
+      synchronized (this) {
+        making = false;
+        notifyAll();
+      }
     }
-    List<ColumnFamilyHandle> handles = db.createColumnFamilies(descriptors);
-    for (int i = 0; i < handles.size(); i++) {
-      names.put(handles.get(i), made.get(i));
-      ready.add(handles.get(i));
+  }
+
+  // Call under this.
+  private void awaitBatch() {
+    try {
+      wait();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StorageException("interrupted while waiting for a column family");
     }
   }
 
   private void refill() {
+    synchronized (this) {
+      refillQueued = false;
+      if (making || ready.size() >= batchSize() / 2) {
+        return;
+      }
+      making = true;
+    }
+    boolean ran = false;
     try {
-      store.whileOpen(() -> {
-        synchronized (this) {
-          if (ready.size() < BATCH / 2) {
-            make();
-          }
-        }
-      });
+      ran = store.whileOpen(this::makeBatch);
     } catch (RocksDBException | StorageException e) {
-      // The next take makes them itself.
+      // The next take that finds none ready makes them itself.
+      ran = true; // makeBatch cleared making
     } finally {
-      synchronized (this) {
-        refilling = false;
+      if (!ran) {
+        synchronized (this) {
+          making = false;
+          notifyAll();
+        }
       }
     }
   }
