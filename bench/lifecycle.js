@@ -5,10 +5,11 @@
 //
 //   node bench/lifecycle.js NAME=URL... [--tables 0,50,200] [--rounds 15]
 //
-// For each server and each count of other tables (made first, and kept): ROUNDS times, a
-// CreateTable (a table with a GSI) and DescribeTable until it and its index are ACTIVE, then a
-// DeleteTable and DescribeTable until the table is gone; each DescribeTable follows the last
-// answer at once. Prints the median and the largest time of both, in ms, as a Markdown table.
+// For each server, after 20 rounds of warm-up, and for each count of other tables (made first,
+// and kept): ROUNDS times, a CreateTable (a table with a GSI) and DescribeTable until it and its
+// index are ACTIVE, then a DeleteTable and DescribeTable until the table is gone; each
+// DescribeTable follows the last answer at once. Prints the median and the largest time of both,
+// in ms, as a Markdown table.
 'use strict'
 const { client } = require('./dynamodb')
 
@@ -20,6 +21,7 @@ const listOption = (name, def) => {
 }
 const COUNTS = listOption('--tables', '0,50,200')
 const ROUNDS = listOption('--rounds', '15')[0]
+const WARMUP = 20 // rounds before the first measured, with no other table
 
 function table (name) {
   return JSON.stringify({
@@ -63,8 +65,21 @@ async function untilGone (db, name) {
 const ms = t => Number(process.hrtime.bigint() - t) / 1e6
 const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
+// One table made and deleted: the times of both, in ms.
+async function round (db, t) {
+  let start = process.hrtime.bigint()
+  await db.must('CreateTable', table(t))
+  await untilActive(db, t)
+  const created = ms(start)
+  start = process.hrtime.bigint()
+  await db.must('DeleteTable', JSON.stringify({ TableName: t }))
+  await untilGone(db, t)
+  return [created, ms(start)]
+}
+
 async function measure (name, url) {
   const db = client(url, 1, 60000)
+  for (let r = 0; r < WARMUP; r++) await round(db, 'warmup' + r) // the server's code compiled
   const rows = []
   let others = 0
   for (const count of COUNTS) {
@@ -75,15 +90,9 @@ async function measure (name, url) {
     const created = []
     const deleted = []
     for (let r = 0; r < ROUNDS; r++) {
-      const t = 'lifecycle' + count + '_' + r
-      let start = process.hrtime.bigint()
-      await db.must('CreateTable', table(t))
-      await untilActive(db, t)
-      created.push(ms(start))
-      start = process.hrtime.bigint()
-      await db.must('DeleteTable', JSON.stringify({ TableName: t }))
-      await untilGone(db, t)
-      deleted.push(ms(start))
+      const [c, d] = await round(db, 'lifecycle' + count + '_' + r)
+      created.push(c)
+      deleted.push(d)
     }
     rows.push(`| ${name} | ${count} | ${median(created).toFixed(1)} | ` +
       `${Math.max(...created).toFixed(1)} | ${median(deleted).toFixed(1)} | ` +
