@@ -8,8 +8,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -41,20 +44,27 @@ import org.rocksdb.WriteOptions;
  * space, so that a commit found in the write-ahead log after a crash always finds its space's
  * record before it. On opening, a family of the pool that no record names is empty (made ahead
  * and never used) and ready again, or holds a dropped space not yet dropped, and is dropped.
- * Spaces made before the pool keep their families, named after them.
+ * Spaces made before the pool keep their families, named after them ({@code space:NAME}); when
+ * such a space is dropped, a record {@code dropped:FAMILY} marks its family until the drop is
+ * done, so that an opening before then drops it instead of finding the space again.
  *
  * <p>Dropping runs on a thread of its own: the family is out of the store's spaces at once, its
- * drop follows with the others waiting, after the write-ahead log is written to its file (so a
- * drop is never on disk before the commit that removed the space's table). Handles are freed
- * only under the store's exclusive lock, so no read in progress uses a freed one.
+ * drop follows with the others waiting, after the write-ahead log is written to its file and
+ * synced (so a drop is never on disk before the commit that removed the space's table, or the
+ * removal of its record). Handles are freed, and the store's record cache forgets them, only
+ * under the store's exclusive lock, so no read in progress uses a freed one. A batch is claimed
+ * only by a thread that holds the store's shared lock, so a take that waits for it never waits
+ * for a close.
  */
 final class ColumnFamilyPool {
   static final String PREFIX = "pool:";
   /** The fewest families one creation makes. */
   static final int BATCH = 16;
   private static final byte[] RECORD_PREFIX = "family:".getBytes(UTF_8);
+  /** A family named after its space, from before the pool, whose space was dropped. */
+  private static final byte[] DROPPED_PREFIX = "dropped:".getBytes(UTF_8);
 
-  /** What the pool needs of its store: its locks and its write-ahead log. */
+  /** What the pool needs of its store: its locks, its write-ahead log and its record cache. */
   interface Store {
     /** Runs {@code action} under the store's shared lock; false when the store is closed. */
     boolean whileOpen(RocksAction action) throws RocksDBException;
@@ -62,8 +72,11 @@ final class ColumnFamilyPool {
     /** Runs {@code action} under the store's exclusive lock, unless it is closed. */
     void exclusively(Runnable action);
 
-    /** Writes the write-ahead log's buffer to its file. */
-    void flushWal() throws RocksDBException;
+    /** Writes the write-ahead log's buffer to its file, and syncs the file. */
+    void syncWal() throws RocksDBException;
+
+    /** Forgets what the store keeps of a dropped family; no read or commit runs meanwhile. */
+    void forget(ColumnFamilyHandle family);
   }
 
   /** A RocksDB call. */
@@ -87,8 +100,14 @@ final class ColumnFamilyPool {
   // Guarded by this.
   private final Deque<ColumnFamilyHandle> ready = new ArrayDeque<>();
   private final List<ColumnFamilyHandle> toDrop = new ArrayList<>();
+  /** The families being dropped behind, until their handles are freed. */
+  private final List<ColumnFamilyHandle> inFlight = new ArrayList<>();
   private final List<ColumnFamilyHandle> failed = new ArrayList<>();
-  private final Map<ColumnFamilyHandle, String> names = new HashMap<>();
+  /**
+   * The name of every family of the pool, and of every family from before it. By identity: a
+   * handle's equals and hashCode ask RocksDB, and crash on a closed handle.
+   */
+  private final Map<ColumnFamilyHandle, String> names = new IdentityHashMap<>();
   private long next;
   /** A batch is being made (by a take or behind); one at a time. */
   private boolean making;
@@ -106,31 +125,51 @@ final class ColumnFamilyPool {
   }
 
   /**
-   * Sorts the families of an opened store named {@code pool:N}: those a record names go into
-   * {@code spaces}, under their space; the others are made ready if empty, else dropped. Records
-   * that name no family (its drop was on disk, the record's removal not) are removed.
+   * Sorts the families of an opened store into {@code spaces}, under their space, and the pool's.
+   * {@code pooled} are the families named {@code pool:N}: those a record names hold its space;
+   * the others are made ready if empty, else dropped. Records that name no family are removed.
+   * {@code legacy} are the families from before the pool, by space: each holds its space, unless
+   * its space was dropped (marked so), and then it is dropped.
    */
-  synchronized void open(Map<String, ColumnFamilyHandle> families,
+  synchronized void open(
+      Map<String, ColumnFamilyHandle> pooled, Map<String, ColumnFamilyHandle> legacy,
       Map<String, ColumnFamilyHandle> spaces) throws RocksDBException {
-    Map<String, ColumnFamilyHandle> unclaimed = new HashMap<>(families);
-    families.forEach((name, handle) -> {
+    Map<String, ColumnFamilyHandle> unclaimed = new HashMap<>(pooled);
+    pooled.forEach((name, handle) -> {
       names.put(handle, name);
       next = Math.max(next, Long.parseLong(name.substring(PREFIX.length())) + 1);
     });
-    try (RocksIterator it = db.newIterator(meta); WriteBatch stale = new WriteBatch()) {
+    Set<String> legacyNames = new HashSet<>();
+    try (RocksIterator it = db.newIterator(meta);
+        WriteBatch stale = new WriteBatch();
+        WriteOptions sync = new WriteOptions().setSync(true)) {
+      for (Map.Entry<String, ColumnFamilyHandle> e : legacy.entrySet()) {
+        String name = RocksDbStorage.legacyFamily(e.getKey());
+        names.put(e.getValue(), name);
+        legacyNames.add(name);
+        if (db.get(meta, key(DROPPED_PREFIX, name)) != null) {
+          toDrop.add(e.getValue());
+        } else {
+          spaces.put(e.getKey(), e.getValue());
+        }
+      }
+      for (it.seek(DROPPED_PREFIX); it.isValid() && startsWith(it.key(), DROPPED_PREFIX);
+          it.next()) {
+        if (!legacyNames.contains(suffix(it.key(), DROPPED_PREFIX))) {
+          stale.delete(meta, it.key()); // dropped, but the marker's removal was lost
+        }
+      }
       for (it.seek(RECORD_PREFIX); it.isValid() && startsWith(it.key(), RECORD_PREFIX);
           it.next()) {
-        String space = new String(it.key(), RECORD_PREFIX.length,
-            it.key().length - RECORD_PREFIX.length, UTF_8);
         ColumnFamilyHandle handle = unclaimed.remove(new String(it.value(), UTF_8));
         if (handle == null) {
           stale.delete(meta, it.key());
         } else {
-          spaces.put(space, handle);
+          spaces.put(suffix(it.key(), RECORD_PREFIX), handle);
         }
       }
       if (stale.count() > 0) {
-        db.write(writeOptions, stale);
+        db.write(sync, stale);
       }
     }
     for (ColumnFamilyHandle handle : unclaimed.values()) {
@@ -148,13 +187,14 @@ final class ColumnFamilyPool {
   /**
    * A family for {@code space}, recorded as its own: a ready one; when none is, one of the batch
    * being made (behind, or here when none is). The next batch starts behind when few are left.
+   * Call under the store's shared lock.
    */
   ColumnFamilyHandle take(String space) throws RocksDBException {
     while (true) {
       synchronized (this) {
         if (!ready.isEmpty()) {
           ColumnFamilyHandle handle = ready.peek();
-          db.put(meta, writeOptions, record(space), names.get(handle).getBytes(UTF_8));
+          db.put(meta, writeOptions, key(RECORD_PREFIX, space), names.get(handle).getBytes(UTF_8));
           ready.poll();
           if (ready.size() < batchSize() / 2 && !making && !refillQueued) {
             refillQueued = true;
@@ -163,6 +203,7 @@ final class ColumnFamilyPool {
           return handle;
         }
         if (making) {
+          // Whoever makes it holds the store's shared lock, as this take does: it finishes.
           awaitBatch();
           continue;
         }
@@ -173,12 +214,15 @@ final class ColumnFamilyPool {
   }
 
   /**
-   * Removes {@code space}'s record and drops its family behind (a family named after its space,
-   * from before the pool, too). The caller has made sure that no commit writes to it any more.
+   * Takes {@code space} out of the records (a family from before the pool is marked dropped) and
+   * drops its family behind. The caller has made sure that no commit writes to it any more.
    */
   synchronized void drop(String space, ColumnFamilyHandle handle) throws RocksDBException {
-    if (names.containsKey(handle)) {
-      db.delete(meta, writeOptions, record(space));
+    String name = names.get(handle);
+    if (name != null && name.startsWith(PREFIX)) {
+      db.delete(meta, writeOptions, key(RECORD_PREFIX, space));
+    } else if (name != null) {
+      db.put(meta, writeOptions, key(DROPPED_PREFIX, name), new byte[0]);
     }
     toDrop.add(handle);
     scheduleDrop();
@@ -189,16 +233,19 @@ final class ColumnFamilyPool {
     return ready.size();
   }
 
-  /** Stops the thread; call under the store's exclusive lock, before closing the handles. */
+  /** Stops the thread; call under the store's exclusive lock, before closing the database. */
   void close() {
     worker.shutdown();
     synchronized (this) {
+      // Those not dropped yet are left to the next opening, which finds them unrecorded (or
+      // marked dropped) and drops them.
       ready.forEach(ColumnFamilyHandle::close);
+      for (List<ColumnFamilyHandle> handles : List.of(toDrop, inFlight, failed)) {
+        handles.forEach(ColumnFamilyHandle::close);
+      }
       ready.clear();
-      // Left to the next opening, which finds them without a record and drops them.
-      toDrop.forEach(ColumnFamilyHandle::close);
       toDrop.clear();
-      failed.forEach(ColumnFamilyHandle::close);
+      inFlight.clear();
       failed.clear();
     }
   }
@@ -265,27 +312,27 @@ final class ColumnFamilyPool {
     }
   }
 
+  /**
+   * Makes the next batch behind, unless one is being made or enough are ready. Takes the store's
+   * shared lock before it claims the making, so that a take waiting for this batch never waits
+   * for a close waiting for that take.
+   */
   private void refill() {
     synchronized (this) {
       refillQueued = false;
-      if (making || ready.size() >= batchSize() / 2) {
-        return;
-      }
-      making = true;
     }
-    boolean ran = false;
     try {
-      ran = store.whileOpen(this::makeBatch);
-    } catch (RocksDBException | StorageException e) {
-      // The next take that finds none ready makes them itself.
-      ran = true; // makeBatch cleared making
-    } finally {
-      if (!ran) {
+      store.whileOpen(() -> {
         synchronized (this) {
-          making = false;
-          notifyAll();
+          if (making || ready.size() >= batchSize() / 2) {
+            return;
+          }
+          making = true;
         }
-      }
+        makeBatch();
+      });
+    } catch (RocksDBException | RuntimeException e) {
+      // makeBatch cleared making; the next take that finds none ready makes them itself.
     }
   }
 
@@ -301,6 +348,7 @@ final class ColumnFamilyPool {
   private void dropWaiting() {
     while (true) {
       List<ColumnFamilyHandle> batch;
+      List<String> legacyNames = new ArrayList<>();
       synchronized (this) {
         if (toDrop.isEmpty()) {
           dropping = false;
@@ -308,28 +356,50 @@ final class ColumnFamilyPool {
         }
         batch = new ArrayList<>(toDrop);
         toDrop.clear();
+        inFlight.addAll(batch);
+        for (ColumnFamilyHandle h : batch) {
+          String name = names.get(h);
+          if (name != null && !name.startsWith(PREFIX)) {
+            legacyNames.add(name);
+          }
+        }
       }
       try {
         boolean open = store.whileOpen(() -> {
-          store.flushWal(); // the commits that removed these spaces go first
+          // The commits that removed these spaces, and the records' removals, go first: a drop
+          // is on disk at once, the log only when written.
+          store.syncWal();
           db.dropColumnFamilies(batch);
+          for (String name : legacyNames) {
+            db.delete(meta, writeOptions, key(DROPPED_PREFIX, name));
+          }
         });
         if (!open) {
-          return; // a closed store's handles are gone with it; the next opening drops the rest
+          return; // closing freed the handles; the next opening drops what is left
         }
         store.exclusively(() -> {
           synchronized (this) {
             batch.forEach(names::remove);
+            removeAll(inFlight, batch);
           }
-          batch.forEach(ColumnFamilyHandle::close);
+          for (ColumnFamilyHandle h : batch) {
+            store.forget(h);
+            h.close();
+          }
         });
-      } catch (RocksDBException | StorageException e) {
-        // Not dropped: no record names them, so the next opening does. Closed with the store.
+      } catch (RocksDBException | RuntimeException e) {
+        // Not dropped: unrecorded or marked dropped, so the next opening drops them.
         synchronized (this) {
+          removeAll(inFlight, batch);
           failed.addAll(batch);
         }
       }
     }
+  }
+
+  /** Removes {@code handles} from {@code from}, by identity (see {@link #names}). */
+  private static void removeAll(List<ColumnFamilyHandle> from, List<ColumnFamilyHandle> handles) {
+    from.removeIf(h -> handles.stream().anyMatch(other -> other == h));
   }
 
   private void submit(Runnable task) {
@@ -347,11 +417,15 @@ final class ColumnFamilyPool {
     }
   }
 
-  private static byte[] record(String space) {
-    byte[] name = space.getBytes(UTF_8);
-    byte[] key = Arrays.copyOf(RECORD_PREFIX, RECORD_PREFIX.length + name.length);
-    System.arraycopy(name, 0, key, RECORD_PREFIX.length, name.length);
+  private static byte[] key(byte[] prefix, String name) {
+    byte[] bytes = name.getBytes(UTF_8);
+    byte[] key = Arrays.copyOf(prefix, prefix.length + bytes.length);
+    System.arraycopy(bytes, 0, key, prefix.length, bytes.length);
     return key;
+  }
+
+  private static String suffix(byte[] key, byte[] prefix) {
+    return new String(key, prefix.length, key.length - prefix.length, UTF_8);
   }
 
   private static boolean startsWith(byte[] bytes, byte[] prefix) {

@@ -257,7 +257,7 @@ public final class RocksDbStorage implements Storage {
       Path dir,
       RocksDB db,
       ColumnFamilyHandle meta,
-      Map<String, ColumnFamilyHandle> spaces,
+      Map<String, ColumnFamilyHandle> legacy,
       Map<String, ColumnFamilyHandle> pooled,
       Deque<RocksObject> natives,
       ColumnFamilyOptions spaceOptions,
@@ -269,7 +269,7 @@ public final class RocksDbStorage implements Storage {
     this.filters = new MemtableFilters(db);
     this.db = db;
     this.meta = meta;
-    this.spaces = new ConcurrentHashMap<>(spaces);
+    this.spaces = new ConcurrentHashMap<>();
     this.natives = natives;
     this.spaceOptions = spaceOptions;
     this.lastVersion = lastVersion;
@@ -278,7 +278,7 @@ public final class RocksDbStorage implements Storage {
     natives.addFirst(writeOptions);
     this.pool = new ColumnFamilyPool(db, meta, spaceOptions, writeOptions, poolAccess());
     Map<String, ColumnFamilyHandle> found = new HashMap<>();
-    pool.open(pooled, found);
+    pool.open(pooled, legacy, found);
     this.spaces.putAll(found);
   }
 
@@ -406,7 +406,7 @@ public final class RocksDbStorage implements Storage {
       db = RocksDB.open(dbOptions, path, descriptors, handles);
 
       ColumnFamilyHandle meta = null;
-      Map<String, ColumnFamilyHandle> spaces = new HashMap<>();
+      Map<String, ColumnFamilyHandle> legacy = new HashMap<>();
       Map<String, ColumnFamilyHandle> pooled = new HashMap<>();
       boolean foreign = false;
       for (int i = 0; i < names.size(); i++) {
@@ -415,7 +415,7 @@ public final class RocksDbStorage implements Storage {
           meta = handles.get(i);
         } else if (name.startsWith(SPACE_PREFIX)) {
           // a space made before the pool, in a family named after it
-          spaces.put(name.substring(SPACE_PREFIX.length()), handles.get(i));
+          legacy.put(name.substring(SPACE_PREFIX.length()), handles.get(i));
         } else if (name.startsWith(ColumnFamilyPool.PREFIX)) {
           pooled.put(name, handles.get(i));
         } else {
@@ -423,12 +423,12 @@ public final class RocksDbStorage implements Storage {
         }
       }
       long lastVersion =
-          checkFormat(db, meta, dir, exists, foreign || !spaces.isEmpty() || !pooled.isEmpty());
+          checkFormat(db, meta, dir, exists, foreign || !legacy.isEmpty() || !pooled.isEmpty());
       for (ColumnFamilyHandle h : handles) {
         natives.addFirst(h);
       }
       return new RocksDbStorage(
-          dir, db, meta, spaces, pooled, natives, spaceOptions, lastVersion, recordCacheBytes);
+          dir, db, meta, legacy, pooled, natives, spaceOptions, lastVersion, recordCacheBytes);
     } catch (RocksDBException | IOException | RuntimeException e) {
       for (ColumnFamilyHandle h : handles) {
         h.close();
@@ -521,9 +521,8 @@ public final class RocksDbStorage implements Storage {
         commitLock.unlock();
       }
       if (handle != null) {
-        recent.forget(handle);
         filters.forget(space);
-        pool.drop(space, handle);
+        pool.drop(space, handle); // and the record cache forgets it with the drop
       }
     } catch (RocksDBException e) {
       throw fault("cannot drop space " + space, e);
@@ -566,15 +565,25 @@ public final class RocksDbStorage implements Storage {
       }
 
       @Override
-      public void flushWal() throws RocksDBException {
+      public void syncWal() throws RocksDBException {
         walLock.lock();
         try {
-          db.flushWal(false);
+          db.flushWal(true);
         } finally {
           walLock.unlock();
         }
       }
+
+      @Override
+      public void forget(ColumnFamilyHandle family) {
+        recent.forget(family);
+      }
     };
+  }
+
+  /** The name of a space's column family in a store made before {@link ColumnFamilyPool}. */
+  static String legacyFamily(String space) {
+    return SPACE_PREFIX + space;
   }
 
   /** The pool, for tests. */

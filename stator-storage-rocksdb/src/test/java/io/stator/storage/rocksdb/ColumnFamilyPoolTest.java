@@ -9,17 +9,25 @@ import io.stator.storage.StoredRecord;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteOptions;
 
 /**
  * Spaces in column families of the pool: made ahead in batches, recorded in the metadata, found
@@ -129,20 +137,7 @@ class ColumnFamilyPoolTest {
    */
   @Test
   void aStoreMadeBeforeThePoolOpensWithItsSpaces() throws Exception {
-    try (RocksDbStorage storage = RocksDbStorage.open(dir)) {
-      storage.createSpace("new"); // makes the store: its format marker and version
-    }
-    RocksDB.loadLibrary();
-    List<ColumnFamilyHandle> handles = new ArrayList<>();
-    try (RocksDB db = RocksDB.open(dir.toString(), descriptors(), handles)) {
-      ColumnFamilyHandle old =
-          db.createColumnFamily(new ColumnFamilyDescriptor("space:old".getBytes(UTF_8)));
-      byte[] payload = "from before".getBytes(UTF_8);
-      db.put(old, CompositeKey.encode(KEY),
-          ByteBuffer.allocate(8 + payload.length).putLong(1).put(payload).array());
-      old.close();
-      handles.forEach(ColumnFamilyHandle::close);
-    }
+    makeLegacySpace("old", "from before");
     try (RocksDbStorage storage = RocksDbStorage.open(dir)) {
       assertThat(storage.spaces()).contains("old", "new");
       assertThat(value(storage, "old")).isEqualTo("from before");
@@ -157,6 +152,145 @@ class ColumnFamilyPoolTest {
     assertThat(families()).doesNotContain("space:old");
     try (RocksDbStorage storage = RocksDbStorage.open(dir)) {
       assertThat(storage.spaces()).doesNotContain("old");
+    }
+  }
+
+  /**
+   * The drop of a space from before the pool runs behind; a store closed before it runs does not
+   * find the space again when it opens, and drops its family then.
+   */
+  @Test
+  void aDroppedSpaceFromBeforeThePoolStaysDroppedWhenTheStoreClosesFirst() throws Exception {
+    makeLegacySpace("old", "from before");
+    try (RocksDbStorage storage = RocksDbStorage.open(dir)) {
+      assertThat(storage.spaces()).contains("old");
+      storage.dropSpace("old");
+    } // most often before the drop behind has run
+    try (RocksDbStorage storage = RocksDbStorage.open(dir)) {
+      assertThat(storage.spaces()).doesNotContain("old");
+      storage.createSpace("old");
+      assertThat(storage.get("old", KEY)).isEmpty();
+      storage.pool().awaitIdle();
+    }
+    assertThat(families()).doesNotContain("space:old");
+    try (RocksDbStorage storage = RocksDbStorage.open(dir)) {
+      assertThat(storage.spaces()).contains("old");
+      assertThat(storage.get("old", KEY)).isEmpty();
+    }
+  }
+
+  /**
+   * A take that finds no family ready waits for the batch being made; whoever makes it holds the
+   * store's shared lock. A refill behind that reaches the shared lock only after a close has
+   * queued for the exclusive one must not have claimed the making: the take would wait for it,
+   * it for the close, and the close for the take.
+   */
+  @Test
+  void aTakeWaitingForABatchNeverWaitsForAClose() throws Exception {
+    RocksDB.loadLibrary();
+    ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock(); // as the store's
+    CountDownLatch refillArrived = new CountDownLatch(1);
+    CountDownLatch refillGoesOn = new CountDownLatch(1);
+    try (DBOptions dbOptions = new DBOptions().setCreateIfMissing(true);
+        ColumnFamilyOptions options = new ColumnFamilyOptions();
+        WriteOptions writeOptions = new WriteOptions()) {
+      List<ColumnFamilyHandle> handles = new ArrayList<>();
+      try (RocksDB db = RocksDB.open(dbOptions, dir.toString(),
+          List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, options)), handles)) {
+        ColumnFamilyPool pool = new ColumnFamilyPool(db, handles.get(0), options, writeOptions,
+            new ColumnFamilyPool.Store() {
+              @Override
+              public boolean whileOpen(ColumnFamilyPool.RocksAction action)
+                  throws RocksDBException {
+                refillArrived.countDown(); // the refill, late for the shared lock
+                try {
+                  refillGoesOn.await();
+                } catch (InterruptedException e) {
+                  throw new IllegalStateException(e);
+                }
+                lifecycle.readLock().lock();
+                try {
+                  action.run();
+                  return true;
+                } finally {
+                  lifecycle.readLock().unlock();
+                }
+              }
+
+              @Override
+              public void exclusively(Runnable action) {
+                lifecycle.writeLock().lock();
+                try {
+                  action.run();
+                } finally {
+                  lifecycle.writeLock().unlock();
+                }
+              }
+
+              @Override
+              public void syncWal() {}
+
+              @Override
+              public void forget(ColumnFamilyHandle family) {}
+            });
+        pool.open(new HashMap<>(), new HashMap<>(), new HashMap<>());
+        int taken = 0;
+        do { // createSpace takes under the shared lock, until a refill is on its way
+          lifecycle.readLock().lock();
+          try {
+            handles.add(pool.take("s" + taken++));
+          } finally {
+            lifecycle.readLock().unlock();
+          }
+        } while (pool.readyCount() >= ColumnFamilyPool.BATCH / 2);
+        assertThat(refillArrived.await(10, TimeUnit.SECONDS)).isTrue();
+        Thread take = new Thread(() -> { // takes the rest, then one more than is ready
+          lifecycle.readLock().lock();
+          try {
+            for (int i = 0; pool.readyCount() > 0; i++) {
+              handles.add(pool.take("rest" + i));
+            }
+            handles.add(pool.take("waiting"));
+          } catch (RocksDBException e) {
+            throw new IllegalStateException(e);
+          } finally {
+            lifecycle.readLock().unlock();
+          }
+        });
+        take.start();
+        Thread.sleep(200);
+        Thread close = new Thread(() -> {
+          lifecycle.writeLock().lock();
+          lifecycle.writeLock().unlock();
+        });
+        close.start();
+        Thread.sleep(200);
+        refillGoesOn.countDown();
+        take.join(10_000);
+        close.join(10_000);
+        assertThat(take.isAlive()).as("the take is stuck").isFalse();
+        assertThat(close.isAlive()).as("the close is stuck").isFalse();
+        pool.awaitIdle();
+        pool.close();
+        handles.forEach(ColumnFamilyHandle::close);
+      }
+    }
+  }
+
+  private void makeLegacySpace(String space, String value) throws Exception {
+    try (RocksDbStorage storage = RocksDbStorage.open(dir)) {
+      storage.createSpace("new"); // makes the store: its format marker and version
+    }
+    RocksDB.loadLibrary();
+    List<ColumnFamilyHandle> handles = new ArrayList<>();
+    try (RocksDB db = RocksDB.open(dir.toString(), descriptors(), handles)) {
+      ColumnFamilyHandle old =
+          db.createColumnFamily(new ColumnFamilyDescriptor(("space:" + space).getBytes(UTF_8)));
+      byte[] payload = value.getBytes(UTF_8);
+      db.put(old, CompositeKey.encode(KEY),
+          ByteBuffer.allocate(8 + payload.length).putLong(1).put(payload).array());
+      old.close();
+      handles.forEach(ColumnFamilyHandle::close);
     }
   }
 
