@@ -1,6 +1,7 @@
-# Shared by bench/run.sh and bench/scale.sh (sourced, not run): installing tools, starting the
-# servers on loopback, waiting for them, stopping them, and reading their figures from /proc and
-# wrk's RESULT lines. The caller sets $out (its output directory) and defines log().
+# Shared by bench/run.sh, bench/scale.sh and bench/lifecycle.sh (sourced, not run): installing
+# tools, starting the servers on loopback, waiting for them, stopping them, and reading their
+# figures from /proc and wrk's RESULT lines. The caller sets $bench (this directory) and $out (its
+# output directory) and defines log().
 
 # apt-get install PACKAGES, refreshing the package lists once when the first try fails.
 apt_install() {
@@ -10,6 +11,15 @@ apt_install() {
   "${as_root[@]}" apt-get install -y -q "$@" >"$out/apt.log" 2>&1 \
     || { "${as_root[@]}" apt-get update -q >>"$out/apt.log" 2>&1 \
          && "${as_root[@]}" apt-get install -y -q "$@" >>"$out/apt.log" 2>&1; }
+}
+
+# dynalite 4 from npm into bench/node_modules, unless it is there.
+need_dynalite() {
+  if [[ ! -f "$bench/node_modules/dynalite/cli.js" ]]; then
+    log "installing dynalite into bench/node_modules"
+    npm install --prefix "$bench" --no-save --no-package-lock --no-audit --no-fund \
+      --loglevel=error dynalite@4 >"$out/npm.log" 2>&1
+  fi
 }
 
 declare -A pid_of port_of

@@ -34,11 +34,7 @@ log() { echo "[$(date +%H:%M:%S)] $*" >&2; }
 source "$bench/lib.sh"
 
 command -v node >/dev/null || { log "installing node"; apt_install nodejs npm; }
-if [[ ! -f "$bench/node_modules/dynalite/cli.js" ]]; then
-  log "installing dynalite into bench/node_modules"
-  npm install --prefix "$bench" --no-save --no-package-lock --no-audit --no-fund \
-    --loglevel=error dynalite@4 >"$out/npm.log" 2>&1
-fi
+need_dynalite
 log "building Stator when stale"
 (cd "$root" && ./stator --version) >"$out/build.log" 2>&1 \
   || { cat "$out/build.log" >&2; exit 1; }

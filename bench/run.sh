@@ -56,11 +56,7 @@ need_tools() {
   command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] \
     || { log "installing nginx"; apt_install nginx-light || apt_install nginx; }
   command -v node >/dev/null || { log "installing node"; apt_install nodejs npm; }
-  if [[ ! -f "$bench/node_modules/dynalite/cli.js" ]]; then
-    log "installing dynalite into bench/node_modules"
-    npm install --prefix "$bench" --no-save --no-package-lock --no-audit --no-fund \
-      --loglevel=error dynalite@4 >"$out/npm.log" 2>&1
-  fi
+  need_dynalite
 }
 
 nginx_bin() { command -v nginx || echo /usr/sbin/nginx; }
