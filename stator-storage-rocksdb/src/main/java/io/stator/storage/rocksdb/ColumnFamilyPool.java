@@ -253,9 +253,9 @@ final class ColumnFamilyPool {
     }
   }
 
-  /** Waits for the drops and creations started behind, for tests. */
+  /** Waits for the drops and creations started behind (or for the close), for tests. */
   void awaitIdle() throws InterruptedException {
-    while (true) {
+    while (!worker.isShutdown()) {
       synchronized (this) {
         if (!making && !refillQueued && !dropping) {
           return;
