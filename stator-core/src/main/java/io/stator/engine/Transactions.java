@@ -345,8 +345,8 @@ final class Transactions {
                 "The conditional request failed");
       } else {
         try {
-          int writesBefore = commit.writes().size();
-          Map<String, AttributeValue> updated = write(commit, a, old);
+          Written written = write(commit, a, old);
+          Map<String, AttributeValue> updated = written.item();
           newSizes[i] = updated == null ? 0 : ItemSize.of(updated);
           if (a.kind() != Kind.CONDITION_CHECK) {
             Catalog.Entry entry = tables.entryForItems(a.table().name());
@@ -354,11 +354,8 @@ final class Transactions {
               throw DynamoDbException.resourceNotFound("Requested resource not found");
             }
             IndexChanges changes = IndexChanges.of(entry.table(), old, updated);
-            // The item's encoding, as the action's write just added it (none for a delete).
-            byte[] encoded =
-                updated == null ? null : commit.writes().get(writesBefore).value();
             indexWrites.add(indexes.stage(entry, changes,
-                current.map(StoredRecord::value).orElse(null), encoded, commit, null));
+                current.map(StoredRecord::value).orElse(null), written.encoded(), commit, null));
             globalWrites.set(i, changes.globalWrites(true));
           }
         } catch (DynamoDbException e) {
@@ -444,25 +441,25 @@ final class Transactions {
   }
 
   /**
-   * Adds the action's write, computed from the current item, to the commit; returns the item as
-   * the write leaves it (null when deleted; the current item for a ConditionCheck).
+   * Adds the action's write, computed from the current item, to the commit; returns what it
+   * wrote.
    */
-  private static Map<String, AttributeValue> write(
-      Commit commit, Action a, Map<String, AttributeValue> old) {
+  private static Written write(Commit commit, Action a, Map<String, AttributeValue> old) {
     String space = a.table().space();
     switch (a.kind()) {
       case CONDITION_CHECK -> {
-        return old;
+        return new Written(old, null);
       }
       case PUT -> {
-        commit.put(space, a.key(), ItemCodec.encode(a.item()));
-        return a.item();
+        byte[] encoded = ItemCodec.encode(a.item());
+        commit.put(space, a.key(), encoded);
+        return new Written(a.item(), encoded);
       }
       case DELETE -> {
         if (old != null) {
           commit.delete(space, a.key());
         }
-        return null;
+        return new Written(null, null);
       }
       case UPDATE -> {
         Map<String, AttributeValue> updated =
@@ -472,12 +469,19 @@ final class Transactions {
           throw DynamoDbException.validation(
               "Item size to update has exceeded the maximum allowed size");
         }
-        commit.put(space, a.key(), ItemCodec.encode(updated));
-        return updated;
+        byte[] encoded = ItemCodec.encode(updated);
+        commit.put(space, a.key(), encoded);
+        return new Written(updated, encoded);
       }
       default -> throw new IllegalStateException(a.kind().toString());
     }
   }
+
+  /**
+   * The item as an action leaves it (null when deleted; the current item for a ConditionCheck),
+   * and its encoding when the action wrote it, which an index projecting ALL keeps as it is.
+   */
+  private record Written(Map<String, AttributeValue> item, byte[] encoded) {}
 
   private static TransactionCanceledException conflict(
       List<Action> actions, Commit.Expectation failed) {
