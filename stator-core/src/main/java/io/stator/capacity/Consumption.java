@@ -87,11 +87,19 @@ public final class Consumption {
   }
 
   /**
+   * Whether {@code returnConsumedCapacity} asks for an answer (TOTAL or INDEXES; null is NONE):
+   * an operation that builds its Consumption only when asked checks this first.
+   */
+  public static boolean requested(String returnConsumedCapacity) {
+    return returnConsumedCapacity != null && !returnConsumedCapacity.equals("NONE");
+  }
+
+  /**
    * The ConsumedCapacity for {@code returnConsumedCapacity} (NONE, TOTAL or INDEXES; null is
    * NONE): null for NONE.
    */
   public ConsumedCapacity consumedCapacity(String returnConsumedCapacity) {
-    if (returnConsumedCapacity == null || returnConsumedCapacity.equals("NONE")) {
+    if (!requested(returnConsumedCapacity)) {
       return null;
     }
     double read = readUnits();
@@ -117,7 +125,7 @@ public final class Consumption {
    */
   public static List<ConsumedCapacity> list(
       Collection<Consumption> perTable, String returnConsumedCapacity) {
-    if (returnConsumedCapacity == null || returnConsumedCapacity.equals("NONE")) {
+    if (!requested(returnConsumedCapacity)) {
       return null;
     }
     List<ConsumedCapacity> out = new ArrayList<>(perTable.size());

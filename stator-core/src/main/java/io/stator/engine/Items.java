@@ -143,10 +143,10 @@ final class Items {
     String returnConsumedCapacity = r.returnConsumedCapacity();
     return new GetItemResponse(
         item == null ? null : Requests.project(item, projection),
-        returnConsumedCapacity == null || returnConsumedCapacity.equals("NONE")
-            ? null
-            : new Consumption(table.name()).tableRead(units)
-                .consumedCapacity(returnConsumedCapacity));
+        Consumption.requested(returnConsumedCapacity)
+            ? new Consumption(table.name()).tableRead(units)
+                .consumedCapacity(returnConsumedCapacity)
+            : null);
   }
 
   DeleteItemResponse delete(DeleteItemRequest r) {
@@ -292,7 +292,7 @@ final class Items {
   private record Written(Map<String, AttributeValue> old, double units, IndexWrite indexWrite) {
     /** The answer to ReturnConsumedCapacity {@code mode}; built only when asked for. */
     io.stator.api.ConsumedCapacity consumedCapacity(TableDefinition table, String mode) {
-      if (mode == null || mode.equals("NONE")) {
+      if (!Consumption.requested(mode)) {
         return null;
       }
       Consumption c = new Consumption(table.name()).tableWrite(units);
