@@ -6,6 +6,7 @@ import io.stator.storage.StorageException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -173,10 +174,10 @@ final class ColumnFamilyPool {
       }
     }
     for (ColumnFamilyHandle handle : unclaimed.values()) {
-      if (isEmpty(handle)) {
-        ready.add(handle);
-      } else {
+      if (RocksDbStorage.hasAnyKey(db, handle)) {
         toDrop.add(handle);
+      } else {
+        ready.add(handle);
       }
     }
     if (!toDrop.isEmpty()) {
@@ -242,14 +243,10 @@ final class ColumnFamilyPool {
     synchronized (this) {
       // Those not dropped yet are left to the next opening, which finds them unrecorded (or
       // marked dropped) and drops them.
-      ready.forEach(ColumnFamilyHandle::close);
-      for (List<ColumnFamilyHandle> handles : List.of(toDrop, inFlight, failed)) {
+      for (Collection<ColumnFamilyHandle> handles : List.of(ready, toDrop, inFlight, failed)) {
         handles.forEach(ColumnFamilyHandle::close);
+        handles.clear();
       }
-      ready.clear();
-      toDrop.clear();
-      inFlight.clear();
-      failed.clear();
     }
   }
 
@@ -410,13 +407,6 @@ final class ColumnFamilyPool {
       worker.execute(task);
     } catch (RejectedExecutionException e) {
       // closing: the next opening finds what is left
-    }
-  }
-
-  private boolean isEmpty(ColumnFamilyHandle handle) {
-    try (RocksIterator it = db.newIterator(handle)) {
-      it.seekToFirst();
-      return !it.isValid();
     }
   }
 

@@ -277,9 +277,7 @@ public final class RocksDbStorage implements Storage {
     this.writeOptions = new WriteOptions().setSync(false).setDisableWAL(false);
     natives.addFirst(writeOptions);
     this.pool = new ColumnFamilyPool(db, meta, spaceOptions, writeOptions, poolAccess());
-    Map<String, ColumnFamilyHandle> found = new HashMap<>();
-    pool.open(pooled, legacy, found);
-    this.spaces.putAll(found);
+    pool.open(pooled, legacy, this.spaces);
   }
 
   /**
@@ -476,7 +474,7 @@ public final class RocksDbStorage implements Storage {
     return ByteBuffer.wrap(version).getLong();
   }
 
-  private static boolean hasAnyKey(RocksDB db, ColumnFamilyHandle cf) {
+  static boolean hasAnyKey(RocksDB db, ColumnFamilyHandle cf) {
     try (RocksIterator it = db.newIterator(cf)) {
       it.seekToFirst();
       return it.isValid();
@@ -990,12 +988,6 @@ public final class RocksDbStorage implements Storage {
       throw new StorageException("the store in " + dir + " is closed");
     }
     return shared;
-  }
-
-  private void ensureOpen() {
-    if (closed) {
-      throw new StorageException("the store in " + dir + " is closed");
-    }
   }
 
   private ColumnFamilyHandle handle(String space) {
