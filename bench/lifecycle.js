@@ -11,7 +11,7 @@
 // DescribeTable follows the last answer at once. Prints the median and the largest time of both,
 // in ms, as a Markdown table.
 'use strict'
-const { client } = require('./dynamodb')
+const { client, waitActive } = require('./dynamodb')
 
 const args = process.argv.slice(2)
 const servers = args.filter(a => /^[^-][^=]*=http/.test(a)).map(a => a.split(/=(.*)/s))
@@ -44,15 +44,6 @@ function table (name) {
   })
 }
 
-async function untilActive (db, name) {
-  for (let i = 0; i < 100000; i++) {
-    const d = await db.must('DescribeTable', JSON.stringify({ TableName: name }))
-    const indexes = d.Table.GlobalSecondaryIndexes || []
-    if (d.Table.TableStatus === 'ACTIVE' && indexes.every(x => x.IndexStatus === 'ACTIVE')) return
-  }
-  throw new Error(name + ' never became ACTIVE')
-}
-
 async function untilGone (db, name) {
   for (let i = 0; i < 100000; i++) {
     const r = await db.call('DescribeTable', JSON.stringify({ TableName: name }))
@@ -69,7 +60,7 @@ const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 async function round (db, t) {
   let start = process.hrtime.bigint()
   await db.must('CreateTable', table(t))
-  await untilActive(db, t)
+  await waitActive(db, t, 0)
   const created = ms(start)
   start = process.hrtime.bigint()
   await db.must('DeleteTable', JSON.stringify({ TableName: t }))
@@ -85,7 +76,7 @@ async function measure (name, url) {
   for (const count of COUNTS) {
     for (; others < count; others++) {
       await db.must('CreateTable', table('other' + others))
-      await untilActive(db, 'other' + others)
+      await waitActive(db, 'other' + others, 0)
     }
     const created = []
     const deleted = []
