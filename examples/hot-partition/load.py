@@ -1,4 +1,5 @@
-"""Writes sensor readings to Stator for a few seconds and counts the throttled writes.
+"""Writes sensor readings to Stator at a steady rate for a few seconds and counts the throttled
+writes.
 
     python3 load.py --table SensorsByDate --key date      # every reading under "2026-03-01"
     python3 load.py --table SensorsBySensor --key sharded # "sensor-17#2026-03", one per sensor
@@ -18,6 +19,9 @@ parser.add_argument("--table", required=True)
 parser.add_argument("--key", choices=["date", "sharded"], required=True)
 parser.add_argument("--seconds", type=float, default=10)
 parser.add_argument("--sensors", type=int, default=100)
+# 250 readings of 16 WCU a second: 4,000 WCU/s, four times one partition's 1,000 and well
+# inside the table's 10,000. Paced, so a faster client does not exhaust the table as a whole.
+parser.add_argument("--rate", type=float, default=250, help="writes per second")
 args = parser.parse_args()
 
 db = boto3.client(
@@ -41,8 +45,12 @@ payload = "x" * 16000  # a 16 KB reading: 16 WCU
 written = throttled = 0
 n = 0
 reasons = set()
-end = time.time() + args.seconds
+start = time.time()
+end = start + args.seconds
 while time.time() < end:
+    ahead = start + n / args.rate - time.time()
+    if ahead > 0:
+        time.sleep(ahead)
     sensor = n % args.sensors
     pk = "2026-03-01" if args.key == "date" else f"sensor-{sensor}#2026-03"
     try:
@@ -59,5 +67,5 @@ while time.time() < end:
     n += 1
 
 print(f"{args.table}: {written} written, {throttled} throttled"
-      f" ({written * 16 / args.seconds:.0f} WCU/s served)"
+      f" ({written * 16 / args.seconds:.0f} WCU/s served of {n * 16 / args.seconds:.0f} asked)"
       + (f", reasons: {', '.join(sorted(reasons))}" if reasons else ""))

@@ -170,13 +170,24 @@ import java.util.List;
  *
  * <h2>Concurrency</h2>
  *
- * The only mutable state of the engine is a cache of table definitions ({@link TableCache}):
- * item operations take their table from it, table operations read and change the catalog in the
- * storage and invalidate the cache after each change. Everything else is the storage's: a
- * DeleteTable racing a PutItem, or two UpdateItems on one item, need no coordination beyond the
- * storage's versioned commits. Because of the cache, one engine owns the catalog of its storage;
- * several engines may not change tables on one storage. The ClientRequestTokens of recent
- * transactions are also kept in memory (see {@link ClientRequestTokens}).
+ * The engine keeps some state of its own in memory, beside what the storage holds:
+ *
+ * <ul>
+ *   <li>a cache of table definitions ({@link TableCache}): item operations take their table from
+ *       it, table operations read and change the catalog in the storage and invalidate the cache
+ *       after each change;
+ *   <li>the sequencers of the GSI change log ({@code index.Sequencer}) and of stream records
+ *       ({@code StreamSequencer}), which count in memory from the last number stored;
+ *   <li>the items of the transactions in progress ({@link OngoingTransactions}) and the
+ *       ClientRequestTokens of recent transactions ({@link ClientRequestTokens});
+ *   <li>the capacity model's partitions and counters ({@link CapacityModel}, its split points
+ *       saved in the storage);
+ *   <li>background threads: the GSI propagator and backfills, and the Time to Live sweeper.
+ * </ul>
+ *
+ * Everything else is the storage's: a DeleteTable racing a PutItem, or two UpdateItems on one
+ * item, need no coordination beyond the storage's versioned commits. Because of this state, one
+ * engine owns its storage; several engines may not share one storage.
  *
  * <h2>Time to Live</h2>
  *

@@ -158,7 +158,9 @@ import org.rocksdb.WriteOptions;
  * a lock after it returns, no read sees uncommitted writes, versions are opaque numbers compared
  * for equality by expectations, and Scan's order across partitions is only "the order of
  * StorageKey", which the engine makes hash order by putting the hash first in the partition
- * bytes (a Cassandra token range is the same contiguous hash range).
+ * bytes. That hash is the engine's own (FNV-1a with a MurmurHash3 finaliser, see {@code
+ * KeyCodec}), not Cassandra's Murmur3 token, so a Cassandra token range is not a range of
+ * it: a storage on Cassandra orders partitions by the engine's hash itself.
  *
  * <h2>Statistics</h2>
  *
