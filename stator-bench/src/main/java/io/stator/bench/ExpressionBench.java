@@ -1,6 +1,6 @@
 package io.stator.bench;
 
-import io.stator.expression.Condition;
+import io.stator.expression.ConditionExpression;
 import io.stator.expression.ExpressionContext;
 import io.stator.expression.Expressions;
 import io.stator.expression.Path;
@@ -41,13 +41,13 @@ public class ExpressionBench {
           ":limit", AttributeValue.n("4096"));
 
   private final Map<String, AttributeValue> item = Data.item(7, 3, 73);
-  private final Condition condition =
+  private final ConditionExpression condition =
       Expressions.parseCondition(CONDITION, new ExpressionContext(NAMES, VALUES), "Condition");
   private final List<Path> projection =
       Expressions.parseProjection("pk, sk, #n, gsk", new ExpressionContext(NAMES, null));
 
   @Benchmark
-  public Condition parseCondition() {
+  public ConditionExpression parseCondition() {
     return Expressions.parseCondition(
         CONDITION, new ExpressionContext(NAMES, VALUES), "ConditionExpression");
   }

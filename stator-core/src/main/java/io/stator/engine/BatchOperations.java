@@ -132,14 +132,14 @@ final class BatchOperations {
     int keyCount = 0;
     for (Map.Entry<String, KeysAndAttributes> e : requestItems.entrySet()) {
       KeysAndAttributes k = e.getValue();
-      Requests.expressionParameters(
-          Requests.params("ProjectionExpression", k.projectionExpression()),
-          Requests.params("AttributesToGet", k.attributesToGet()),
+      RequestConstraints.expressionParameters(
+          RequestConstraints.params("ProjectionExpression", k.projectionExpression()),
+          RequestConstraints.params("AttributesToGet", k.attributesToGet()),
           k.expressionAttributeNames(),
           null);
       ExpressionContext context = new ExpressionContext(k.expressionAttributeNames(), null);
       List<Path> projection =
-          Requests.projection(k.projectionExpression(), k.attributesToGet(), context);
+          RequestConstraints.projection(k.projectionExpression(), k.attributesToGet(), context);
       context.checkAllUsed();
       Set<Map<String, AttributeValue>> seen = new HashSet<>();
       for (Map<String, AttributeValue> key : k.keys()) {
@@ -202,7 +202,7 @@ final class BatchOperations {
         if (whole == null) {
           continue;
         }
-        Map<String, AttributeValue> item = Requests.project(whole, t.projection());
+        Map<String, AttributeValue> item = RequestConstraints.project(whole, t.projection());
         long size = ItemSize.of(item);
         if (responseBytes + size > MAX_GET_RESPONSE_BYTES) {
           // Stop before the answer passes 16 MB; this key and all later ones are unprocessed.

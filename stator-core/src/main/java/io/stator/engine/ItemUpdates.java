@@ -7,13 +7,13 @@ import io.stator.api.AttributeValueUpdate;
 import io.stator.api.DynamoDbException;
 import io.stator.api.UpdateItemRequest;
 import io.stator.api.UpdateItemResponse;
-import io.stator.expression.Condition;
+import io.stator.expression.ConditionExpression;
 import io.stator.expression.ExpressionContext;
 import io.stator.expression.Expressions;
 import io.stator.expression.Operand;
 import io.stator.expression.Path;
 import io.stator.expression.SetValue;
-import io.stator.expression.Update;
+import io.stator.expression.UpdateExpression;
 import io.stator.item.ItemCodec;
 import io.stator.item.ItemSize;
 import io.stator.schema.Constraints;
@@ -37,7 +37,7 @@ import java.util.Optional;
 
 /**
  * UpdateItem: an UpdateExpression (or legacy AttributeUpdates, translated into the same {@link
- * Update} tree) applied to the current item, guarded by a ConditionExpression (or legacy
+ * UpdateExpression} tree) applied to the current item, guarded by a ConditionExpression (or legacy
  * Expected).
  *
  * <p>Like the other writes it reads the item and its version, checks the condition, computes the
@@ -70,7 +70,7 @@ final class ItemUpdates {
   }
 
   UpdateItemResponse update(UpdateItemRequest r) {
-    Constraints c = Requests.tableName(r.tableName());
+    Constraints c = RequestConstraints.tableName(r.tableName());
     c.notNull("key", r.key());
     c.oneOf("returnValues", r.returnValues(), Items.RETURN_VALUES);
     c.oneOf("returnValuesOnConditionCheckFailure", r.returnValuesOnConditionCheckFailure(),
@@ -88,27 +88,27 @@ final class ItemUpdates {
         Consumption.RETURN_CONSUMED_CAPACITY);
     c.oneOf("returnItemCollectionMetrics", r.returnItemCollectionMetrics(), "SIZE", "NONE");
     c.check();
-    Requests.expressionParameters(
-        Requests.params(
+    RequestConstraints.expressionParameters(
+        RequestConstraints.params(
             "UpdateExpression", r.updateExpression(),
             "ConditionExpression", r.conditionExpression()),
-        Requests.params(
+        RequestConstraints.params(
             "AttributeUpdates", r.attributeUpdates(),
             "Expected", r.expected(),
             "ConditionalOperator", r.conditionalOperator()),
         r.expressionAttributeNames(),
         r.expressionAttributeValues());
     checkAttributeUpdates(r.attributeUpdates());
-    Condition expected = LegacyConditions.expected(r.expected(), r.conditionalOperator());
+    ConditionExpression expected = LegacyConditions.expected(r.expected(), r.conditionalOperator());
 
     // One context for both expressions: a placeholder used by either one counts as used.
     ExpressionContext context =
         new ExpressionContext(r.expressionAttributeNames(), r.expressionAttributeValues());
-    Update update =
+    UpdateExpression update =
         r.updateExpression() != null
             ? Expressions.parseUpdate(r.updateExpression(), context)
             : legacyUpdate(r.attributeUpdates());
-    Condition condition =
+    ConditionExpression condition =
         r.conditionExpression() != null
             ? Expressions.parseCondition(r.conditionExpression(), context, "ConditionExpression")
             : expected;
@@ -132,7 +132,7 @@ final class ItemUpdates {
 
   /** Read, check, compute, commit; again from the read when a concurrent write got in between. */
   private UpdateItemResponse apply(
-      UpdateItemRequest r, TableDefinition table, Update update, Condition condition) {
+      UpdateItemRequest r, TableDefinition table, UpdateExpression update, ConditionExpression condition) {
     boolean legacy = r.attributeUpdates() != null;
     StorageKey key = ItemKeys.storageKey(table, r.key());
     TableDefinition validatedAgainst = table;
@@ -221,7 +221,7 @@ final class ItemUpdates {
    * omits Attributes when there is nothing to return.
    */
   private static Map<String, AttributeValue> returned(
-      String returnValues, Update update, Map<String, AttributeValue> old,
+      String returnValues, UpdateExpression update, Map<String, AttributeValue> old,
       Map<String, AttributeValue> updated) {
     Map<String, AttributeValue> out =
         switch (returnValues == null ? "NONE" : returnValues) {
@@ -235,12 +235,12 @@ final class ItemUpdates {
   }
 
   /** False when every action is a REMOVE or DELETE: such an update creates no item. */
-  private static boolean createsItem(Update update) {
+  private static boolean createsItem(UpdateExpression update) {
     if (update.actions().isEmpty()) {
       return true;
     }
-    for (Update.Action action : update.actions()) {
-      if (action instanceof Update.Set || action instanceof Update.Add) {
+    for (UpdateExpression.Action action : update.actions()) {
+      if (action instanceof UpdateExpression.Set || action instanceof UpdateExpression.Add) {
         return true;
       }
     }
@@ -288,8 +288,8 @@ final class ItemUpdates {
    * ADD a :v}, and ADD of a list (which only the legacy parameter allows) appends: {@code SET a =
    * list_append(if_not_exists(a, []), :v)}. A null map is an update with no actions.
    */
-  private static Update legacyUpdate(Map<String, AttributeValueUpdate> updates) {
-    List<Update.Action> actions = new ArrayList<>();
+  private static UpdateExpression legacyUpdate(Map<String, AttributeValueUpdate> updates) {
+    List<UpdateExpression.Action> actions = new ArrayList<>();
     if (updates != null) {
       updates.forEach((name, u) -> {
         Path path = Path.of(name);
@@ -297,39 +297,39 @@ final class ItemUpdates {
         AttributeValue value = u == null ? null : u.value();
         Operand.ValueOperand operand = value == null ? null : new Operand.ValueOperand(null, value);
         switch (action) {
-          case "PUT" -> actions.add(new Update.Set(path, new SetValue.Term(operand)));
+          case "PUT" -> actions.add(new UpdateExpression.Set(path, new SetValue.Term(operand)));
           case "DELETE" ->
               actions.add(
-                  value == null ? new Update.Remove(path) : new Update.Delete(path, operand));
+                  value == null ? new UpdateExpression.Remove(path) : new UpdateExpression.Delete(path, operand));
           default -> {
             if (value instanceof AttributeValue.L) {
               AttributeValue none = new AttributeValue.L(List.of());
               SetValue empty = new SetValue.Term(new Operand.ValueOperand(null, none));
-              actions.add(new Update.Set(path, new SetValue.ListAppend(
+              actions.add(new UpdateExpression.Set(path, new SetValue.ListAppend(
                   new SetValue.IfNotExists(path, empty), new SetValue.Term(operand))));
             } else {
-              actions.add(new Update.Add(path, operand));
+              actions.add(new UpdateExpression.Add(path, operand));
             }
           }
         }
       });
     }
-    return new Update(actions);
+    return new UpdateExpression(actions);
   }
 
   /**
    * The legacy parameter's own message for ADD or DELETE on an attribute of another type, checked
    * before the update is applied.
    */
-  private static void checkLegacyTypes(Update update, Map<String, AttributeValue> item) {
-    for (Update.Action action : update.actions()) {
+  private static void checkLegacyTypes(UpdateExpression update, Map<String, AttributeValue> item) {
+    for (UpdateExpression.Action action : update.actions()) {
       AttributeValue existing = item.get(action.path().attribute());
       AttributeValue operand = null;
-      if (action instanceof Update.Add add) {
+      if (action instanceof UpdateExpression.Add add) {
         operand = add.value().value();
-      } else if (action instanceof Update.Delete delete) {
+      } else if (action instanceof UpdateExpression.Delete delete) {
         operand = delete.value().value();
-      } else if (action instanceof Update.Set set && set.value() instanceof SetValue.ListAppend) {
+      } else if (action instanceof UpdateExpression.Set set && set.value() instanceof SetValue.ListAppend) {
         operand = new AttributeValue.L(List.of());
       }
       if (operand != null && existing != null && !existing.type().equals(operand.type())) {

@@ -13,7 +13,7 @@ import io.stator.capacity.CapacityCalculator;
 import io.stator.capacity.CapacityModel;
 import io.stator.capacity.Consumption;
 import io.stator.capacity.ReadConsistency;
-import io.stator.expression.Condition;
+import io.stator.expression.ConditionExpression;
 import io.stator.index.IndexChanges;
 import io.stator.index.IndexKeys;
 import io.stator.index.IndexWrite;
@@ -71,7 +71,7 @@ final class Items {
   }
 
   PutItemResponse put(PutItemRequest r) {
-    Constraints c = Requests.tableName(r.tableName());
+    Constraints c = RequestConstraints.tableName(r.tableName());
     c.notNull("item", r.item());
     c.oneOf("returnValues", r.returnValues(), RETURN_VALUES);
     c.oneOf("returnValuesOnConditionCheckFailure", r.returnValuesOnConditionCheckFailure(),
@@ -83,7 +83,7 @@ final class Items {
     c.oneOf("returnItemCollectionMetrics", r.returnItemCollectionMetrics(), "SIZE", "NONE");
     c.check();
     checkReturnValues(r.returnValues());
-    Condition condition =
+    ConditionExpression condition =
         condition(r.conditionExpression(), r.expected(), r.conditionalOperator(),
             r.expressionAttributeNames(), r.expressionAttributeValues());
     TableDefinition table = tables.forItems(r.tableName());
@@ -103,9 +103,9 @@ final class Items {
   }
 
   GetItemResponse get(GetItemRequest r) {
-    Constraints c = Requests.tableName(r.tableName());
+    Constraints c = RequestConstraints.tableName(r.tableName());
     c.notNull("key", r.key());
-    Requests.attributesToGetLength(c, r.attributesToGet());
+    RequestConstraints.attributesToGetLength(c, r.attributesToGet());
     c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(),
         Consumption.RETURN_CONSUMED_CAPACITY);
     c.check();
@@ -114,13 +114,13 @@ final class Items {
     // context that the checks below would build for nothing (most GetItems are like that).
     if (r.projectionExpression() != null || r.attributesToGet() != null
         || r.expressionAttributeNames() != null) {
-      Requests.expressionParameters(
-          Requests.params("ProjectionExpression", r.projectionExpression()),
-          Requests.params("AttributesToGet", r.attributesToGet()),
+      RequestConstraints.expressionParameters(
+          RequestConstraints.params("ProjectionExpression", r.projectionExpression()),
+          RequestConstraints.params("AttributesToGet", r.attributesToGet()),
           r.expressionAttributeNames(),
           null);
       ExpressionContext context = new ExpressionContext(r.expressionAttributeNames(), null);
-      projection = Requests.projection(r.projectionExpression(), r.attributesToGet(), context);
+      projection = RequestConstraints.projection(r.projectionExpression(), r.attributesToGet(), context);
       context.checkAllUsed();
     }
     TableDefinition table = tables.forItems(r.tableName());
@@ -142,7 +142,7 @@ final class Items {
     Map<String, AttributeValue> item = stored == null ? null : ItemCodec.decode(stored);
     String returnConsumedCapacity = r.returnConsumedCapacity();
     return new GetItemResponse(
-        item == null ? null : Requests.project(item, projection),
+        item == null ? null : RequestConstraints.project(item, projection),
         Consumption.requested(returnConsumedCapacity)
             ? new Consumption(table.name()).tableRead(units)
                 .consumedCapacity(returnConsumedCapacity)
@@ -150,7 +150,7 @@ final class Items {
   }
 
   DeleteItemResponse delete(DeleteItemRequest r) {
-    Constraints c = Requests.tableName(r.tableName());
+    Constraints c = RequestConstraints.tableName(r.tableName());
     c.notNull("key", r.key());
     c.oneOf("returnValues", r.returnValues(), RETURN_VALUES);
     c.oneOf("returnValuesOnConditionCheckFailure", r.returnValuesOnConditionCheckFailure(),
@@ -162,7 +162,7 @@ final class Items {
     c.oneOf("returnItemCollectionMetrics", r.returnItemCollectionMetrics(), "SIZE", "NONE");
     c.check();
     checkReturnValues(r.returnValues());
-    Condition condition =
+    ConditionExpression condition =
         condition(r.conditionExpression(), r.expected(), r.conditionalOperator(),
             r.expressionAttributeNames(), r.expressionAttributeValues());
     TableDefinition table = tables.forItems(r.tableName());
@@ -184,7 +184,7 @@ final class Items {
    * path uses.
    */
   private Written write(
-      TableDefinition validatedAgainst, StorageKey key, Condition condition, String onFailure,
+      TableDefinition validatedAgainst, StorageKey key, ConditionExpression condition, String onFailure,
       Map<String, AttributeValue> item) {
     return write(validatedAgainst, key, condition, onFailure, item, null);
   }
@@ -198,7 +198,7 @@ final class Items {
    * and maintain the table's secondary indexes like any other delete.
    */
   boolean deleteAs(
-      UserIdentity identity, TableDefinition table, StorageKey key, Condition condition) {
+      UserIdentity identity, TableDefinition table, StorageKey key, ConditionExpression condition) {
     try {
       return write(table, key, condition, "NONE", null, identity).old() != null;
     } catch (DynamoDbException e) {
@@ -211,7 +211,7 @@ final class Items {
 
   /** As above; {@code identity} is null for a client's write, else who made it. */
   private Written write(
-      TableDefinition validatedAgainst, StorageKey key, Condition condition, String onFailure,
+      TableDefinition validatedAgainst, StorageKey key, ConditionExpression condition, String onFailure,
       Map<String, AttributeValue> item, UserIdentity identity) {
     try {
       return writeOnce(validatedAgainst, key, condition, onFailure, item, identity);
@@ -221,7 +221,7 @@ final class Items {
   }
 
   private Written writeOnce(
-      TableDefinition validatedAgainst, StorageKey key, Condition condition, String onFailure,
+      TableDefinition validatedAgainst, StorageKey key, ConditionExpression condition, String onFailure,
       Map<String, AttributeValue> item, UserIdentity identity) {
     byte[] encoded = item == null ? null : ItemCodec.encode(item);
     long newSize = item == null ? 0 : ItemSize.of(item);
@@ -309,20 +309,20 @@ final class Items {
    * DynamoDB's checks of how they mix with each other and with the expression attributes. A
    * write that gives none of them (most do) skips the checks, which would find nothing.
    */
-  private static Condition condition(
+  private static ConditionExpression condition(
       String expression, Map<String, ExpectedAttributeValue> expected, String conditionalOperator,
       Map<String, String> names, Map<String, AttributeValue> values) {
     if (expression == null && expected == null && conditionalOperator == null && names == null
         && values == null) {
       return null;
     }
-    Requests.expressionParameters(
-        Requests.params("ConditionExpression", expression),
-        Requests.params("Expected", expected, "ConditionalOperator", conditionalOperator),
+    RequestConstraints.expressionParameters(
+        RequestConstraints.params("ConditionExpression", expression),
+        RequestConstraints.params("Expected", expected, "ConditionalOperator", conditionalOperator),
         names,
         values);
     ExpressionContext context = new ExpressionContext(names, values);
-    Condition condition =
+    ConditionExpression condition =
         expression == null
             ? LegacyConditions.expected(expected, conditionalOperator)
             : Expressions.parseCondition(expression, context, "ConditionExpression");

@@ -1,8 +1,8 @@
 package io.stator.engine;
 
 import io.stator.api.DynamoDbException;
-import io.stator.expression.Condition;
-import io.stator.expression.Condition.Comparator;
+import io.stator.expression.ConditionExpression;
+import io.stator.expression.ConditionExpression.Comparator;
 import io.stator.expression.Operand;
 import io.stator.expression.Path;
 import io.stator.key.KeyCodec;
@@ -27,17 +27,17 @@ record KeyRange(
     AttributeValue partition, String sortOperator, List<AttributeValue> sortValues) {
 
   /** Analyses a parsed KeyConditionExpression. */
-  static KeyRange fromExpression(Condition condition, TableDefinition table) {
+  static KeyRange fromExpression(ConditionExpression condition, TableDefinition table) {
     return fromExpression(condition, table.hashKey(), table.rangeKey());
   }
 
   /** Analyses a parsed KeyConditionExpression against a key schema (a table's or an index's). */
-  static KeyRange fromExpression(Condition condition, KeyAttribute hash, KeyAttribute range) {
+  static KeyRange fromExpression(ConditionExpression condition, KeyAttribute hash, KeyAttribute range) {
     return fromTerms(terms(condition), hash, range);
   }
 
   /** The conditions of a KeyConditionExpression, one per attribute, checked for shape. */
-  static Map<String, Term> terms(Condition condition) {
+  static Map<String, Term> terms(ConditionExpression condition) {
     Map<String, Term> terms = new LinkedHashMap<>();
     collect(condition, terms);
     return terms;
@@ -227,17 +227,17 @@ record KeyRange(
    * comparisons, BETWEEN and begins_with, each on one top-level key attribute, one condition per
    * attribute.
    */
-  private static void collect(Condition c, Map<String, Term> terms) {
-    if (c instanceof Condition.And and) {
+  private static void collect(ConditionExpression c, Map<String, Term> terms) {
+    if (c instanceof ConditionExpression.And and) {
       collect(and.left(), terms);
       collect(and.right(), terms);
-    } else if (c instanceof Condition.Or) {
+    } else if (c instanceof ConditionExpression.Or) {
       throw invalidOperator("OR");
-    } else if (c instanceof Condition.Not) {
+    } else if (c instanceof ConditionExpression.Not) {
       throw invalidOperator("NOT");
-    } else if (c instanceof Condition.In) {
+    } else if (c instanceof ConditionExpression.In) {
       throw invalidOperator("IN");
-    } else if (c instanceof Condition.Comparison cmp) {
+    } else if (c instanceof ConditionExpression.Comparison cmp) {
       if (cmp.comparator() == Comparator.NE) {
         throw invalidOperator("<>");
       }
@@ -260,7 +260,7 @@ record KeyRange(
         comparator = flip(comparator);
       }
       put(terms, path, new Term(comparator.name(), List.of(valueOf(value))));
-    } else if (c instanceof Condition.Between between) {
+    } else if (c instanceof ConditionExpression.Between between) {
       checkNoSize(between.value());
       checkNoSize(between.low());
       checkNoSize(between.high());
@@ -275,8 +275,8 @@ record KeyRange(
       }
       put(terms, path,
           new Term("BETWEEN", List.of(valueOf(between.low()), valueOf(between.high()))));
-    } else if (c instanceof Condition.Function f) {
-      if (f.name() != Condition.FunctionName.BEGINS_WITH) {
+    } else if (c instanceof ConditionExpression.Function f) {
+      if (f.name() != ConditionExpression.FunctionName.BEGINS_WITH) {
         throw invalidOperator(f.name().text());
       }
       f.arguments().forEach(KeyRange::checkNoSize);

@@ -2,9 +2,9 @@ package io.stator.engine;
 
 import io.stator.api.DynamoDbException;
 import io.stator.api.ExpectedAttributeValue;
-import io.stator.expression.Condition;
-import io.stator.expression.Condition.Comparator;
-import io.stator.expression.Condition.FunctionName;
+import io.stator.expression.ConditionExpression;
+import io.stator.expression.ConditionExpression.Comparator;
+import io.stator.expression.ConditionExpression.FunctionName;
 import io.stator.expression.Expressions;
 import io.stator.expression.Operand;
 import io.stator.expression.Path;
@@ -17,7 +17,7 @@ import java.util.Map;
 /**
  * The legacy conditional parameters (Expected, QueryFilter, ScanFilter, KeyConditions with their
  * ComparisonOperator and ConditionalOperator), validated with DynamoDB's messages and translated
- * into the same {@link Condition} syntax tree that ConditionExpression and FilterExpression
+ * into the same {@link ConditionExpression} syntax tree that ConditionExpression and FilterExpression
  * produce, so one evaluator serves both generations of the API.
  *
  * <p>The translation, per attribute (a legacy attribute name is always a top-level name, never a
@@ -81,12 +81,12 @@ final class LegacyConditions {
    * Validates Expected and returns its condition, or null when there is none. Checks each
    * attribute in request order, with DynamoDB's messages.
    */
-  static Condition expected(
+  static ConditionExpression expected(
       Map<String, ExpectedAttributeValue> expected, String conditionalOperator) {
     if (expected == null || expected.isEmpty()) {
       return null;
     }
-    List<Condition> terms = new ArrayList<>();
+    List<ConditionExpression> terms = new ArrayList<>();
     for (Map.Entry<String, ExpectedAttributeValue> entry : expected.entrySet()) {
       String name = entry.getKey();
       ExpectedAttributeValue e = entry.getValue();
@@ -151,12 +151,12 @@ final class LegacyConditions {
   }
 
   /** The condition of a QueryFilter or ScanFilter (checked by checkConditions), or null. */
-  static Condition filter(
+  static ConditionExpression filter(
       Map<String, io.stator.api.Condition> conditions, String conditionalOperator) {
     if (conditions == null || conditions.isEmpty()) {
       return null;
     }
-    List<Condition> terms = new ArrayList<>();
+    List<ConditionExpression> terms = new ArrayList<>();
     conditions.forEach(
         (name, condition) ->
             terms.add(term(name, condition.comparisonOperator(), values(condition))));
@@ -205,8 +205,8 @@ final class LegacyConditions {
           + " AttributeValue type");
     }
     if (op.equals("BETWEEN")) {
-      Condition lowAboveHigh =
-          new Condition.Comparison(Comparator.GT, value(values.get(0)), value(values.get(1)));
+      ConditionExpression lowAboveHigh =
+          new ConditionExpression.Comparison(Comparator.GT, value(values.get(0)), value(values.get(1)));
       if (Expressions.evaluate(lowAboveHigh, Map.of())) {
         throw DynamoDbException.validation(
             "The BETWEEN condition was provided a range where the lower bound is greater than"
@@ -216,27 +216,27 @@ final class LegacyConditions {
   }
 
   /** The condition on one attribute (operands already checked). */
-  private static Condition term(String attribute, String op, List<AttributeValue> values) {
+  private static ConditionExpression term(String attribute, String op, List<AttributeValue> values) {
     Operand path = new Operand.PathOperand(Path.of(attribute));
     return switch (op) {
-      case "EQ" -> new Condition.Comparison(Comparator.EQ, path, value(values.get(0)));
-      case "NE" -> new Condition.Comparison(Comparator.NE, path, value(values.get(0)));
-      case "LT" -> new Condition.Comparison(Comparator.LT, path, value(values.get(0)));
-      case "LE" -> new Condition.Comparison(Comparator.LE, path, value(values.get(0)));
-      case "GT" -> new Condition.Comparison(Comparator.GT, path, value(values.get(0)));
-      case "GE" -> new Condition.Comparison(Comparator.GE, path, value(values.get(0)));
-      case "NOT_NULL" -> new Condition.Function(FunctionName.ATTRIBUTE_EXISTS, List.of(path));
-      case "NULL" -> new Condition.Function(FunctionName.ATTRIBUTE_NOT_EXISTS, List.of(path));
+      case "EQ" -> new ConditionExpression.Comparison(Comparator.EQ, path, value(values.get(0)));
+      case "NE" -> new ConditionExpression.Comparison(Comparator.NE, path, value(values.get(0)));
+      case "LT" -> new ConditionExpression.Comparison(Comparator.LT, path, value(values.get(0)));
+      case "LE" -> new ConditionExpression.Comparison(Comparator.LE, path, value(values.get(0)));
+      case "GT" -> new ConditionExpression.Comparison(Comparator.GT, path, value(values.get(0)));
+      case "GE" -> new ConditionExpression.Comparison(Comparator.GE, path, value(values.get(0)));
+      case "NOT_NULL" -> new ConditionExpression.Function(FunctionName.ATTRIBUTE_EXISTS, List.of(path));
+      case "NULL" -> new ConditionExpression.Function(FunctionName.ATTRIBUTE_NOT_EXISTS, List.of(path));
       case "CONTAINS" ->
-          new Condition.Function(FunctionName.CONTAINS, List.of(path, value(values.get(0))));
+          new ConditionExpression.Function(FunctionName.CONTAINS, List.of(path, value(values.get(0))));
       case "NOT_CONTAINS" ->
-          new Condition.Not(
-              new Condition.Function(FunctionName.CONTAINS, List.of(path, value(values.get(0)))));
+          new ConditionExpression.Not(
+              new ConditionExpression.Function(FunctionName.CONTAINS, List.of(path, value(values.get(0)))));
       case "BEGINS_WITH" ->
-          new Condition.Function(FunctionName.BEGINS_WITH, List.of(path, value(values.get(0))));
-      case "IN" -> new Condition.In(path, values.stream().map(LegacyConditions::value).toList());
+          new ConditionExpression.Function(FunctionName.BEGINS_WITH, List.of(path, value(values.get(0))));
+      case "IN" -> new ConditionExpression.In(path, values.stream().map(LegacyConditions::value).toList());
       case "BETWEEN" ->
-          new Condition.Between(path, value(values.get(0)), value(values.get(1)));
+          new ConditionExpression.Between(path, value(values.get(0)), value(values.get(1)));
       default -> throw new IllegalArgumentException("unknown ComparisonOperator " + op);
     };
   }
@@ -246,11 +246,11 @@ final class LegacyConditions {
     return new Operand.ValueOperand(null, v);
   }
 
-  private static Condition join(List<Condition> terms, String conditionalOperator) {
+  private static ConditionExpression join(List<ConditionExpression> terms, String conditionalOperator) {
     boolean or = "OR".equals(conditionalOperator);
-    Condition out = terms.get(0);
+    ConditionExpression out = terms.get(0);
     for (int i = 1; i < terms.size(); i++) {
-      out = or ? new Condition.Or(out, terms.get(i)) : new Condition.And(out, terms.get(i));
+      out = or ? new ConditionExpression.Or(out, terms.get(i)) : new ConditionExpression.And(out, terms.get(i));
     }
     return out;
   }

@@ -9,7 +9,7 @@ import io.stator.capacity.CapacityCalculator;
 import io.stator.capacity.CapacityModel;
 import io.stator.capacity.Consumption;
 import io.stator.capacity.ReadConsistency;
-import io.stator.expression.Condition;
+import io.stator.expression.ConditionExpression;
 import io.stator.expression.ExpressionContext;
 import io.stator.expression.Expressions;
 import io.stator.expression.Operand;
@@ -59,23 +59,23 @@ final class Reads {
   }
 
   QueryResponse query(QueryRequest r) {
-    Constraints c = Requests.tableName(r.tableName());
+    Constraints c = RequestConstraints.tableName(r.tableName());
     c.name("indexName", r.indexName());
     c.oneOf("select", r.select(), SELECT);
     c.atLeast("limit", r.limit(), 1);
-    Requests.attributesToGetLength(c, r.attributesToGet());
+    RequestConstraints.attributesToGetLength(c, r.attributesToGet());
     c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(),
         Consumption.RETURN_CONSUMED_CAPACITY);
     c.oneOf("conditionalOperator", r.conditionalOperator(), LegacyConditions.CONDITIONAL_OPERATORS);
     LegacyConditions.conditionConstraints(c, "keyConditions", r.keyConditions());
     LegacyConditions.conditionConstraints(c, "queryFilter", r.queryFilter());
     c.check();
-    Requests.expressionParameters(
-        Requests.params(
+    RequestConstraints.expressionParameters(
+        RequestConstraints.params(
             "ProjectionExpression", r.projectionExpression(),
             "FilterExpression", r.filterExpression(),
             "KeyConditionExpression", r.keyConditionExpression()),
-        Requests.params(
+        RequestConstraints.params(
             "AttributesToGet", r.attributesToGet(),
             "QueryFilter", r.queryFilter(),
             "ConditionalOperator", r.conditionalOperator(),
@@ -91,17 +91,17 @@ final class Reads {
     checkSelect(r.select(), r.projectionExpression(), r.attributesToGet(), r.indexName());
     ExpressionContext context =
         new ExpressionContext(r.expressionAttributeNames(), r.expressionAttributeValues());
-    Condition keyCondition =
+    ConditionExpression keyCondition =
         r.keyConditionExpression() == null
             ? null
             : Expressions.parseCondition(
                 r.keyConditionExpression(), context, "KeyConditionExpression");
-    Condition filter =
+    ConditionExpression filter =
         r.filterExpression() == null
             ? LegacyConditions.filter(r.queryFilter(), r.conditionalOperator())
             : Expressions.parseCondition(r.filterExpression(), context, "FilterExpression");
     List<Path> projection =
-        Requests.projection(r.projectionExpression(), r.attributesToGet(), context);
+        RequestConstraints.projection(r.projectionExpression(), r.attributesToGet(), context);
     context.checkAllUsed();
     if (keyCondition == null) {
       LegacyConditions.checkConditions(r.keyConditions());
@@ -230,24 +230,24 @@ final class Reads {
   }
 
   ScanResponse scan(ScanRequest r) {
-    Constraints c = Requests.tableName(r.tableName());
+    Constraints c = RequestConstraints.tableName(r.tableName());
     c.name("indexName", r.indexName());
     c.oneOf("select", r.select(), SELECT);
     c.atLeast("limit", r.limit(), 1);
     c.atLeast("segment", r.segment(), 0).atMost("segment", r.segment(), 999_999);
     c.atLeast("totalSegments", r.totalSegments(), 1)
         .atMost("totalSegments", r.totalSegments(), 1_000_000);
-    Requests.attributesToGetLength(c, r.attributesToGet());
+    RequestConstraints.attributesToGetLength(c, r.attributesToGet());
     c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(),
         Consumption.RETURN_CONSUMED_CAPACITY);
     c.oneOf("conditionalOperator", r.conditionalOperator(), LegacyConditions.CONDITIONAL_OPERATORS);
     LegacyConditions.conditionConstraints(c, "scanFilter", r.scanFilter());
     c.check();
-    Requests.expressionParameters(
-        Requests.params(
+    RequestConstraints.expressionParameters(
+        RequestConstraints.params(
             "ProjectionExpression", r.projectionExpression(),
             "FilterExpression", r.filterExpression()),
-        Requests.params(
+        RequestConstraints.params(
             "AttributesToGet", r.attributesToGet(),
             "ScanFilter", r.scanFilter(),
             "ConditionalOperator", r.conditionalOperator()),
@@ -275,12 +275,12 @@ final class Reads {
     checkSelect(r.select(), r.projectionExpression(), r.attributesToGet(), r.indexName());
     ExpressionContext context =
         new ExpressionContext(r.expressionAttributeNames(), r.expressionAttributeValues());
-    Condition filter =
+    ConditionExpression filter =
         r.filterExpression() == null
             ? LegacyConditions.filter(r.scanFilter(), r.conditionalOperator())
             : Expressions.parseCondition(r.filterExpression(), context, "FilterExpression");
     List<Path> projection =
-        Requests.projection(r.projectionExpression(), r.attributesToGet(), context);
+        RequestConstraints.projection(r.projectionExpression(), r.attributesToGet(), context);
     context.checkAllUsed();
 
     TableDefinition table = tables.forItems(r.tableName());
@@ -332,7 +332,7 @@ final class Reads {
   /** One page of results being gathered. */
   private static final class Page {
     private final int limit;
-    private final Condition filter;
+    private final ConditionExpression filter;
     private final List<Path> projection;
     private final boolean countOnly;
     private final Source source;
@@ -345,7 +345,7 @@ final class Reads {
     private StorageKey first;
     private final List<Long> fetched = new ArrayList<>();
 
-    Page(Integer limit, Condition filter, List<Path> projection, boolean countOnly,
+    Page(Integer limit, ConditionExpression filter, List<Path> projection, boolean countOnly,
         Source source) {
       this.limit = limit == null ? Integer.MAX_VALUE : limit;
       this.filter = filter;
@@ -373,7 +373,7 @@ final class Reads {
       if (filter == null || Expressions.evaluate(filter, item)) {
         count++;
         if (!countOnly) {
-          items.add(Requests.project(item, projection));
+          items.add(RequestConstraints.project(item, projection));
         }
       }
       if (scanned >= limit || bytes >= PAGE_BYTES) {
@@ -454,7 +454,7 @@ final class Reads {
    */
   private Source source(
       TableDefinition table, IndexDefinition index, String select, List<Path> projection,
-      Condition filter) {
+      ConditionExpression filter) {
     if (index == null || IndexDefinition.ALL.equals(index.projectionType())) {
       return new Source(table, index, false);
     }
@@ -561,29 +561,29 @@ final class Reads {
   }
 
   /** Every document path a condition refers to. */
-  static List<Path> paths(Condition condition) {
+  static List<Path> paths(ConditionExpression condition) {
     List<Path> out = new ArrayList<>();
     collectPaths(condition, out);
     return out;
   }
 
-  private static void collectPaths(Condition c, List<Path> out) {
-    if (c instanceof Condition.And and) {
+  private static void collectPaths(ConditionExpression c, List<Path> out) {
+    if (c instanceof ConditionExpression.And and) {
       collectPaths(and.left(), out);
       collectPaths(and.right(), out);
-    } else if (c instanceof Condition.Or or) {
+    } else if (c instanceof ConditionExpression.Or or) {
       collectPaths(or.left(), out);
       collectPaths(or.right(), out);
-    } else if (c instanceof Condition.Not not) {
+    } else if (c instanceof ConditionExpression.Not not) {
       collectPaths(not.operand(), out);
-    } else if (c instanceof Condition.Comparison cmp) {
+    } else if (c instanceof ConditionExpression.Comparison cmp) {
       operandPaths(List.of(cmp.left(), cmp.right()), out);
-    } else if (c instanceof Condition.Between b) {
+    } else if (c instanceof ConditionExpression.Between b) {
       operandPaths(List.of(b.value(), b.low(), b.high()), out);
-    } else if (c instanceof Condition.In in) {
+    } else if (c instanceof ConditionExpression.In in) {
       operandPaths(List.of(in.value()), out);
       operandPaths(in.candidates(), out);
-    } else if (c instanceof Condition.Function f) {
+    } else if (c instanceof ConditionExpression.Function f) {
       operandPaths(f.arguments(), out);
     }
   }

@@ -23,11 +23,11 @@ import io.stator.capacity.GlobalIndexWrite;
 import io.stator.capacity.Consumption;
 import io.stator.capacity.ReadConsistency;
 import io.stator.engine.OngoingTransactions.ItemId;
-import io.stator.expression.Condition;
+import io.stator.expression.ConditionExpression;
 import io.stator.expression.ExpressionContext;
 import io.stator.expression.Expressions;
 import io.stator.expression.Path;
-import io.stator.expression.Update;
+import io.stator.expression.UpdateExpression;
 import io.stator.index.IndexChanges;
 import io.stator.index.IndexKeys;
 import io.stator.index.IndexWrite;
@@ -218,8 +218,8 @@ final class Transactions {
       TableDefinition table,
       StorageKey key,
       Map<String, AttributeValue> keyAttributes,
-      Condition condition,
-      Update update,
+      ConditionExpression condition,
+      UpdateExpression update,
       Map<String, AttributeValue> item,
       boolean returnOldOnFailure) {}
 
@@ -646,7 +646,7 @@ final class Transactions {
       ExpressionContext context = context(
           a.conditionExpression(), null, a.expressionAttributeNames(),
           a.expressionAttributeValues());
-      Condition condition = condition(a.conditionExpression(), context);
+      ConditionExpression condition = condition(a.conditionExpression(), context);
       context.checkAllUsed();
       TableDefinition table = tables.forItems(a.tableName());
       ItemKeys.checkKey(table, a.key());
@@ -658,7 +658,7 @@ final class Transactions {
       ExpressionContext context = context(
           a.conditionExpression(), null, a.expressionAttributeNames(),
           a.expressionAttributeValues());
-      Condition condition = condition(a.conditionExpression(), context);
+      ConditionExpression condition = condition(a.conditionExpression(), context);
       context.checkAllUsed();
       TableDefinition table = tables.forItems(a.tableName());
       ItemKeys.checkItem(table, a.item());
@@ -675,7 +675,7 @@ final class Transactions {
       ExpressionContext context = context(
           a.conditionExpression(), null, a.expressionAttributeNames(),
           a.expressionAttributeValues());
-      Condition condition = condition(a.conditionExpression(), context);
+      ConditionExpression condition = condition(a.conditionExpression(), context);
       context.checkAllUsed();
       TableDefinition table = tables.forItems(a.tableName());
       ItemKeys.checkKey(table, a.key());
@@ -686,8 +686,8 @@ final class Transactions {
     ExpressionContext context = context(
         a.conditionExpression(), a.updateExpression(), a.expressionAttributeNames(),
         a.expressionAttributeValues());
-    Update update = Expressions.parseUpdate(a.updateExpression(), context);
-    Condition condition = condition(a.conditionExpression(), context);
+    UpdateExpression update = Expressions.parseUpdate(a.updateExpression(), context);
+    ConditionExpression condition = condition(a.conditionExpression(), context);
     context.checkAllUsed();
     TableDefinition table = tables.forItems(a.tableName());
     ItemKeys.checkKey(table, a.key());
@@ -711,14 +711,14 @@ final class Transactions {
       Map<String, AttributeValue> values) {
     Map<String, Object> expressions =
         updateExpression == null
-            ? Requests.params("ConditionExpression", conditionExpression)
-            : Requests.params(
+            ? RequestConstraints.params("ConditionExpression", conditionExpression)
+            : RequestConstraints.params(
                 "UpdateExpression", updateExpression, "ConditionExpression", conditionExpression);
-    Requests.expressionParameters(expressions, Map.of(), names, values);
+    RequestConstraints.expressionParameters(expressions, Map.of(), names, values);
     return new ExpressionContext(names, values);
   }
 
-  private static Condition condition(String expression, ExpressionContext context) {
+  private static ConditionExpression condition(String expression, ExpressionContext context) {
     return expression == null
         ? null
         : Expressions.parseCondition(expression, context, "ConditionExpression");
@@ -757,7 +757,7 @@ final class Transactions {
             record.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
         sizes[i] = item == null ? 0 : ItemSize.of(item);
         responses.add(new ItemResponse(
-            item == null ? null : Requests.project(item, read.projection())));
+            item == null ? null : RequestConstraints.project(item, read.projection())));
       }
       try {
         storage.commit(check); // writes nothing: only proves all versions held at one instant
@@ -825,13 +825,13 @@ final class Transactions {
     Set<ItemId> seen = new HashSet<>();
     for (TransactGetItem item : items) {
       Get get = item.get();
-      Requests.expressionParameters(
-          Requests.params("ProjectionExpression", get.projectionExpression()),
+      RequestConstraints.expressionParameters(
+          RequestConstraints.params("ProjectionExpression", get.projectionExpression()),
           Map.of(),
           get.expressionAttributeNames(),
           null);
       ExpressionContext context = new ExpressionContext(get.expressionAttributeNames(), null);
-      List<Path> projection = Requests.projection(get.projectionExpression(), null, context);
+      List<Path> projection = RequestConstraints.projection(get.projectionExpression(), null, context);
       context.checkAllUsed();
       TableDefinition table = tables.forItems(get.tableName());
       ItemKeys.checkKey(table, get.key());

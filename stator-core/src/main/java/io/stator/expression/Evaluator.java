@@ -1,12 +1,12 @@
 package io.stator.expression;
 
-import io.stator.expression.Condition.And;
-import io.stator.expression.Condition.Between;
-import io.stator.expression.Condition.Comparison;
-import io.stator.expression.Condition.Function;
-import io.stator.expression.Condition.In;
-import io.stator.expression.Condition.Not;
-import io.stator.expression.Condition.Or;
+import io.stator.expression.ConditionExpression.And;
+import io.stator.expression.ConditionExpression.Between;
+import io.stator.expression.ConditionExpression.Comparison;
+import io.stator.expression.ConditionExpression.Function;
+import io.stator.expression.ConditionExpression.In;
+import io.stator.expression.ConditionExpression.Not;
+import io.stator.expression.ConditionExpression.Or;
 import io.stator.value.AttributeValue;
 import io.stator.value.Bytes;
 import java.math.BigDecimal;
@@ -31,7 +31,7 @@ import java.util.Set;
 final class Evaluator {
   private Evaluator() {}
 
-  static boolean evaluate(Condition condition, Map<String, AttributeValue> item) {
+  static boolean evaluate(ConditionExpression condition, Map<String, AttributeValue> item) {
     if (condition instanceof And and) {
       return evaluate(and.left(), item) && evaluate(and.right(), item);
     }
@@ -48,8 +48,8 @@ final class Evaluator {
       AttributeValue value = value(b.value(), item);
       AttributeValue low = value(b.low(), item);
       AttributeValue high = value(b.high(), item);
-      return compare(Condition.Comparator.GE, value, low)
-          && compare(Condition.Comparator.LE, value, high);
+      return compare(ConditionExpression.Comparator.GE, value, low)
+          && compare(ConditionExpression.Comparator.LE, value, high);
     }
     if (condition instanceof In in) {
       AttributeValue value = value(in.value(), item);
@@ -174,7 +174,7 @@ final class Evaluator {
   // ---- comparisons ---------------------------------------------------------------------------
 
   static boolean compare(
-      Condition.Comparator comparator, AttributeValue left, AttributeValue right) {
+      ConditionExpression.Comparator comparator, AttributeValue left, AttributeValue right) {
     switch (comparator) {
       case EQ:
         return left != null && right != null && equal(left, right);

@@ -22,7 +22,7 @@ public final class Expressions {
    *
    * @param parameterName the request parameter, used in error messages, e.g. "FilterExpression"
    */
-  public static Condition parseCondition(
+  public static ConditionExpression parseCondition(
       String text, ExpressionContext context, String parameterName) {
     return Parser.condition(text, context, parameterName);
   }
@@ -39,7 +39,7 @@ public final class Expressions {
    * functions, operand types of {@code :value}s (ADD takes a number or a set, DELETE a set, + and
    * - numbers, list_append lists) and the limit of 300 operators.
    */
-  public static Update parseUpdate(String text, ExpressionContext context) {
+  public static UpdateExpression parseUpdate(String text, ExpressionContext context) {
     return Parser.update(text, context);
   }
 
@@ -50,7 +50,7 @@ public final class Expressions {
    * messages; checking the item size limit and key attributes is the caller's job.
    */
   public static Map<String, AttributeValue> applyUpdate(
-      Update update, Map<String, AttributeValue> oldItem) {
+      UpdateExpression update, Map<String, AttributeValue> oldItem) {
     return Updater.apply(update, oldItem);
   }
 
@@ -62,12 +62,12 @@ public final class Expressions {
    * item) is left out.
    */
   public static Map<String, AttributeValue> updatedAttributes(
-      Update update, Map<String, AttributeValue> item) {
+      UpdateExpression update, Map<String, AttributeValue> item) {
     return Projector.project(item, update.paths());
   }
 
   /** Whether the item satisfies the condition. A missing item is an empty map. */
-  public static boolean evaluate(Condition condition, Map<String, AttributeValue> item) {
+  public static boolean evaluate(ConditionExpression condition, Map<String, AttributeValue> item) {
     return Evaluator.evaluate(condition, item);
   }
 

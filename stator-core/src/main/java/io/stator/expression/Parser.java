@@ -1,8 +1,8 @@
 package io.stator.expression;
 
 import io.stator.api.DynamoDbException;
-import io.stator.expression.Condition.Comparator;
-import io.stator.expression.Condition.FunctionName;
+import io.stator.expression.ConditionExpression.Comparator;
+import io.stator.expression.ConditionExpression.FunctionName;
 import io.stator.expression.Operand.PathOperand;
 import io.stator.expression.Operand.Size;
 import io.stator.expression.Operand.ValueOperand;
@@ -78,7 +78,7 @@ final class Parser {
   /** Arithmetic operators and function calls of an UpdateExpression, against its limit. */
   private int operators;
   /** The condition most recently returned from a parenthesised group, to spot "((...))". */
-  private Condition lastGroup;
+  private ConditionExpression lastGroup;
 
   private Parser(String text, ExpressionContext context, String parameterName) {
     this.lexer = new Lexer(text);
@@ -88,9 +88,9 @@ final class Parser {
 
   // ---- entry points --------------------------------------------------------------------------
 
-  static Condition condition(String text, ExpressionContext context, String parameterName) {
+  static ConditionExpression condition(String text, ExpressionContext context, String parameterName) {
     Parser parser = start(text, context, parameterName);
-    Condition condition = parser.parseOr();
+    ConditionExpression condition = parser.parseOr();
     parser.expectEnd();
     parser.problems.throwFirst(parser);
     return condition;
@@ -136,40 +136,40 @@ final class Parser {
 
   // ---- conditions ----------------------------------------------------------------------------
 
-  private Condition parseOr() {
-    Condition left = parseAnd();
+  private ConditionExpression parseOr() {
+    ConditionExpression left = parseAnd();
     while (lexer.isKeyword(pos, "OR")) {
       pos++;
-      left = new Condition.Or(left, parseAnd());
+      left = new ConditionExpression.Or(left, parseAnd());
     }
     return left;
   }
 
-  private Condition parseAnd() {
-    Condition left = parseNot();
+  private ConditionExpression parseAnd() {
+    ConditionExpression left = parseNot();
     while (lexer.isKeyword(pos, "AND")) {
       pos++;
-      left = new Condition.And(left, parseNot());
+      left = new ConditionExpression.And(left, parseNot());
     }
     return left;
   }
 
-  private Condition parseNot() {
+  private ConditionExpression parseNot() {
     if (lexer.isKeyword(pos, "NOT")) {
       pos++;
       enter();
-      Condition operand = parseNot();
+      ConditionExpression operand = parseNot();
       nesting--;
-      return new Condition.Not(operand);
+      return new ConditionExpression.Not(operand);
     }
     return parsePrimary();
   }
 
-  private Condition parsePrimary() {
+  private ConditionExpression parsePrimary() {
     if (kind() == Lexer.LPAREN) {
       pos++;
       enter();
-      Condition inner = parseOr();
+      ConditionExpression inner = parseOr();
       nesting--;
       expect(Lexer.RPAREN);
       if (inner == lastGroup) {
@@ -192,7 +192,7 @@ final class Parser {
         if (!startsComparison(afterCall(pos + 1))) {
           pos += 2;
           parseArguments();
-          return new Condition.Function(FunctionName.ATTRIBUTE_EXISTS, List.of());
+          return new ConditionExpression.Function(FunctionName.ATTRIBUTE_EXISTS, List.of());
         }
       }
       pos = nameToken;
@@ -204,7 +204,7 @@ final class Parser {
       pos++;
       Operand right = parseOperand();
       checkDistinct(comparator.symbol(), left, right);
-      return new Condition.Comparison(comparator, left, right);
+      return new ConditionExpression.Comparison(comparator, left, right);
     }
     if (lexer.isKeyword(pos, "BETWEEN")) {
       pos++;
@@ -215,7 +215,7 @@ final class Parser {
       pos++;
       Operand high = parseOperand();
       checkBetween(low, high);
-      return new Condition.Between(left, low, high);
+      return new ConditionExpression.Between(left, low, high);
     }
     if (lexer.isKeyword(pos, "IN")) {
       pos++;
@@ -232,13 +232,13 @@ final class Parser {
             "The IN operator is provided with too many operands; number of operands: "
                 + candidates.size());
       }
-      return new Condition.In(left, candidates);
+      return new ConditionExpression.In(left, candidates);
     }
     if (left instanceof Size && endsCondition(pos)) {
       // size(...) where a condition belongs parses, then fails as a misused function.
       problems.misusedFunction(
           "The function is not allowed to be used this way in an expression; function: size");
-      return new Condition.Function(FunctionName.ATTRIBUTE_EXISTS, List.of(left));
+      return new ConditionExpression.Function(FunctionName.ATTRIBUTE_EXISTS, List.of(left));
     }
     throw syntaxError(operatorToken);
   }
@@ -379,15 +379,15 @@ final class Parser {
 
   // ---- update expressions --------------------------------------------------------------------
 
-  static Update update(String text, ExpressionContext context) {
+  static UpdateExpression update(String text, ExpressionContext context) {
     Parser parser = start(text, context, "UpdateExpression");
-    Update update = parser.parseUpdate();
+    UpdateExpression update = parser.parseUpdate();
     parser.problems.throwFirstOfUpdate(parser);
     return update;
   }
 
-  private Update parseUpdate() {
-    List<Update.Action> actions = new ArrayList<>();
+  private UpdateExpression parseUpdate() {
+    List<UpdateExpression.Action> actions = new ArrayList<>();
     boolean[] seen = new boolean[UPDATE_CLAUSES.length];
     do {
       int clause = updateClause(pos);
@@ -417,24 +417,24 @@ final class Parser {
           "The expression contains too many operators; operator count: " + operators
               + ", maximum: " + MAX_UPDATE_OPERATORS);
     }
-    return new Update(actions);
+    return new UpdateExpression(actions);
   }
 
-  private Update.Action parseAction(int clause) {
+  private UpdateExpression.Action parseAction(int clause) {
     Path path = parsePath();
     if (clause == SET) {
       expect(Lexer.EQ);
-      return new Update.Set(path, parseSetValue());
+      return new UpdateExpression.Set(path, parseSetValue());
     }
     if (clause == REMOVE) {
-      return new Update.Remove(path);
+      return new UpdateExpression.Remove(path);
     }
     if (kind() != Lexer.VALUE_PLACEHOLDER) {
       throw syntaxError(pos);
     }
     ValueOperand value = parseValuePlaceholder();
     checkAddOrDeleteOperand(UPDATE_CLAUSES[clause], value);
-    return clause == ADD ? new Update.Add(path, value) : new Update.Delete(path, value);
+    return clause == ADD ? new UpdateExpression.Add(path, value) : new UpdateExpression.Delete(path, value);
   }
 
   /**
@@ -590,13 +590,13 @@ final class Parser {
 
   // ---- semantic checks -----------------------------------------------------------------------
 
-  private Condition checkFunction(FunctionName function, List<Operand> arguments) {
+  private ConditionExpression checkFunction(FunctionName function, List<Operand> arguments) {
     String name = function.text();
     int arity = function == FunctionName.ATTRIBUTE_EXISTS
         || function == FunctionName.ATTRIBUTE_NOT_EXISTS ? 1 : 2;
     if (arguments.size() != arity) {
       problems.operand(arityMessage(name, arguments.size()));
-      return new Condition.Function(function, arguments);
+      return new ConditionExpression.Function(function, arguments);
     }
     if (arity == 2) {
       checkDistinct(name, arguments.get(0), arguments.get(1));
@@ -631,7 +631,7 @@ final class Parser {
       }
       case CONTAINS -> {}
     }
-    return new Condition.Function(function, arguments);
+    return new ConditionExpression.Function(function, arguments);
   }
 
   private Operand checkSize(List<Operand> arguments) {

@@ -41,17 +41,17 @@ final class Updater {
 
   private Updater() {}
 
-  static Map<String, AttributeValue> apply(Update update, Map<String, AttributeValue> oldItem) {
-    List<Update.Action> actions = update.actions();
+  static Map<String, AttributeValue> apply(UpdateExpression update, Map<String, AttributeValue> oldItem) {
+    List<UpdateExpression.Action> actions = update.actions();
     AttributeValue[] values = new AttributeValue[actions.size()];
     for (int i = 0; i < values.length; i++) {
-      if (actions.get(i) instanceof Update.Set set) {
+      if (actions.get(i) instanceof UpdateExpression.Set set) {
         values[i] = evaluate(set.value(), oldItem);
       }
     }
     MapNode root = new MapNode(oldItem);
     for (int i = 0; i < values.length; i++) {
-      Update.Action action = actions.get(i);
+      UpdateExpression.Action action = actions.get(i);
       List<Path.Element> elements = action.path().elements();
       Object parent = root;
       for (int e = 0; e < elements.size() - 1; e++) {
@@ -62,15 +62,15 @@ final class Updater {
         throw invalidPath();
       }
       Container container = (Container) parent;
-      if (action instanceof Update.Set) {
+      if (action instanceof UpdateExpression.Set) {
         container.put(last, values[i]);
-      } else if (action instanceof Update.Remove) {
+      } else if (action instanceof UpdateExpression.Remove) {
         container.remove(last);
-      } else if (action instanceof Update.Add add) {
+      } else if (action instanceof UpdateExpression.Add add) {
         container.put(last, add(container.get(last), add.value().value()));
       } else {
         AttributeValue rest =
-            delete(container.get(last), ((Update.Delete) action).value().value());
+            delete(container.get(last), ((UpdateExpression.Delete) action).value().value());
         if (rest == null) {
           container.remove(last);
         } else {

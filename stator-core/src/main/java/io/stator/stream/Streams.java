@@ -547,7 +547,7 @@ public final class Streams implements DynamoDbStreams {
     }
     long position;
     switch (r.shardIteratorType()) {
-      case "TRIM_HORIZON" -> position = Iterator.TRIM_HORIZON;
+      case "TRIM_HORIZON" -> position = ShardIterator.TRIM_HORIZON;
       case "LATEST" -> position = settled.bound() - 1;
       default -> {
         long n = StreamSequencer.parse(r.sequenceNumber());
@@ -563,8 +563,8 @@ public final class Streams implements DynamoDbStreams {
         position = r.shardIteratorType().equals("AT_SEQUENCE_NUMBER") ? n - 1 : n;
       }
     }
-    Iterator iterator =
-        new Iterator(s.table().tableId(), layout.createdMillis(), k, position, now,
+    ShardIterator iterator =
+        new ShardIterator(s.table().tableId(), layout.createdMillis(), k, position, now,
             r.streamArn());
     return new GetShardIteratorResponse(iterator.encode());
   }
@@ -587,7 +587,7 @@ public final class Streams implements DynamoDbStreams {
           ErrorType.LimitExceededException,
           "Limit must be less than or equal to " + MAX_RECORDS + ", but was " + r.limit());
     }
-    Iterator iterator = Iterator.decode(r.shardIterator());
+    ShardIterator iterator = ShardIterator.decode(r.shardIterator());
     if (sequencer.millis() - iterator.issuedMillis() > ITERATOR_LIFETIME_MILLIS) {
       throw new DynamoDbException(
           ErrorType.ExpiredIteratorException,
@@ -612,7 +612,7 @@ public final class Streams implements DynamoDbStreams {
     }
     long trim = trimPoint(now);
     long after = iterator.position();
-    if (after == Iterator.TRIM_HORIZON) {
+    if (after == ShardIterator.TRIM_HORIZON) {
       after = Math.max(k.open(), trim) - 1;
     } else if (after + 1 < trim && k.open() < trim) {
       throw trimmed(); // the records this iterator points at are older than 24 hours
@@ -638,7 +638,7 @@ public final class Streams implements DynamoDbStreams {
     String next = null;
     if (!(exhausted && closed(s, layout, k, settled))) {
       next =
-          new Iterator(iterator.tableId(), iterator.streamCreatedMillis(), k, last, now,
+          new ShardIterator(iterator.tableId(), iterator.streamCreatedMillis(), k, last, now,
               iterator.streamArn()).encode();
     }
     return new GetRecordsResponse(records, next);

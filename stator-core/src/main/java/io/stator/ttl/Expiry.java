@@ -1,6 +1,6 @@
 package io.stator.ttl;
 
-import io.stator.expression.Condition;
+import io.stator.expression.ConditionExpression;
 import io.stator.expression.ExpressionContext;
 import io.stator.expression.Expressions;
 import io.stator.value.AttributeValue;
@@ -34,7 +34,7 @@ final class Expiry {
    * read and its delete is left alone. A comparison of a non-Number with a Number is false in
    * DynamoDB's expressions, so the condition also demands a Number.
    */
-  static Condition stillExpired(String attributeName, Instant now) {
+  static ConditionExpression stillExpired(String attributeName, Instant now) {
     ExpressionContext context =
         new ExpressionContext(
             Map.of("#ttl", attributeName),

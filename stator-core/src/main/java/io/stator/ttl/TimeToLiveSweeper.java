@@ -1,7 +1,7 @@
 package io.stator.ttl;
 
 import io.stator.api.DynamoDbException;
-import io.stator.expression.Condition;
+import io.stator.expression.ConditionExpression;
 import io.stator.item.ItemCodec;
 import io.stator.schema.Catalog;
 import io.stator.schema.TableDefinition;
@@ -79,7 +79,7 @@ public final class TimeToLiveSweeper implements AutoCloseable {
      *
      * @throws DynamoDbException ResourceNotFoundException when the table is gone
      */
-    boolean delete(TableDefinition table, StorageKey key, Condition condition);
+    boolean delete(TableDefinition table, StorageKey key, ConditionExpression condition);
   }
 
   private final Storage storage;
@@ -224,7 +224,7 @@ public final class TimeToLiveSweeper implements AutoCloseable {
       return null; // dropped by a concurrent DeleteTable
     }
     Instant instant = clock.instant();
-    Condition stillExpired = null;
+    ConditionExpression stillExpired = null;
     long deleted = 0;
     for (StoredRecord record : records) {
       AttributeValue expiry = ItemCodec.decode(record.value()).get(attribute);

@@ -5,15 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stator.api.DynamoDbException;
 import io.stator.api.ErrorType;
-import io.stator.expression.Condition.And;
-import io.stator.expression.Condition.Between;
-import io.stator.expression.Condition.Comparator;
-import io.stator.expression.Condition.Comparison;
-import io.stator.expression.Condition.Function;
-import io.stator.expression.Condition.FunctionName;
-import io.stator.expression.Condition.In;
-import io.stator.expression.Condition.Not;
-import io.stator.expression.Condition.Or;
+import io.stator.expression.ConditionExpression.And;
+import io.stator.expression.ConditionExpression.Between;
+import io.stator.expression.ConditionExpression.Comparator;
+import io.stator.expression.ConditionExpression.Comparison;
+import io.stator.expression.ConditionExpression.Function;
+import io.stator.expression.ConditionExpression.FunctionName;
+import io.stator.expression.ConditionExpression.In;
+import io.stator.expression.ConditionExpression.Not;
+import io.stator.expression.ConditionExpression.Or;
 import io.stator.expression.Operand.PathOperand;
 import io.stator.expression.Operand.Size;
 import io.stator.expression.Operand.ValueOperand;
@@ -42,7 +42,7 @@ class ConditionParserTest {
     return new ExpressionContext(names, values);
   }
 
-  static Condition parse(String text) {
+  static ConditionExpression parse(String text) {
     return Expressions.parseCondition(text, context(), "ConditionExpression");
   }
 
@@ -88,7 +88,7 @@ class ConditionParserTest {
 
   @Test
   void documentPaths() {
-    Condition c = parse("a.#n[2].c[10][3] = :one");
+    ConditionExpression c = parse("a.#n[2].c[10][3] = :one");
     Path expected =
         new Path(
             List.of(

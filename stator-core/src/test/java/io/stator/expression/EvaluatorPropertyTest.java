@@ -154,7 +154,7 @@ class EvaluatorPropertyTest {
     Map<String, AttributeValue> values = new LinkedHashMap<>();
     String text = render(cond, values);
     ExpressionContext context = new ExpressionContext(null, values.isEmpty() ? null : values);
-    Condition parsed = Expressions.parseCondition(text, context, "ConditionExpression");
+    ConditionExpression parsed = Expressions.parseCondition(text, context, "ConditionExpression");
     context.checkAllUsed();
     assertThat(Expressions.evaluate(parsed, item))
         .as("%s on %s", text, item)

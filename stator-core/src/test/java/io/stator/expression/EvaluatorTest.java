@@ -41,7 +41,7 @@ class EvaluatorTest {
       v.put((String) values[i], (AttributeValue) values[i + 1]);
     }
     ExpressionContext context = new ExpressionContext(null, v.isEmpty() ? null : v);
-    Condition condition = Expressions.parseCondition(expression, context, "ConditionExpression");
+    ConditionExpression condition = Expressions.parseCondition(expression, context, "ConditionExpression");
     return Expressions.evaluate(condition, ITEM);
   }
 
@@ -212,7 +212,7 @@ class EvaluatorTest {
 
   @Test
   void anEmptyItemSatisfiesOnlyAbsenceConditions() {
-    Condition condition =
+    ConditionExpression condition =
         Expressions.parseCondition(
             "attribute_not_exists(pk)", ExpressionContext.empty(), "ConditionExpression");
     assertThat(Expressions.evaluate(condition, Map.of())).isTrue();

@@ -106,14 +106,14 @@ class UpdateFuzzTest {
   @Example
   void theSeedsAreValidSoMutationsReachTheApplier() {
     for (String seed : SEEDS) {
-      Update update = Expressions.parseUpdate(seed, context());
+      UpdateExpression update = Expressions.parseUpdate(seed, context());
       assertThat(update.actions()).hasSizeGreaterThan(1);
       assertOnlyValidationErrors(seed);
     }
   }
 
   private static void assertOnlyValidationErrors(String text) {
-    Update update;
+    UpdateExpression update;
     try {
       update = Expressions.parseUpdate(text, context());
     } catch (DynamoDbException e) {

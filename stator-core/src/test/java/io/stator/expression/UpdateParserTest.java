@@ -38,7 +38,7 @@ class UpdateParserTest {
     return new ExpressionContext(names, values);
   }
 
-  static Update parse(String text) {
+  static UpdateExpression parse(String text) {
     return Expressions.parseUpdate(text, context());
   }
 
@@ -66,36 +66,36 @@ class UpdateParserTest {
 
   @Test
   void parsesEveryClauseInAnyOrderKeepingActionOrder() {
-    Update update = parse("remove x, y ADD n :one set a = :one, b.c = d DELETE s :ss");
+    UpdateExpression update = parse("remove x, y ADD n :one set a = :one, b.c = d DELETE s :ss");
     assertThat(update.actions())
         .containsExactly(
-            new Update.Remove(path("x")),
-            new Update.Remove(path("y")),
-            new Update.Add(path("n"), value(":one")),
-            new Update.Set(path("a"), new SetValue.Term(value(":one"))),
-            new Update.Set(path("b.c"), new SetValue.Term(new PathOperand(path("d")))),
-            new Update.Delete(path("s"), value(":ss")));
+            new UpdateExpression.Remove(path("x")),
+            new UpdateExpression.Remove(path("y")),
+            new UpdateExpression.Add(path("n"), value(":one")),
+            new UpdateExpression.Set(path("a"), new SetValue.Term(value(":one"))),
+            new UpdateExpression.Set(path("b.c"), new SetValue.Term(new PathOperand(path("d")))),
+            new UpdateExpression.Delete(path("s"), value(":ss")));
     assertThat(update.paths()).containsExactly(
         path("x"), path("y"), path("n"), path("a"), path("b.c"), path("s"));
   }
 
   @Test
   void parsesArithmeticAndFunctions() {
-    Update update =
+    UpdateExpression update =
         parse("SET a = b + :one, c = :two - d, e = list_append(if_not_exists(e, :l), :l)");
     assertThat(update.actions())
         .containsExactly(
-            new Update.Set(
+            new UpdateExpression.Set(
                 path("a"),
                 new SetValue.Plus(
                     new SetValue.Term(new PathOperand(path("b"))),
                     new SetValue.Term(value(":one")))),
-            new Update.Set(
+            new UpdateExpression.Set(
                 path("c"),
                 new SetValue.Minus(
                     new SetValue.Term(value(":two")),
                     new SetValue.Term(new PathOperand(path("d"))))),
-            new Update.Set(
+            new UpdateExpression.Set(
                 path("e"),
                 new SetValue.ListAppend(
                     new SetValue.IfNotExists(path("e"), new SetValue.Term(value(":l"))),
@@ -107,21 +107,21 @@ class UpdateParserTest {
     SetValue sum =
         new SetValue.Plus(
             new SetValue.Term(value(":one")), new SetValue.Term(new PathOperand(path("b"))));
-    assertThat(((Update.Set) parse("SET a = (:one + b)").actions().get(0)).value()).isEqualTo(sum);
-    assertThat(((Update.Set) parse("SET a = (:one) + (b)").actions().get(0)).value())
+    assertThat(((UpdateExpression.Set) parse("SET a = (:one + b)").actions().get(0)).value()).isEqualTo(sum);
+    assertThat(((UpdateExpression.Set) parse("SET a = (:one) + (b)").actions().get(0)).value())
         .isEqualTo(sum);
-    assertThat(((Update.Set) parse("SET a = ((:one) + b)").actions().get(0)).value())
+    assertThat(((UpdateExpression.Set) parse("SET a = ((:one) + b)").actions().get(0)).value())
         .isEqualTo(sum);
-    assertThat(((Update.Set) parse("SET a = ((b))").actions().get(0)).value())
+    assertThat(((UpdateExpression.Set) parse("SET a = ((b))").actions().get(0)).value())
         .isEqualTo(new SetValue.Term(new PathOperand(path("b"))));
-    assertThat(((Update.Set) parse("SET a = list_append((b), (:l))").actions().get(0)).value())
+    assertThat(((UpdateExpression.Set) parse("SET a = list_append((b), (:l))").actions().get(0)).value())
         .isInstanceOf(SetValue.ListAppend.class);
   }
 
   @Test
   void resolvesNamePlaceholdersAndRecordsThemAsUsed() {
     ExpressionContext context = context();
-    Update update = Expressions.parseUpdate("SET #n.#s = :one REMOVE #s", context);
+    UpdateExpression update = Expressions.parseUpdate("SET #n.#s = :one REMOVE #s", context);
     assertThat(update.paths()).containsExactly(path("name.status"), path("status"));
     assertThat(context.usedNames()).containsExactlyInAnyOrder("#n", "#s");
     assertThat(context.usedValues()).containsExactly(":one");
@@ -129,7 +129,7 @@ class UpdateParserTest {
 
   @Test
   void parsesListIndexes() {
-    Update update = parse("REMOVE a[2].b[0]");
+    UpdateExpression update = parse("REMOVE a[2].b[0]");
     assertThat(update.paths().get(0).elements())
         .containsExactly(
             new Path.Name("a"), new Path.Index(2), new Path.Name("b"), new Path.Index(0));

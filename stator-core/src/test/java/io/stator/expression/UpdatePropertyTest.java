@@ -64,7 +64,7 @@ class UpdatePropertyTest {
     Map<String, AttributeValue> item = randomItem(random);
     for (int step = 0; step < 8; step++) {
       String text = randomUpdate(random, item);
-      Update update = Expressions.parseUpdate(text, new ExpressionContext(null, VALUES));
+      UpdateExpression update = Expressions.parseUpdate(text, new ExpressionContext(null, VALUES));
       Map<String, AttributeValue> expected;
       String expectedError = null;
       try {
@@ -345,18 +345,18 @@ class UpdatePropertyTest {
       return type.equals("SS") ? AttributeValue.ss(members) : AttributeValue.ns(members);
     }
 
-    static Map<String, AttributeValue> apply(Update update, Map<String, AttributeValue> old)
+    static Map<String, AttributeValue> apply(UpdateExpression update, Map<String, AttributeValue> old)
         throws ModelError {
-      List<Update.Action> actions = update.actions();
-      Map<Update.Action, AttributeValue> written = new LinkedHashMap<>();
-      List<Update.Action> removals = new ArrayList<>();
-      for (Update.Action action : actions) {
-        if (action instanceof Update.Set set) {
+      List<UpdateExpression.Action> actions = update.actions();
+      Map<UpdateExpression.Action, AttributeValue> written = new LinkedHashMap<>();
+      List<UpdateExpression.Action> removals = new ArrayList<>();
+      for (UpdateExpression.Action action : actions) {
+        if (action instanceof UpdateExpression.Set set) {
           written.put(action, eval(set.value(), old));
         }
       }
       // Check every action against the old item, in order, and work out what it writes.
-      for (Update.Action action : actions) {
+      for (UpdateExpression.Action action : actions) {
         List<Path.Element> elements = action.path().elements();
         Path.Element last = elements.get(elements.size() - 1);
         AttributeValue parent = read(old, elements.subList(0, elements.size() - 1));
@@ -367,9 +367,9 @@ class UpdatePropertyTest {
           throw new ModelError(INVALID_PATH);
         }
         AttributeValue existing = read(old, elements);
-        if (action instanceof Update.Remove) {
+        if (action instanceof UpdateExpression.Remove) {
           removals.add(action);
-        } else if (action instanceof Update.Add add) {
+        } else if (action instanceof UpdateExpression.Add add) {
           AttributeValue operand = add.value().value();
           if (operand instanceof AttributeValue.N n) {
             BigDecimal base = existing == null ? BigDecimal.ZERO : decimal(existing);
@@ -385,7 +385,7 @@ class UpdatePropertyTest {
             union.addAll(members(operand));
             written.put(action, set(operand.type(), union));
           }
-        } else if (action instanceof Update.Delete delete) {
+        } else if (action instanceof UpdateExpression.Delete delete) {
           AttributeValue operand = delete.value().value();
           if (existing == null) {
             continue;
@@ -406,7 +406,7 @@ class UpdatePropertyTest {
       @SuppressWarnings("unchecked")
       Map<String, Object> root = (Map<String, Object>) thaw(AttributeValue.m(old));
       Map<List<Object>, TreeMap<Integer, AttributeValue>> appends = new IdentityHashMap<>();
-      for (Map.Entry<Update.Action, AttributeValue> entry : written.entrySet()) {
+      for (Map.Entry<UpdateExpression.Action, AttributeValue> entry : written.entrySet()) {
         List<Path.Element> elements = entry.getKey().path().elements();
         Object parent = descend(root, elements.subList(0, elements.size() - 1));
         Path.Element last = elements.get(elements.size() - 1);
@@ -423,7 +423,7 @@ class UpdatePropertyTest {
         }
       }
       List<Object[]> listRemovals = new ArrayList<>();
-      for (Update.Action action : removals) {
+      for (UpdateExpression.Action action : removals) {
         List<Path.Element> elements = action.path().elements();
         Object parent = descend(root, elements.subList(0, elements.size() - 1));
         Path.Element last = elements.get(elements.size() - 1);

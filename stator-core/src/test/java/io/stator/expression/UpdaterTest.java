@@ -334,7 +334,7 @@ class UpdaterTest {
   void updatedAttributesAreTheProjectionOntoTheActionPaths() {
     Map<String, AttributeValue> old =
         map("a", m("b", n("1"), "c", n("2")), "l", l(n("0"), n("1")), "r", s("gone"), "k", n("9"));
-    Update update =
+    UpdateExpression update =
         Expressions.parseUpdate("SET a.b = :two, l[1] = :x, n = :one REMOVE r", context());
     Map<String, AttributeValue> updated = Expressions.applyUpdate(update, old);
     assertThat(Expressions.updatedAttributes(update, old))
@@ -348,7 +348,7 @@ class UpdaterTest {
     // The engine may build updates without the parser (legacy AttributeUpdates).
     Path a = Path.of("a");
     Operand.ValueOperand one = new Operand.ValueOperand(":one", n("1"));
-    Update update = new Update(List.of(new Update.Add(a, one), new Update.Add(a, one)));
+    UpdateExpression update = new UpdateExpression(List.of(new UpdateExpression.Add(a, one), new UpdateExpression.Add(a, one)));
     assertThat(Expressions.applyUpdate(update, map())).containsEntry("a", n("2"));
   }
 }

@@ -12,7 +12,7 @@ import io.stator.api.KeySchemaElement;
 import io.stator.api.PutItemRequest;
 import io.stator.api.TimeToLiveSpecification;
 import io.stator.api.UpdateTimeToLiveRequest;
-import io.stator.expression.Condition;
+import io.stator.expression.ConditionExpression;
 import io.stator.expression.Expressions;
 import io.stator.schema.Catalog;
 import io.stator.storage.Commit;
@@ -43,7 +43,7 @@ class TimeToLiveSweeperTest {
 
   @Test
   void theConditionOfTheDeleteAgreesWithTheSweeper() {
-    Condition stillExpired = Expiry.stillExpired("exp", START);
+    ConditionExpression stillExpired = Expiry.stillExpired("exp", START);
     for (AttributeValue v :
         List.of(
             AttributeValue.n(Long.toString(PAST)),

@@ -7,7 +7,7 @@ import java.util.List;
  * KeyConditionExpression share this grammar (a KeyConditionExpression allows only a subset, which
  * the engine checks against the key schema).
  */
-public sealed interface Condition {
+public sealed interface ConditionExpression {
 
   enum Comparator {
     EQ("="),
@@ -29,30 +29,30 @@ public sealed interface Condition {
   }
 
   /** {@code left <op> right}. */
-  record Comparison(Comparator comparator, Operand left, Operand right) implements Condition {}
+  record Comparison(Comparator comparator, Operand left, Operand right) implements ConditionExpression {}
 
   /** {@code value BETWEEN low AND high}. */
-  record Between(Operand value, Operand low, Operand high) implements Condition {}
+  record Between(Operand value, Operand low, Operand high) implements ConditionExpression {}
 
   /** {@code value IN (a, b, ...)}. */
-  record In(Operand value, List<Operand> candidates) implements Condition {
+  record In(Operand value, List<Operand> candidates) implements ConditionExpression {
     public In {
       candidates = List.copyOf(candidates);
     }
   }
 
-  record And(Condition left, Condition right) implements Condition {}
+  record And(ConditionExpression left, ConditionExpression right) implements ConditionExpression {}
 
-  record Or(Condition left, Condition right) implements Condition {}
+  record Or(ConditionExpression left, ConditionExpression right) implements ConditionExpression {}
 
-  record Not(Condition operand) implements Condition {}
+  record Not(ConditionExpression operand) implements ConditionExpression {}
 
   /**
    * A boolean function: {@code attribute_exists(path)}, {@code attribute_not_exists(path)}, {@code
    * attribute_type(path, :type)}, {@code begins_with(path, operand)}, {@code contains(path,
    * operand)}.
    */
-  record Function(FunctionName name, List<Operand> arguments) implements Condition {
+  record Function(FunctionName name, List<Operand> arguments) implements ConditionExpression {
     public Function {
       arguments = List.copyOf(arguments);
     }

@@ -9,8 +9,8 @@ import java.util.List;
  * overlap or conflict, so the actions touch disjoint parts of the item and their order does not
  * change the result.
  */
-public record Update(List<Action> actions) {
-  public Update {
+public record UpdateExpression(List<Action> actions) {
+  public UpdateExpression {
     actions = List.copyOf(actions);
   }
 

@@ -12,14 +12,14 @@ import java.util.Base64;
  * URL-safe base64, the leading format version letting a later release refuse old iterators
  * (version 1, of shards without hash ranges, is refused as invalid).
  */
-record Iterator(
+record ShardIterator(
     String tableId, long streamCreatedMillis, long open, long start, long end, long position,
     long issuedMillis, String streamArn) {
 
   /** The position of a TRIM_HORIZON iterator: the oldest record kept when it is used. */
   static final long TRIM_HORIZON = -1;
 
-  Iterator(String tableId, long streamCreatedMillis, ShardLayout.Shard shard, long position,
+  ShardIterator(String tableId, long streamCreatedMillis, ShardLayout.Shard shard, long position,
       long issuedMillis, String streamArn) {
     this(tableId, streamCreatedMillis, shard.open(), shard.start(), shard.end(), position,
         issuedMillis, streamArn);
@@ -33,7 +33,7 @@ record Iterator(
         .encodeToString(text.getBytes(StandardCharsets.UTF_8));
   }
 
-  static Iterator decode(String encoded) {
+  static ShardIterator decode(String encoded) {
     try {
       String text =
           new String(Base64.getUrlDecoder().decode(encoded), StandardCharsets.UTF_8);
@@ -41,7 +41,7 @@ record Iterator(
       if (parts.length != 9 || !parts[0].equals("2")) {
         throw invalid();
       }
-      return new Iterator(
+      return new ShardIterator(
           parts[1], Long.parseLong(parts[2]), Long.parseLong(parts[3]), Long.parseLong(parts[4]),
           Long.parseLong(parts[5]), Long.parseLong(parts[6]), Long.parseLong(parts[7]),
           parts[8]);

@@ -14,8 +14,8 @@ import java.util.Map;
 import java.util.Set;
 
 /** Request checks shared by the item operations, with DynamoDB's messages. */
-final class Requests {
-  private Requests() {}
+final class RequestConstraints {
+  private RequestConstraints() {}
 
   /** Required, then length, then pattern (into {@code c}, reported with other constraints). */
   static Constraints tableName(String tableName) {
