@@ -40,7 +40,11 @@ class AllProjectionEntriesTest {
 
   @AfterEach
   void close() {
-    db.close();
+    try {
+      IndexInvariants.checkAll(db);
+    } finally {
+      db.close();
+    }
   }
 
   @Test

@@ -45,7 +45,11 @@ class IndexWritesTest {
 
   @AfterEach
   void close() {
-    db.close();
+    try {
+      IndexInvariants.checkAll(db);
+    } finally {
+      db.close();
+    }
   }
 
   // ---- index capacity ------------------------------------------------------------------------

@@ -67,7 +67,11 @@ class IndexedStreamedWritesTest {
 
   @AfterEach
   void close() {
-    db.close();
+    try {
+      IndexInvariants.checkAll(db);
+    } finally {
+      db.close();
+    }
   }
 
   @Test

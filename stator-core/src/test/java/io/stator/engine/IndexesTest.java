@@ -57,7 +57,11 @@ class IndexesTest {
 
   @AfterEach
   void close() {
-    db.close();
+    try {
+      IndexInvariants.checkAll(db);
+    } finally {
+      db.close();
+    }
   }
 
   // ---- the Orders table of the seed article --------------------------------------------------

@@ -45,7 +45,11 @@ class MultiAttributeIndexTest {
 
   @AfterEach
   void close() {
-    db.close();
+    try {
+      IndexInvariants.checkAll(db);
+    } finally {
+      db.close();
+    }
   }
 
   /** Sales by (tenant, area), sorted by (year, month, sku). */

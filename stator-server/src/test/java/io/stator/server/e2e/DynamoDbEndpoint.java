@@ -132,6 +132,11 @@ final class DynamoDbEndpoint implements AutoCloseable {
     return target;
   }
 
+  /** The database behind the server, or null for an external endpoint. */
+  Database database() {
+    return database;
+  }
+
   DynamoDbClient client() {
     return client;
   }

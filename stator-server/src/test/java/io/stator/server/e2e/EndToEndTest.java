@@ -3,14 +3,17 @@ package io.stator.server.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.stator.engine.IndexInvariants;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.AfterParameterizedClassInvocation;
 import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
@@ -51,6 +54,9 @@ abstract class EndToEndTest {
    */
   private static DynamoDbEndpoint running;
 
+  /** The tables named since the last check of the invariants, see {@link #checkInvariants}. */
+  private static final ConcurrentLinkedQueue<String> NAMED = new ConcurrentLinkedQueue<>();
+
   @Parameter Target target;
 
   DynamoDbEndpoint endpoint;
@@ -75,9 +81,24 @@ abstract class EndToEndTest {
     dynamo = running.client();
   }
 
+  /**
+   * After each test, on the real server: every secondary index of the tables the test made is
+   * the projection of its table ({@link IndexInvariants}), whatever the test itself asserted.
+   */
+  @AfterEach
+  void checkInvariants() {
+    for (String table; (table = NAMED.poll()) != null; ) {
+      if (endpoint != null && endpoint.database() != null) {
+        IndexInvariants.check(endpoint.database(), table);
+      }
+    }
+  }
+
   /** A table name no other test uses: {@code e2e-<purpose>-<run>-<n>}. */
   static String uniqueTableName(String purpose) {
-    return "e2e-" + purpose + "-" + RUN_ID + "-" + TABLE_COUNTER.incrementAndGet();
+    String name = "e2e-" + purpose + "-" + RUN_ID + "-" + TABLE_COUNTER.incrementAndGet();
+    NAMED.add(name);
+    return name;
   }
 
   /** Creates an on-demand table with a partition key only and waits until it is ACTIVE. */
