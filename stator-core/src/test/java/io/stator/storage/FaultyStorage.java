@@ -1,0 +1,160 @@
+package io.stator.storage;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+/**
+ * A real storage with faults a test switches on (Lucene's {@code MockDirectoryWrapper} pattern):
+ * commits that fail before anything is written, commits that are written and then fail (what a
+ * client of a remote storage sees when the answer to a commit is lost: a timeout whose outcome
+ * is unknown), slow commits, and reads that fail. Each fault applies to the next {@code n}
+ * operations that match its filter, so a test can aim at one space (an index, a stream) and
+ * check what the engine answers and what it leaves behind.
+ */
+public final class FaultyStorage implements Storage {
+  private final Storage delegate;
+  private final AtomicInteger failBefore = new AtomicInteger();
+  private final AtomicInteger failAfter = new AtomicInteger();
+  private final AtomicInteger failReads = new AtomicInteger();
+  private final AtomicInteger failures = new AtomicInteger();
+  private volatile Predicate<Commit> commitFilter = commit -> true;
+  private volatile long commitDelayNanos;
+
+  public FaultyStorage(Storage delegate) {
+    this.delegate = delegate;
+  }
+
+  /** The next {@code n} commits accepted by {@link #onlyCommits} fail and write nothing. */
+  public FaultyStorage failCommits(int n) {
+    failBefore.set(n);
+    return this;
+  }
+
+  /** The next {@code n} matching commits are written, then fail as if their answer were lost. */
+  public FaultyStorage failCommitsAfterWriting(int n) {
+    failAfter.set(n);
+    return this;
+  }
+
+  /** The next {@code n} point, range and scan reads fail. */
+  public FaultyStorage failReads(int n) {
+    failReads.set(n);
+    return this;
+  }
+
+  /** Every commit waits {@code delay} before it is applied. */
+  public FaultyStorage slowCommits(Duration delay) {
+    commitDelayNanos = delay.toNanos();
+    return this;
+  }
+
+  /** Commit faults apply only to commits that write to a space {@code space} accepts. */
+  public FaultyStorage onlyCommits(Predicate<String> space) {
+    commitFilter = commit -> commit.writes().stream().anyMatch(w -> space.test(w.space()));
+    return this;
+  }
+
+  /** How many faults have been injected so far. */
+  public int injected() {
+    return failures.get();
+  }
+
+  @Override
+  public void commit(Commit commit) {
+    long delay = commitDelayNanos;
+    if (delay > 0) {
+      try {
+        Thread.sleep(delay / 1_000_000, (int) (delay % 1_000_000));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new StorageException("interrupted while committing", e);
+      }
+    }
+    boolean matches = commitFilter.test(commit);
+    if (matches && take(failBefore)) {
+      throw new StorageException("injected: commit failed, nothing written");
+    }
+    delegate.commit(commit);
+    if (matches && take(failAfter)) {
+      throw new StorageException("injected: commit written, answer lost");
+    }
+  }
+
+  @Override
+  public Optional<StoredRecord> get(String space, StorageKey key) {
+    failRead();
+    return delegate.get(space, key);
+  }
+
+  @Override
+  public List<StoredRecord> query(
+      String space, byte[] partition, Bound lower, Bound upper, boolean forward, int limit) {
+    failRead();
+    return delegate.query(space, partition, lower, upper, forward, limit);
+  }
+
+  @Override
+  public List<StoredRecord> scan(
+      String space, byte[] fromPartition, byte[] toPartition, StorageKey startAfter, int limit) {
+    failRead();
+    return delegate.scan(space, fromPartition, toPartition, startAfter, limit);
+  }
+
+  private void failRead() {
+    if (take(failReads)) {
+      throw new StorageException("injected: read failed");
+    }
+  }
+
+  private boolean take(AtomicInteger remaining) {
+    while (true) {
+      int n = remaining.get();
+      if (n <= 0) {
+        return false;
+      }
+      if (remaining.compareAndSet(n, n - 1)) {
+        failures.incrementAndGet();
+        return true;
+      }
+    }
+  }
+
+  @Override
+  public void createSpace(String space) {
+    delegate.createSpace(space);
+  }
+
+  @Override
+  public void dropSpace(String space) {
+    delegate.dropSpace(space);
+  }
+
+  @Override
+  public Set<String> spaces() {
+    return delegate.spaces();
+  }
+
+  @Override
+  public SpaceStats stats(String space) {
+    return delegate.stats(space);
+  }
+
+  @Override
+  public void deferDurabilityOnThisThread() {
+    delegate.deferDurabilityOnThisThread();
+  }
+
+  @Override
+  public void awaitDurable() {
+    delegate.awaitDurable();
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+}
