@@ -665,6 +665,72 @@ public abstract class StorageContract {
     }
   }
 
+  // ---------------------------------------------------------------- group commit
+
+  /**
+   * Group commit ({@link GroupCommit}): a thread that defers durability sees its commits visible
+   * to every other thread as soon as they return, its failed commits still write nothing, and
+   * {@code awaitDurable} returns for every thread that calls it, at once or together, with or
+   * without commits to wait for; what it waited for is there after a reopen.
+   */
+  @Test
+  void groupCommitKeepsVisibilityAtomicityAndDurability() throws Exception {
+    storage.createSpace("t");
+    storage.awaitDurable(); // nothing to wait for
+    int threads = 4;
+    int commits = 50;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch start = new CountDownLatch(1);
+    try {
+      List<Future<Integer>> results = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        String writer = "w" + t;
+        results.add(
+            pool.submit(
+                () -> {
+                  storage.deferDurabilityOnThisThread();
+                  start.await();
+                  int conflicts = 0;
+                  for (int i = 0; i < commits; i++) {
+                    StorageKey k = key(writer, String.format("%03d", i));
+                    storage.commit(
+                        new Commit().put("t", k, ("v" + i).getBytes(StandardCharsets.UTF_8)));
+                    // visible before it is durable, to this thread and to the test's
+                    assertThat(storage.get("t", k)).isPresent();
+                    try {
+                      storage.commit(
+                          new Commit()
+                              .put("t", key(writer, "never"), new byte[] {1})
+                              .expect("t", k, Commit.Expectation.ABSENT));
+                    } catch (CommitConflictException expected) {
+                      conflicts++;
+                    }
+                    if (i % 10 == 9) {
+                      storage.awaitDurable();
+                    }
+                  }
+                  storage.awaitDurable();
+                  return conflicts;
+                }));
+      }
+      start.countDown();
+      for (Future<Integer> f : results) {
+        assertThat(f.get(2, TimeUnit.MINUTES)).isEqualTo(commits);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(storage.scan("t", null, null, null, 10_000)).hasSize(threads * commits);
+    for (int t = 0; t < threads; t++) {
+      assertThat(storage.get("t", key("w" + t, "never"))).isEmpty();
+    }
+    if (durable()) {
+      storage.close();
+      storage = open(dir);
+      assertThat(storage.scan("t", null, null, null, 10_000)).hasSize(threads * commits);
+    }
+  }
+
   // ---------------------------------------------------------------- durability
 
   @Test
