@@ -6,8 +6,6 @@ import static io.stator.engine.Fixtures.put;
 import static io.stator.engine.TableOperationsTest.expect;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.stator.Stator;
-import io.stator.api.Database;
 import io.stator.api.DeleteItemRequest;
 import io.stator.api.ErrorType;
 import io.stator.api.GetItemRequest;
@@ -18,8 +16,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class ItemOperationsTest {
-  private final Database db = Stator.inMemory();
+class ItemOperationsTest extends EngineTest {
 
   @BeforeEach
   void tables() {

@@ -6,8 +6,6 @@ import static io.stator.engine.Fixtures.put;
 import static io.stator.engine.TableOperationsTest.expect;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.stator.Stator;
-import io.stator.api.Database;
 import io.stator.api.DeleteItemRequest;
 import io.stator.api.ErrorType;
 import io.stator.api.ExpectedAttributeValue;
@@ -15,7 +13,6 @@ import io.stator.api.GetItemRequest;
 import io.stator.api.PutItemRequest;
 import io.stator.api.QueryRequest;
 import io.stator.api.ScanRequest;
-import io.stator.storage.memory.MemoryStorage;
 import io.stator.value.AttributeValue;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,10 +22,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Expected, ConditionalOperator, QueryFilter, ScanFilter, KeyConditions and AttributesToGet. */
-class LegacyParametersTest {
+class LegacyParametersTest extends EngineTest {
   private static final String INVALID = "One or more parameter values were invalid: ";
 
-  private final Database db = Stator.open(new MemoryStorage());
 
   @BeforeEach
   void tables() {

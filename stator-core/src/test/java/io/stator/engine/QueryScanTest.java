@@ -9,8 +9,6 @@ import static io.stator.engine.Fixtures.values;
 import static io.stator.engine.TableOperationsTest.expect;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.stator.Stator;
-import io.stator.api.Database;
 import io.stator.api.ErrorType;
 import io.stator.api.QueryRequest;
 import io.stator.api.QueryResponse;
@@ -24,8 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-class QueryScanTest {
-  private final Database db = Stator.inMemory();
+class QueryScanTest extends EngineTest {
 
   private List<String> sortKeys(QueryResponse r, String attribute) {
     List<String> out = new ArrayList<>();

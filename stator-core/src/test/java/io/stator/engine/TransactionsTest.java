@@ -45,8 +45,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Batches and transactions on the engine, and the bank-transfer invariant under concurrency. */
-class TransactionsTest {
-  private final Database db = Stator.inMemory();
+class TransactionsTest extends EngineTest {
 
   @BeforeEach
   void tables() {

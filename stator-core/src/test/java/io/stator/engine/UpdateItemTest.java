@@ -6,14 +6,11 @@ import static io.stator.engine.Fixtures.put;
 import static io.stator.engine.TableOperationsTest.expect;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.stator.Stator;
 import io.stator.api.AttributeValueUpdate;
-import io.stator.api.Database;
 import io.stator.api.DynamoDbException;
 import io.stator.api.ErrorType;
 import io.stator.api.ExpectedAttributeValue;
 import io.stator.api.UpdateItemRequest;
-import io.stator.storage.memory.MemoryStorage;
 import io.stator.value.AttributeValue;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,10 +24,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class UpdateItemTest {
+class UpdateItemTest extends EngineTest {
   private static final String INVALID = "One or more parameter values were invalid: ";
 
-  private final Database db = Stator.open(new MemoryStorage());
 
   @BeforeEach
   void tables() {
