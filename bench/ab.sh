@@ -41,7 +41,7 @@ for spec in "$@"; do
   done
   storage=(--in-memory)
   [[ "$name" == *rocks* ]] && storage=(--data-dir "$tmp/$name")
-  java -XX:MaxRAMPercentage=50 -XX:+ExitOnOutOfMemoryError ${flags[@]+"${flags[@]}"} \
+  java -XX:MaxRAMPercentage=25 -XX:+ExitOnOutOfMemoryError ${flags[@]+"${flags[@]}"} \
     -jar "$jar" serve --port "$next_port" "${storage[@]}" ${options[@]+"${options[@]}"} \
     >"$tmp/$name.log" 2>&1 &
   pid[$name]=$! port[$name]=$next_port

@@ -28,7 +28,7 @@ const OUT = option('--out', fs.mkdtempSync('/tmp/stator-startup-'))
 // The launcher's flags (./stator); JVM_FLAGS replaces them, e.g. to compare GC settings.
 const JVM = process.env.JVM_FLAGS !== undefined
   ? process.env.JVM_FLAGS.split(/\s+/).filter(Boolean)
-  : ['-XX:MaxRAMPercentage=50', '-XX:+ExitOnOutOfMemoryError', '-XX:G1PeriodicGCInterval=5000',
+  : ['-XX:MaxRAMPercentage=25', '-XX:+ExitOnOutOfMemoryError', '-XX:G1PeriodicGCInterval=5000',
       '-XX:GCTimeRatio=4', '-XX:MinHeapFreeRatio=10', '-XX:MaxHeapFreeRatio=30']
 // The launcher's class-data archive (it writes one per build and JDK beside the jar, named
 // after the JDK's version), as ./stator passes it.

@@ -31,7 +31,7 @@ public final class StoredTableReads {
     long cacheBytes =
         args.length > 2
             ? Long.parseLong(args[2]) << 20
-            : RocksDbStorage.defaultBlockCacheBytes();
+            : RocksDbStorage.defaultMemoryBytes();
     int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 6;
     int calls = args.length > 4 ? Integer.parseInt(args[4]) : 200_000;
     int partitions = items / Data.PER_PARTITION;

@@ -251,7 +251,7 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
             storage, catalog, options.gsiLag(), options.synchronousGlobalIndexes(),
             options.clock(), this::forget, streams,
             options.itemCollectionSizeLimit());
-    this.tables = new Tables(storage, catalog, options, indexes);
+    this.tables = new Tables(storage, catalog, options, indexes, streams);
     this.capacity =
         new CapacityModel(
             options.capacity(),
@@ -328,7 +328,9 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
 
   @Override
   public DeleteTableResponse deleteTable(DeleteTableRequest r) {
-    return tables.delete(r, capacity::forget);
+    DeleteTableResponse deleted = tables.delete(r, capacity::forget);
+    streams.forgetExpired();
+    return deleted;
   }
 
   @Override

@@ -38,6 +38,7 @@ import io.stator.schema.TableValidation;
 import io.stator.storage.CommitConflictException;
 import io.stator.storage.SpaceStats;
 import io.stator.storage.Storage;
+import io.stator.stream.Streams;
 import io.stator.storage.StorageException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -54,13 +55,16 @@ final class Tables {
   private final TableCache cache;
   private final EngineOptions options;
   private final Indexes indexes;
+  private final Streams streams;
 
-  Tables(Storage storage, Catalog catalog, EngineOptions options, Indexes indexes) {
+  Tables(
+      Storage storage, Catalog catalog, EngineOptions options, Indexes indexes, Streams streams) {
     this.storage = storage;
     this.catalog = catalog;
     this.cache = new TableCache(catalog);
     this.options = options;
     this.indexes = indexes;
+    this.streams = streams;
   }
 
   /** Forgets a cached definition (after a change made outside this class, e.g. a backfill). */
@@ -147,15 +151,15 @@ final class Tables {
         storage.createSpace(applied.created().space());
         storage.createSpace(updated.changeLog());
       }
-      List<String> newStreams = streamSpaces(updated, entry.table());
-      newStreams.forEach(storage::createSpace);
+      if (!streamsOnlyIn(updated, entry.table()).isEmpty()) {
+        storage.createSpace(StreamDefinition.SHARED_SPACE); // a new stream's records go there
+      }
       try {
         catalog.replace(updated, entry.version());
       } catch (CommitConflictException e) {
         if (applied != null && applied.created() != null) {
           storage.dropSpace(applied.created().space());
         }
-        newStreams.forEach(storage::dropSpace);
         continue; // concurrent change: apply the request to the new definition
       } finally {
         cache.invalidate(updated.name());
@@ -168,17 +172,20 @@ final class Tables {
         storage.dropSpace(applied.deleted().space());
       }
       // Streams disabled more than 24 hours ago are forgotten: their records go too.
-      streamSpaces(entry.table(), updated).forEach(storage::dropSpace);
+      for (StreamDefinition s : streamsOnlyIn(entry.table(), updated)) {
+        streams.deleteRecords(entry.table(), s);
+      }
       return new UpdateTableResponse(describe(updated));
     }
   }
 
-  /** The spaces of the streams {@code table} has and {@code other} has not. */
-  private static List<String> streamSpaces(TableDefinition table, TableDefinition other) {
-    List<String> out = new ArrayList<>();
+  /** The streams {@code table} has and {@code other} has not. */
+  private static List<StreamDefinition> streamsOnlyIn(
+      TableDefinition table, TableDefinition other) {
+    List<StreamDefinition> out = new ArrayList<>();
     for (StreamDefinition s : table.streams()) {
       if (other.streams().stream().noneMatch(o -> o.created().equals(s.created()))) {
-        out.add(s.space(table.tableId()));
+        out.add(s);
       }
     }
     return out;

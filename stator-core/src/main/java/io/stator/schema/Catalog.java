@@ -90,6 +90,9 @@ public final class Catalog {
    * ResourceInUseException if the name exists.
    */
   public void create(TableDefinition table) {
+    if (table.streams().stream().anyMatch(StreamDefinition::shared)) {
+      storage.createSpace(StreamDefinition.SHARED_SPACE);
+    }
     for (String space : spaces(table)) {
       boolean unused =
           (space.equals(table.changeLog()) && !table.hasGlobalIndexes())
@@ -114,8 +117,9 @@ public final class Catalog {
   /**
    * Every space of a table: its items, each index, its change log (which exists once the table
    * has had a global secondary index), its item collection sizes (which exist for a table with
-   * a local secondary index) and the records of each stream it keeps; dropping an absent space
-   * does nothing.
+   * a local secondary index) and the records of each stream it keeps in a space of its own
+   * (streams made before the shared space, see {@link StreamDefinition#space}); dropping an
+   * absent space does nothing.
    */
   public static List<String> spaces(TableDefinition table) {
     List<String> out = new ArrayList<>();
@@ -126,7 +130,9 @@ public final class Catalog {
     out.add(table.changeLog());
     out.add(table.itemCollections());
     for (StreamDefinition stream : table.streams()) {
-      out.add(stream.space(table.tableId()));
+      if (!stream.shared()) {
+        out.add(stream.space(table.tableId()));
+      }
     }
     return out;
   }
@@ -182,12 +188,12 @@ public final class Catalog {
     return out;
   }
 
-  /** Forgets a deleted table's streams for good (once 24 hours have passed): drops their spaces. */
+  /**
+   * Forgets a deleted table's streams for good (once 24 hours have passed), after their records
+   * were deleted (see {@code Streams.deleteRecords}).
+   */
   public void forgetRetired(TableDefinition table) {
     storage.commit(new Commit().delete(RETIRED, retiredKey(table)));
-    for (String space : retiredSpaces(table)) {
-      storage.dropSpace(space);
-    }
   }
 
   private static StorageKey retiredKey(TableDefinition table) {
@@ -197,7 +203,9 @@ public final class Catalog {
   private static List<String> retiredSpaces(TableDefinition table) {
     List<String> out = new ArrayList<>();
     for (StreamDefinition s : table.streams()) {
-      out.add(s.space(table.tableId()));
+      if (!s.shared()) {
+        out.add(s.space(table.tableId()));
+      }
     }
     return out;
   }
@@ -467,7 +475,8 @@ public final class Catalog {
    * A stream as a map field: {@code created} (epoch milliseconds), {@code view}, {@code disabled}
    * (epoch milliseconds, once disabled), {@code partitions} (a list of partition starts, once
    * recorded) and {@code splits} (a list of maps {@code s} sequence number, {@code at} split
-   * point, once a partition split). The list {@code streams} is absent from records of tables
+   * point, once a partition split) and {@code shared} (true, for a stream whose records are in
+   * the shared space). The list {@code streams} is absent from records of tables
    * that never had a stream, and from records written before the field existed; the partition
    * fields are absent until recorded, and from records written before they existed.
    */
@@ -476,6 +485,9 @@ public final class Catalog {
     m.put("created", instant(s.created()));
     m.put("view", new AttributeValue.S(s.viewType()));
     putInstant(m, "disabled", s.disabled());
+    if (s.shared()) {
+      m.put("shared", new AttributeValue.Bool(true));
+    }
     if (!s.partitions().isEmpty()) {
       List<AttributeValue> starts = new ArrayList<>();
       for (long start : s.partitions()) {
@@ -520,7 +532,7 @@ public final class Catalog {
       }
       out.add(new StreamDefinition(
           instant(m.get("created")), text(m.get("view")), instant(m.get("disabled")), starts,
-          splits));
+          splits, m.containsKey("shared")));
     }
     return out;
   }

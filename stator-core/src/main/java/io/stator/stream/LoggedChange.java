@@ -12,8 +12,9 @@ import java.util.Map;
 /**
  * One stream record as the stream's space keeps it.
  *
- * <p>Key: the shard's key as the partition (its starting sequence number, range start and range
- * end, 8 big-endian bytes each, see {@link ShardLayout}) and the sequence number as the sort key
+ * <p>Key: the shard's key as the partition (in the shared space, after the stream's id; then its
+ * starting sequence number, range start and range end, 8 big-endian bytes each, see {@link
+ * ShardLayout}) and the sequence number as the sort key
  * (8 big-endian bytes), so GetRecords is one forward range read within a shard.
  *
  * <p>Value: a format version byte (1), then the fields as an item (see {@link ItemCodec}, named
@@ -40,13 +41,13 @@ record LoggedChange(
     return new StorageKey(shard, sort(sequenceNumber));
   }
 
-  /** The partition of a shard's records: its key (see {@link ShardLayout}). */
-  static byte[] partition(long open, long start, long end) {
-    return ByteBuffer.allocate(24).putLong(open).putLong(start).putLong(end).array();
-  }
-
-  static byte[] partition(ShardLayout.Shard shard) {
-    return partition(shard.open(), shard.start(), shard.end());
+  /**
+   * The partition of a shard's records: the stream's prefix (its id in the shared space, empty in
+   * a space of its own), then the shard's key (see {@link ShardLayout}).
+   */
+  static byte[] partition(byte[] prefix, long open, long start, long end) {
+    return ByteBuffer.allocate(prefix.length + 24)
+        .put(prefix).putLong(open).putLong(start).putLong(end).array();
   }
 
   static byte[] sort(long sequenceNumber) {

@@ -1,6 +1,7 @@
 package io.stator.stream;
 
 import io.stator.schema.StreamDefinition;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,8 +42,12 @@ final class ShardLayout {
   /** Records are kept 24 hours. */
   static final long RETENTION_MILLIS = Duration.ofHours(24).toMillis();
 
+  private static final byte[] NO_PREFIX = new byte[0];
+
   private final StreamDefinition stream;
   private final String tableId;
+  /** What starts the partitions of this stream's records (see {@link LoggedChange}). */
+  private final byte[] prefix;
 
   /**
    * One shard.
@@ -67,6 +72,13 @@ final class ShardLayout {
   ShardLayout(String tableId, StreamDefinition stream) {
     this.tableId = tableId;
     this.stream = stream;
+    this.prefix =
+        stream.shared() ? (stream.id(tableId) + "/").getBytes(StandardCharsets.UTF_8) : NO_PREFIX;
+  }
+
+  /** The partition of the records of shard {@code k} in the stream's space. */
+  byte[] partition(Shard k) {
+    return LoggedChange.partition(prefix, k.open(), k.start(), k.end());
   }
 
   StreamDefinition stream() {
@@ -120,7 +132,7 @@ final class ShardLayout {
   /** The key of the shard a record with this sequence number and partition key hash goes to. */
   byte[] route(long sequenceNumber, long hash) {
     long[] leaf = leaf(epochOf(sequenceNumber), sequenceNumber, hash);
-    return LoggedChange.partition(leaf[0], leaf[1], leaf[2]);
+    return LoggedChange.partition(prefix, leaf[0], leaf[1], leaf[2]);
   }
 
   /**

@@ -122,10 +122,12 @@ import java.util.function.Function;
  *
  * Records are readable for 24 hours (older ones are skipped by readers, and an iterator
  * pointing before that is refused with TrimmedDataAccessException); a disabled stream stays
- * readable for 24 hours and is then forgotten by the next UpdateTable of its table, which drops
- * its space. The streams of a deleted table stay readable, DISABLED, for 24 hours too (the
- * catalog keeps the deleted definition, see {@link Catalog#delete}); they are dropped when a
- * Streams call finds them expired. Iterators are opaque strings carrying the stream, shard,
+ * readable for 24 hours and is then forgotten by the next UpdateTable of its table, which deletes
+ * its records. The streams of a deleted table stay readable, DISABLED, for 24 hours too (the
+ * catalog keeps the deleted definition, see {@link Catalog#delete}); they are forgotten, records
+ * and all, when a Streams call finds them expired, at start, and as tables are deleted (see
+ * {@link #forgetExpired}). The records of every stream share one space (see {@link
+ * StreamDefinition#space}), so a deleted table's stream holds no space of its own for its day. Iterators are opaque strings carrying the stream, shard,
  * position and the time they were made; they expire after 15 minutes.
  *
  * <p>Like the table cache, the sequencer is in memory: one engine owns the streams of its
@@ -136,6 +138,7 @@ public final class Streams implements DynamoDbStreams {
   private static final long SETTLE_TIMEOUT_MILLIS = 2000;
   private static final int MAX_RECORDS = 1000;
   private static final long MAX_RESPONSE_BYTES = 1024 * 1024;
+  private static final long FORGET_INTERVAL_MILLIS = Duration.ofMinutes(1).toMillis();
 
   private final Storage storage;
   private final Catalog catalog;
@@ -154,6 +157,8 @@ public final class Streams implements DynamoDbStreams {
    * at start, and only its splits since are news to the stream.
    */
   private final Map<String, long[]> baselines = new ConcurrentHashMap<>();
+  /** When {@link #forgetExpired} last looked; a race only makes it look twice. */
+  private volatile long lastForgotten = Long.MIN_VALUE;
 
   private record Followed(StreamDefinition stream, long[] starts) {}
 
@@ -172,6 +177,21 @@ public final class Streams implements DynamoDbStreams {
     this.partitions = partitions;
     this.onCatalogChange = onCatalogChange;
     recover();
+    forgetExpired();
+  }
+
+  /**
+   * Forgets the streams of tables deleted more than 24 hours ago, with their records; at start,
+   * and then at most once a minute, as tables are deleted ({@link #FORGET_INTERVAL_MILLIS}), so
+   * a store that only creates and deletes tables keeps a day's worth at most.
+   */
+  public void forgetExpired() {
+    long now = sequencer.millis();
+    if (lastForgotten != Long.MIN_VALUE && now - lastForgotten < FORGET_INTERVAL_MILLIS) {
+      return;
+    }
+    lastForgotten = now;
+    retired(now);
   }
 
   // ---- the write hook ------------------------------------------------------------------------
@@ -236,16 +256,16 @@ public final class Streams implements DynamoDbStreams {
    * first layout, or the splits since. Returns whether the catalog changed.
    */
   private boolean follow(TableDefinition table, StreamDefinition stream) {
-    String space = stream.space(table.tableId());
+    String id = stream.id(table.tableId());
     long[] model = partitions.apply(table);
-    Followed known = followed.get(space);
+    Followed known = followed.get(id);
     if (known != null && known.stream() == stream && known.starts() == model) {
       return false;
     }
-    long[] baseline = stream.partitions().isEmpty() ? model : baselines.computeIfAbsent(space,
+    long[] baseline = stream.partitions().isEmpty() ? model : baselines.computeIfAbsent(id,
         x -> model);
     if (!stream.partitions().isEmpty() && missing(stream, model, baseline).isEmpty()) {
-      followed.put(space, new Followed(stream, model));
+      followed.put(id, new Followed(stream, model));
       return false;
     }
     boolean changed = false;
@@ -266,7 +286,7 @@ public final class Streams implements DynamoDbStreams {
           starts.add(start);
         }
         updated = now.withPartitions(starts);
-        baselines.put(space, model);
+        baselines.put(id, model);
       } else {
         List<StreamDefinition.Split> splits = new ArrayList<>();
         for (long at : splitOrder(now, missing(now, model, baseline))) {
@@ -403,6 +423,9 @@ public final class Streams implements DynamoDbStreams {
       if (t.streams().stream().anyMatch(s -> kept(s, now))) {
         out.add(t);
       } else {
+        for (StreamDefinition s : t.streams()) {
+          deleteRecords(t, s);
+        }
         catalog.forgetRetired(t);
       }
     }
@@ -483,7 +506,7 @@ public final class Streams implements DynamoDbStreams {
       long close = k.splitAt() >= 0 ? k.splitAt() : layout.endSequence(k.epoch());
       long end = Math.max(k.open(), close - 1);
       List<StoredRecord> lastRecord =
-          storage.query(s.space(), LoggedChange.partition(k), null, null, false, 1);
+          storage.query(s.space(), layout.partition(k), null, null, false, 1);
       if (!lastRecord.isEmpty()) {
         end = LoggedChange.sequenceNumber(lastRecord.get(0).key());
       }
@@ -620,7 +643,7 @@ public final class Streams implements DynamoDbStreams {
     int limit = r.limit() == null ? MAX_RECORDS : r.limit();
     List<StoredRecord> stored =
         storage.query(
-            s.space(), LoggedChange.partition(k), Bound.exclusive(LoggedChange.sort(after)),
+            s.space(), layout.partition(k), Bound.exclusive(LoggedChange.sort(after)),
             Bound.exclusive(LoggedChange.sort(settled.bound())), true, limit);
     List<Record> records = new ArrayList<>(stored.size());
     long bytes = 0;
@@ -656,7 +679,7 @@ public final class Streams implements DynamoDbStreams {
     long millis = sequenceNumber / StreamSequencer.PER_MILLI;
     String eventId =
         UUID.nameUUIDFromBytes(
-                (s.space() + "/" + sequenceNumber).getBytes(StandardCharsets.UTF_8))
+                (s.id() + "/" + sequenceNumber).getBytes(StandardCharsets.UTF_8))
             .toString()
             .replace("-", "");
     return new Record(
@@ -685,14 +708,19 @@ public final class Streams implements DynamoDbStreams {
    */
   private void trimBefore(Located s, long first) {
     String space = s.space();
-    long from = trimmedEpochs.getOrDefault(space, 0L);
+    long from = trimmedEpochs.getOrDefault(s.id(), 0L);
     if (first <= from) {
       return;
     }
-    for (ShardLayout.Shard k : s.layout().shards(from, first - 1)) {
+    deleteRecords(space, s.layout(), from, first - 1);
+    trimmedEpochs.put(s.id(), first);
+  }
+
+  /** Deletes the records of the shards of epochs {@code from} to {@code to}, a batch a commit. */
+  private void deleteRecords(String space, ShardLayout layout, long from, long to) {
+    for (ShardLayout.Shard k : layout.shards(from, to)) {
       while (true) {
-        List<StoredRecord> batch =
-            storage.query(space, LoggedChange.partition(k), null, null, true, 1000);
+        List<StoredRecord> batch = storage.query(space, layout.partition(k), null, null, true, 1000);
         if (batch.isEmpty()) {
           break;
         }
@@ -703,7 +731,26 @@ public final class Streams implements DynamoDbStreams {
         storage.commit(commit);
       }
     }
-    trimmedEpochs.put(space, first);
+  }
+
+  /**
+   * Deletes every record of a stream that is forgotten (disabled, or of a deleted table, more
+   * than 24 hours ago): drops its space when it has one of its own, else deletes its records from
+   * the shared space. Safe to repeat, so the catalog forgets the stream after this, and a stop in
+   * between forgets it again at the next start.
+   */
+  public void deleteRecords(TableDefinition table, StreamDefinition stream) {
+    String space = stream.space(table.tableId());
+    if (!stream.shared()) {
+      storage.dropSpace(space);
+    } else if (storage.spaces().contains(space)) {
+      ShardLayout layout = new ShardLayout(table.tableId(), stream);
+      deleteRecords(space, layout, 0, layout.lastEpoch(sequencer.millis()));
+    }
+    String id = stream.id(table.tableId());
+    trimmedEpochs.remove(id);
+    followed.remove(id);
+    baselines.remove(id);
   }
 
   // ---- common --------------------------------------------------------------------------------
@@ -716,6 +763,10 @@ public final class Streams implements DynamoDbStreams {
 
     String space() {
       return stream.space(table.tableId());
+    }
+
+    String id() {
+      return stream.id(table.tableId());
     }
   }
 
@@ -815,7 +866,7 @@ public final class Streams implements DynamoDbStreams {
         for (ShardLayout.Shard k : layout.kept(now)) {
           List<StoredRecord> last;
           try {
-            last = storage.query(space, LoggedChange.partition(k), null, null, false, 1);
+            last = storage.query(space, layout.partition(k), null, null, false, 1);
           } catch (StorageException missing) {
             break;
           }

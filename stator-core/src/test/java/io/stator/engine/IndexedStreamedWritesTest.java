@@ -157,8 +157,9 @@ class IndexedStreamedWritesTest {
         new UpdateContributorInsightsRequest("Orders", null, "ENABLE", null));
     Fixtures.put(db, "Orders", first);
     var definition = new Catalog(storage).get("Orders").orElseThrow().table();
-    assertThat(Catalog.spaces(definition)).contains(
-        definition.itemCollections(), definition.enabledStream().space(definition.tableId()));
+    assertThat(Catalog.spaces(definition)).contains(definition.itemCollections());
+    assertThat(storage.spaces())
+        .contains(definition.enabledStream().space(definition.tableId()));
 
     // Spaces no table refers to, of every kind, go at the next start; the table's stay.
     storage.createSpace("collections.gone");

@@ -30,9 +30,16 @@ class CatalogStreamsTest {
         new StreamDefinition(T0, "KEYS_ONLY", T0.plusSeconds(60)),
         new StreamDefinition(T0.plusSeconds(120), "NEW_AND_OLD_IMAGES", null)));
     assertThat(Catalog.decode(Catalog.encode(t))).isEqualTo(t);
-    assertThat(Catalog.spaces(t)).contains(
-        "stream." + t.tableId() + "." + T0.toEpochMilli(),
-        "stream." + t.tableId() + "." + T0.plusSeconds(120).toEpochMilli());
+    // New streams keep their records in the shared space, not in spaces of the table's.
+    assertThat(t.streams()).allSatisfy(s ->
+        assertThat(s.space(t.tableId())).isEqualTo(StreamDefinition.SHARED_SPACE));
+    assertThat(Catalog.spaces(t)).noneMatch(space -> space.startsWith("stream"));
+    // A stream from before the shared space keeps a space of its own, and the table owns it.
+    StreamDefinition own = new StreamDefinition(T0, "KEYS_ONLY", T0.plusSeconds(60), List.of(),
+        List.of(), false);
+    TableDefinition old = table(List.of(own));
+    assertThat(Catalog.decode(Catalog.encode(old))).isEqualTo(old);
+    assertThat(Catalog.spaces(old)).contains("stream." + old.tableId() + "." + T0.toEpochMilli());
     assertThat(t.enabledStream().viewType()).isEqualTo("NEW_AND_OLD_IMAGES");
     assertThat(t.latestStream().label()).isEqualTo("2026-01-01T00:02:00.000");
     assertThat(t.withStatus("UPDATING").streams()).isEqualTo(t.streams());

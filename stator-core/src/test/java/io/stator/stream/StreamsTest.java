@@ -3,6 +3,7 @@ package io.stator.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.stator.schema.StreamDefinition;
 import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.api.AttributeDefinition;
@@ -342,8 +343,7 @@ class StreamsTest {
         () -> iterator(arn, shard, "AT_SEQUENCE_NUMBER", sequenceNumber));
     // The trimmed record is no longer returned from the trim horizon, nor kept in storage.
     assertThat(keysOf(readAll(arn))).containsExactly("b");
-    assertThat(storage.stats(storage.spaces().stream().filter(n -> n.startsWith("stream."))
-        .findFirst().orElseThrow()).records()).isEqualTo(1);
+    assertThat(storage.stats(StreamDefinition.SHARED_SPACE).records()).isEqualTo(1);
   }
 
   @Test

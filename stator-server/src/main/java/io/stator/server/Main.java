@@ -194,9 +194,10 @@ public final class Main implements Runnable {
         converter = SizeConverter.class,
         paramLabel = "<size>",
         description =
-            "Memory for the RocksDB store's cache of blocks read from its files, e.g. 256m or 4g;"
-                + " taken only as blocks are read (default: an eighth of the machine's memory,"
-                + " at least 64m).")
+            "Memory for the RocksDB store's caches (memtables, blocks read from its files,"
+                + " recently used items), e.g. 256m or 4g; taken only as they fill (default: an"
+                + " eighth of the machine's memory, between 64m and 256m). More reads large"
+                + " tables faster.")
     Long cacheSize;
 
     @Option(
@@ -265,10 +266,10 @@ public final class Main implements Runnable {
         throw new CommandLine.ParameterException(
             spec.commandLine(), "--cache-size is for the RocksDB store, not --in-memory");
       }
-      if (cacheSize != null && cacheSize < RocksDbStorage.MIN_BLOCK_CACHE_BYTES) {
+      if (cacheSize != null && cacheSize < RocksDbStorage.MIN_MEMORY_BYTES) {
         throw new CommandLine.ParameterException(
             spec.commandLine(),
-            "--cache-size must be at least " + (RocksDbStorage.MIN_BLOCK_CACHE_BYTES >> 20)
+            "--cache-size must be at least " + (RocksDbStorage.MIN_MEMORY_BYTES >> 20)
                 + "m, not " + cacheSize + " bytes");
       }
       if (eventLoops != null && eventLoops < 1) {
@@ -290,7 +291,7 @@ public final class Main implements Runnable {
                 ? new MemoryStorage()
                 : RocksDbStorage.open(
                     dir,
-                    cacheSize != null ? cacheSize : RocksDbStorage.defaultBlockCacheBytes());
+                    cacheSize != null ? cacheSize : RocksDbStorage.defaultMemoryBytes());
       } catch (RuntimeException e) {
         err.println("stator: cannot open the data directory " + dir + ": " + storeProblem(e));
         err.flush();

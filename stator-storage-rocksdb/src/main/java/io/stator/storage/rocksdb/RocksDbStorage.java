@@ -14,8 +14,10 @@ import io.stator.storage.StoredRecord;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -105,8 +107,8 @@ import org.rocksdb.WriteOptions;
  *
  * <h2>Recent records</h2>
  *
- * <p>{@link RecordCache} keeps the latest state of recently read and written keys (64 MB on the
- * heap): a point read found there, like the read of the old item that precedes every write,
+ * <p>{@link RecordCache} keeps the latest state of recently read and written keys (on the heap,
+ * an eighth of the store's memory, at most 64 MB): a point read found there, like the read of the old item that precedes every write,
  * skips RocksDB's memtable and file lookups, and an expectation is checked without a read.
  * Commits replace the entries of the keys they write under the commit lock; a reader adds what it
  * read only under the rule that keeps an entry exact, and only at the key's second miss (see the
@@ -114,12 +116,20 @@ import org.rocksdb.WriteOptions;
  *
  * <h2>Blocks</h2>
  *
- * <p>Blocks read from the files go through one cache, sized by the caller (the server's {@code
- * --cache-size}; by default an eighth of the machine's memory), which the memtables are charged
- * to as well. Each file's index and Bloom filter stay with the open file rather than in the
+ * <p>Blocks read from the files go through one cache, which the memtables are charged to as
+ * well. Each file's index and Bloom filter stay with the open file rather than in the
  * cache, so a point read looks up one block, its data block, and finds the key in it through the
  * block's hash index. The filters also hold each key's first bytes, which the partition key's
  * hash fills, so a Query skips the files that hold nothing of its partition.
+ *
+ * <h2>Memory</h2>
+ *
+ * <p>One budget, given by the caller (the server's {@code --cache-size}; by default an eighth of
+ * the machine's memory, between 64 and 256 MB), bounds the store's caches: the record cache
+ * takes an eighth of it (at most 64 MB), the memtables a quarter (at most 64 MB, charged to the
+ * block cache), and the blocks read from files the rest. Outside the budget: the indexes and
+ * filters of the open files (about 2.5 bytes per item; at most {@link #maxOpenFiles} files are
+ * open) and RocksDB's own arenas, a few megabytes.
  *
  * <h2>Durability</h2>
  *
@@ -183,20 +193,22 @@ public final class RocksDbStorage implements Storage {
   private static final byte[] META_VERSION = "version".getBytes(UTF_8);
   /** How far each write of the version ceiling raises it. */
   static final long VERSION_BLOCK = 1 << 16;
-  // Blocks read from files (data, index, filters) get a block cache of their own size on top of
-  // the memtables: the write buffer manager charges the memtables to the same cache, and with a
-  // cache of only the memtables' size, full memtables left no room for blocks, so every GetItem
-  // read the whole filter and index blocks of each L0 file again (3.5 ms of CPU per GetItem on a
-  // table of 1M items just loaded, against 0.15 ms at 100k; see docs/performance.md, "Scale").
-  /** The smallest block cache {@link #open(Path, long)} accepts, and the least it defaults to. */
-  public static final long MIN_BLOCK_CACHE_BYTES = 64L << 20;
-  private static final long WRITE_BUFFER_BYTES = 64L << 20;
+  // One budget, split three ways (see "Memory"): the memtables take at most a quarter of it, and
+  // blocks read from files the rest of the cache the memtables are charged to. With a cache of
+  // only the memtables' size, full memtables left no room for blocks, so every GetItem read the
+  // whole filter and index blocks of each L0 file again (3.5 ms of CPU per GetItem on a table of
+  // 1M items just loaded, against 0.15 ms at 100k; see docs/performance.md, "Scale").
+  /** The smallest memory budget {@link #open(Path, long)} accepts. */
+  public static final long MIN_MEMORY_BYTES = 64L << 20;
+  /** The default budget is an eighth of the machine's memory, within these bounds. */
+  private static final long MAX_DEFAULT_MEMORY_BYTES = 256L << 20;
+  private static final long MAX_WRITE_BUFFER_BYTES = 64L << 20;
   // The length of the key prefix the Bloom filters index besides whole keys: a partition key's
   // bytes start with its 8-byte hash (KeyCodec), escaped into at least 8 bytes of the RocksDB key.
   private static final int PREFIX_BYTES = 8;
   // The records of recently used keys, on the heap; a GetItem or a write's read of the old item
   // found there costs a hash lookup instead of a RocksDB point read (see RecordCache).
-  private static final long RECORD_CACHE_BYTES = 64L << 20;
+  private static final long MAX_RECORD_CACHE_BYTES = 64L << 20;
   // Up to this many records (RocksDB's estimate), stats() reads a space to count it exactly.
   private static final long EXACT_STATS_RECORDS = 50_000;
 
@@ -289,56 +301,75 @@ public final class RocksDbStorage implements Storage {
    *     format this version understands, is locked by another process, or cannot be read
    */
   public static RocksDbStorage open(Path dir) {
-    return open(dir, defaultBlockCacheBytes());
+    return open(dir, defaultMemoryBytes());
   }
 
   /**
-   * Opens the store in {@code dir} with a cache of {@code blockCacheBytes} for the blocks read
-   * from its files. The cache takes memory only as blocks are read into it.
+   * Opens the store in {@code dir} with {@code memoryBytes} for its caches: the memtables, the
+   * blocks read from its files and the records of recently used keys (see "Memory"). The caches
+   * take memory only as they fill.
    *
-   * @throws IllegalArgumentException if {@code blockCacheBytes} is below {@link
-   *     #MIN_BLOCK_CACHE_BYTES}
+   * @throws IllegalArgumentException if {@code memoryBytes} is below {@link #MIN_MEMORY_BYTES}
    * @throws StorageException as {@link #open(Path)}
    */
-  public static RocksDbStorage open(Path dir, long blockCacheBytes) {
-    if (blockCacheBytes < MIN_BLOCK_CACHE_BYTES) {
+  public static RocksDbStorage open(Path dir, long memoryBytes) {
+    if (memoryBytes < MIN_MEMORY_BYTES) {
       throw new IllegalArgumentException(
-          "the block cache must be at least " + (MIN_BLOCK_CACHE_BYTES >> 20) + " MB");
+          "the store's memory must be at least " + (MIN_MEMORY_BYTES >> 20) + " MB");
     }
-    return open(dir, blockCacheBytes, RECORD_CACHE_BYTES);
+    return open(dir, memoryBytes, Math.min(MAX_RECORD_CACHE_BYTES, memoryBytes / 8));
   }
 
   /**
-   * The block cache when none is given: an eighth of the machine's memory (of the container's,
-   * when it has a limit), and at least {@link #MIN_BLOCK_CACHE_BYTES}. A table whose blocks fit
-   * is read from memory; one that does not fit is read through the operating system's page
-   * cache, a {@code pread} and a decompression per block (docs/performance.md, "Scale").
+   * The memory of the store's caches when none is given: an eighth of the machine's memory (of
+   * the container's, when it has a limit), between {@link #MIN_MEMORY_BYTES} and 256 MB. A table
+   * whose blocks fit is read from memory; one that does not is read through the operating
+   * system's page cache, a {@code pread} and a decompression per block (docs/performance.md,
+   * "Scale"), so a large table is read faster with more ({@code --cache-size}).
    */
-  public static long defaultBlockCacheBytes() {
+  public static long defaultMemoryBytes() {
     long machine =
         ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
             .getTotalMemorySize();
-    return Math.max(MIN_BLOCK_CACHE_BYTES, machine / 8);
+    return Math.max(MIN_MEMORY_BYTES, Math.min(MAX_DEFAULT_MEMORY_BYTES, machine / 8));
   }
 
-  /** Opens the store with a record cache of {@code recordCacheBytes} (tests use tiny ones). */
-  static RocksDbStorage open(Path dir, long blockCacheBytes, long recordCacheBytes) {
+  /**
+   * The most files RocksDB keeps open: a quarter of the process's descriptor limit, between 64
+   * and 1,000, so that files never take the descriptors the server's connections need. A file
+   * not open is opened again when read (its index and filter read anew).
+   */
+  static int maxOpenFiles() {
+    long limit = 4096;
+    if (ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
+      limit = unix.getMaxFileDescriptorCount();
+    }
+    return (int) Math.max(64, Math.min(1000, limit / 4));
+  }
+
+  /**
+   * Opens the store with {@code memoryBytes} for its caches, {@code recordCacheBytes} of them for
+   * the record cache (tests use tiny ones).
+   */
+  static RocksDbStorage open(Path dir, long memoryBytes, long recordCacheBytes) {
     RocksDB.loadLibrary();
     Deque<RocksObject> natives = new ArrayDeque<>();
     List<ColumnFamilyHandle> handles = new ArrayList<>();
     RocksDB db = null;
     try {
-      Files.createDirectories(dir);
+      createPrivately(dir);
       String path = dir.toString();
       boolean exists = Files.exists(dir.resolve("CURRENT"));
 
       // A lock-free cache: two event loops reading blocks contend on no shard mutex (an LRU
       // cache's lookups were 11% of a Query's CPU at 10M items).
-      Cache cache =
-          push(natives, new HyperClockCache(blockCacheBytes + WRITE_BUFFER_BYTES, 0, -1, false));
+      long cacheBytes = Math.max(memoryBytes - recordCacheBytes, memoryBytes * 3 / 4);
+      long writeBufferBytes = Math.min(MAX_WRITE_BUFFER_BYTES, memoryBytes / 4);
+      Cache cache = push(natives, new HyperClockCache(cacheBytes, 0, -1, false));
       BloomFilter bloom = push(natives, new BloomFilter(10));
       WriteBufferManager writeBuffers =
-          push(natives, new WriteBufferManager(WRITE_BUFFER_BYTES, cache));
+          push(natives, new WriteBufferManager(writeBufferBytes, cache));
       ColumnFamilyOptions spaceOptions =
           push(
               natives,
@@ -387,7 +418,12 @@ public final class RocksDbStorage implements Storage {
                   // so without a bound the logs grew by hundreds of megabytes under a write load,
                   // all of it replayed by the next open. Past this size RocksDB flushes the column
                   // families that hold the oldest log.
-                  .setMaxTotalWalSize(WRITE_BUFFER_BYTES)
+                  .setMaxTotalWalSize(writeBufferBytes)
+                  // A bounded number of open files, in a table cache of 16 shards: without a
+                  // bound every file stays open, and a store of many tables took descriptors
+                  // without end (see maxOpenFiles).
+                  .setMaxOpenFiles(maxOpenFiles())
+                  .setTableCacheNumshardbits(4)
                   .setKeepLogFileNum(5));
 
       List<byte[]> names = new ArrayList<>();
@@ -441,6 +477,30 @@ public final class RocksDbStorage implements Storage {
         throw se;
       }
       throw new StorageException("cannot open the store in " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Creates the store's directory, and its missing parents, readable by its owner only (0700)
+   * where the file system has POSIX permissions: RocksDB makes its files 0644, with no option to
+   * change that, and a private directory keeps other local users out of them.
+   */
+  private static void createPrivately(Path dir) throws IOException {
+    if (Files.isDirectory(dir)) {
+      return;
+    }
+    Path parent = dir.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
+    try {
+      Files.createDirectory(
+          dir,
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    } catch (UnsupportedOperationException notPosix) {
+      Files.createDirectory(dir);
+    } catch (FileAlreadyExistsException raced) {
+      // made meanwhile by someone else: opening it finds out whether it is a store
     }
   }
 

@@ -17,7 +17,7 @@ class MemtableFiltersTest {
   void aSpaceReadOftenFromRocksDbGetsAFilterAndReadsThroughItExactly() {
     // A record cache of 4 KB: nearly every read goes to RocksDB.
     try (RocksDbStorage storage =
-        RocksDbStorage.open(dir, RocksDbStorage.MIN_BLOCK_CACHE_BYTES, 4096)) {
+        RocksDbStorage.open(dir, RocksDbStorage.MIN_MEMORY_BYTES, 4096)) {
       storage.createSpace("big");
       storage.createSpace("small");
       storage.commit(new Commit().put("small", key("a"), bytes("v")));
@@ -63,7 +63,7 @@ class MemtableFiltersTest {
   @Test
   void aDroppedSpaceOfTheSameNameStartsAgainWithoutAFilter() {
     try (RocksDbStorage storage =
-        RocksDbStorage.open(dir, RocksDbStorage.MIN_BLOCK_CACHE_BYTES, 4096)) {
+        RocksDbStorage.open(dir, RocksDbStorage.MIN_MEMORY_BYTES, 4096)) {
       storage.createSpace("t");
       for (int i = 0; i < MemtableFilters.READS; i++) {
         storage.get("t", key("absent" + i));

@@ -13,6 +13,7 @@ import io.stator.storage.StoredRecord;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -101,6 +102,18 @@ class RocksDbStoreTest {
       }
       assertThat(storage.stats("t").records()).isEqualTo(large.length + 1L);
     }
+  }
+
+  /** Other local users cannot read the store: RocksDB's files are 0644, its directory 0700. */
+  @Test
+  void aNewStoresDirectoryIsItsOwnersOnly() throws Exception {
+    Path store = dir.resolve("parent").resolve("store");
+    try (RocksDbStorage storage = RocksDbStorage.open(store)) {
+      storage.createSpace("t");
+    }
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(store)))
+        .isEqualTo("rwx------");
+    assertThat(RocksDbStorage.maxOpenFiles()).isBetween(64, 1000);
   }
 
   @Test

@@ -11,6 +11,6 @@ import java.nio.file.Path;
 class SmallRecordCacheLinearizabilityTest extends LinearizabilityTest {
   @Override
   protected Storage open(Path dir) {
-    return RocksDbStorage.open(dir, RocksDbStorage.MIN_BLOCK_CACHE_BYTES, 4 * 1024);
+    return RocksDbStorage.open(dir, RocksDbStorage.MIN_MEMORY_BYTES, 4 * 1024);
   }
 }
