@@ -61,6 +61,13 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Both keep the requests of one connection in order, on one thread, which is what makes HTTP
  * pipelining safe: responses leave in the order the requests arrived.
+ *
+ * <p>What a client may hold is bounded by {@link ServerLimits}: the connections served at once
+ * ({@link ConnectionLimit}, below the descriptor limit), and how long a connection may stay idle
+ * or take to send a request ({@link HttpConnection}). A failed accept pauses accepting ({@link
+ * AcceptBackoff}) instead of ending the event loop that owns the listening socket, and the
+ * health check answers 503 meanwhile ({@link ServerHealth}). Nothing the server adds to an
+ * event loop lets an exception out of it.
  */
 public final class StatorServer implements AutoCloseable {
   /** DynamoDB's maximum request size: 16 MB. */
