@@ -209,8 +209,8 @@ public final class StatorServer implements AutoCloseable {
                         p.addLast(workers, handler);
                       } catch (Throwable t) {
                         // Netty would log it, on the event loop (see ServerLog): drop the
-                        // connection instead.
-                        ch.unsafe().closeForcibly();
+                        // connection instead (its close gives its place back).
+                        ch.close();
                       }
                     }
                   });
