@@ -34,7 +34,9 @@ public enum ErrorType {
   ExpiredIteratorException(400),
   TrimmedDataAccessException(400),
   RequestEntityTooLarge(413),
-  InternalServerError(500);
+  InternalServerError(500),
+  /** The server cannot take the request now (Stator: a connection over its limit); retried. */
+  ServiceUnavailable(503);
 
   private final int httpStatus;
   private final String wireType;

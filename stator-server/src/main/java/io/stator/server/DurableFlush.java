@@ -20,6 +20,8 @@ import io.stator.storage.GroupCommit;
 @ChannelHandler.Sharable
 final class DurableFlush extends ChannelOutboundHandlerAdapter {
   private final GroupCommit durability;
+  private final ServerLog durabilityFailures =
+      new ServerLog("stator: cannot make writes durable; closing a connection that waits on them");
 
   DurableFlush(GroupCommit durability) {
     this.durability = durability;
@@ -29,9 +31,8 @@ final class DurableFlush extends ChannelOutboundHandlerAdapter {
   public void flush(ChannelHandlerContext ctx) {
     try {
       durability.awaitDurable();
-    } catch (RuntimeException e) {
-      System.err.println("Cannot make writes durable; closing a connection that waits on them:");
-      e.printStackTrace();
+    } catch (Throwable e) { // an Error too: a flush runs on an event loop, which must not end
+      durabilityFailures.occurred(e);
       ctx.close();
       return;
     }

@@ -35,10 +35,13 @@ import java.util.zip.CRC32;
 /**
  * Answers one aggregated HTTP request the way DynamoDB's front end does.
  *
- * <p>Stator's own {@code GET /stator/...} paths (the capacity model's partition report, see
- * {@link PartitionsEndpoint}) are answered first; DynamoDB's API is only {@code POST /}.
+ * <p>Stator's own {@code GET /stator/...} paths (the connections' figures, {@code
+ * /stator/connections}; the capacity model's partition report, see {@link PartitionsEndpoint})
+ * are answered first; DynamoDB's API is only {@code POST /}.
  *
- * <p>The checks run in DynamoDB's order: a {@code GET} is a health check; anything but a
+ * <p>The checks run in DynamoDB's order: a {@code GET} is a health check (200 {@code healthy: ...}
+ * as DynamoDB answers it, or 503 {@code unhealthy: <why>} while the server cannot serve, see
+ * {@link ServerHealth}); anything but a
  * {@code POST} with a JSON body is a 404 {@code <UnknownOperationException/>}; then a body that is
  * no well-formed JSON is a SerializationException, an unknown {@code X-Amz-Target} an
  * UnknownOperationException, a request without SigV4 credentials (header or query string) a
@@ -56,6 +59,7 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
   static final String AMZ_JSON = "application/x-amz-json-1.0";
   private static final String JSON = "application/json";
   static final String TTL_SWEEP_PATH = "/stator/ttl/sweep";
+  static final String CONNECTIONS_PATH = "/stator/connections";
   private static final AsciiString REQUEST_ID = AsciiString.cached("x-amzn-RequestId");
   private static final AsciiString CRC32_HEADER = AsciiString.cached("x-amz-crc32");
   private static final HttpHeadersFactory UNVALIDATED =
@@ -73,14 +77,18 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
   private final byte[] healthy;
 
   private final GroupCommit groupCommit;
+  private final ServerHealth health;
 
   /**
    * A handler that calls {@code database}, answering on threads that defer the durability of
-   * their commits to {@code groupCommit} (the database's own, or one that does nothing).
+   * their commits to {@code groupCommit} (the database's own, or one that does nothing), and
+   * answering the health check from {@code health}.
    */
-  DynamoDbHandler(Database database, GroupCommit groupCommit, String region) {
+  DynamoDbHandler(
+      Database database, GroupCommit groupCommit, String region, ServerHealth health) {
     this.database = database;
     this.groupCommit = groupCommit;
+    this.health = health;
     // DynamoDB's answer to GET /, trailing space included.
     this.healthy =
         ("healthy: dynamodb." + region + ".amazonaws.com ").getBytes(StandardCharsets.UTF_8);
@@ -103,6 +111,12 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       return;
     }
     boolean keepAlive = HttpUtil.isKeepAlive(request);
+    if (request.method().equals(HttpMethod.GET) && hasPath(request.uri(), CONNECTIONS_PATH)) {
+      byte[] json = health.connectionsJson();
+      ByteBuf body = ctx.alloc().buffer(json.length).writeBytes(json);
+      respond(ctx, HttpResponseStatus.OK, JSON, body, keepAlive);
+      return;
+    }
     if (request.method().equals(HttpMethod.GET) && PartitionsEndpoint.handles(request.uri())) {
       PartitionsEndpoint.Answer answer = PartitionsEndpoint.answer(database, request.uri());
       ByteBuf body = ctx.alloc().buffer(answer.body().length).writeBytes(answer.body());
@@ -111,6 +125,12 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       return;
     }
     if (request.method().equals(HttpMethod.GET)) {
+      String problem = health.problem();
+      if (problem != null) {
+        respond(ctx, HttpResponseStatus.SERVICE_UNAVAILABLE, "text/plain",
+            bytes(ctx, "unhealthy: " + problem), keepAlive);
+        return;
+      }
       ByteBuf body = ctx.alloc().buffer(healthy.length).writeBytes(healthy);
       respond(ctx, HttpResponseStatus.OK, "text/plain", body, keepAlive);
       return;

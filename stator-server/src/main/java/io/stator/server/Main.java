@@ -245,6 +245,45 @@ public final class Main implements Runnable {
                 + " ProvisionedThroughputExceededException). Default: ${DEFAULT-VALUE}.")
     String capacity;
 
+    @Option(
+        names = "--max-connections",
+        paramLabel = "<n>",
+        description =
+            "Connections served at once; one more is answered 503 and closed (default: three"
+                + " quarters of the process's open-file limit, ulimit -n, leaving the rest to the"
+                + " storage's files).")
+    Integer maxConnections;
+
+    @Option(
+        names = "--idle-timeout",
+        defaultValue = "2m",
+        converter = DurationConverter.class,
+        paramLabel = "<duration>",
+        description =
+            "Closes a connection that has waited this long with no request in progress, e.g. 30s"
+                + " or 5m; 0 never closes it (default: ${DEFAULT-VALUE}).")
+    Duration idleTimeout;
+
+    @Option(
+        names = "--header-timeout",
+        defaultValue = "10s",
+        converter = DurationConverter.class,
+        paramLabel = "<duration>",
+        description =
+            "Answers 408 and closes the connection when a request's headers take longer than"
+                + " this from their first byte; 0 for no limit (default: ${DEFAULT-VALUE}).")
+    Duration headerTimeout;
+
+    @Option(
+        names = "--body-timeout",
+        defaultValue = "30s",
+        converter = DurationConverter.class,
+        paramLabel = "<duration>",
+        description =
+            "Answers 408 and closes the connection when a request's body takes longer than this"
+                + " after its headers; 0 for no limit (default: ${DEFAULT-VALUE}).")
+    Duration bodyTimeout;
+
     @Override
     public Integer call() throws Exception {
       CapacityMode mode;
@@ -275,6 +314,18 @@ public final class Main implements Runnable {
       if (eventLoops != null && eventLoops < 1) {
         throw new CommandLine.ParameterException(
             spec.commandLine(), "--event-loops must be at least 1, not " + eventLoops);
+      }
+      if (maxConnections != null && maxConnections < 1) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--max-connections must be at least 1, not " + maxConnections);
+      }
+      ServerLimits limits =
+          ServerLimits.defaults()
+              .withIdleTimeout(idleTimeout)
+              .withHeaderTimeout(headerTimeout)
+              .withBodyTimeout(bodyTimeout);
+      if (maxConnections != null) {
+        limits = limits.withMaxConnections(maxConnections);
       }
       Path dir = dataDir != null ? dataDir : Path.of("stator-data");
       // Netty samples one buffer in 128 for leak tracking and records a stack trace at each of
@@ -316,7 +367,8 @@ public final class Main implements Runnable {
                 database,
                 region,
                 true,
-                eventLoops != null ? eventLoops : StatorServer.defaultEventLoops());
+                eventLoops != null ? eventLoops : StatorServer.defaultEventLoops(),
+                limits);
       } catch (Exception e) {
         database.close();
         err.println("stator: cannot listen on " + host + ":" + port + ": " + bindProblem(e));
@@ -328,9 +380,9 @@ public final class Main implements Runnable {
       String where = inMemory ? "in memory" : "RocksDB at " + dir;
       PrintWriter out = spec.commandLine().getOut();
       out.printf(
-          "Stator %s listening on http://%s:%d (%s, capacity %s)%n",
+          "Stator %s listening on http://%s:%d (%s, capacity %s, at most %d connections)%n",
           version(), hostForUrl(host), server.port(), where,
-          mode.name().toLowerCase(java.util.Locale.ROOT));
+          mode.name().toLowerCase(java.util.Locale.ROOT), limits.maxConnections());
       out.flush();
       // The server runs on its own threads; this one waits for SIGINT/SIGTERM, whose shutdown
       // hook closes the server and the storage.

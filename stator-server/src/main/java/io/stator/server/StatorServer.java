@@ -21,6 +21,7 @@ import io.netty.util.concurrent.EventExecutorGroup;
 import io.stator.api.Database;
 import io.stator.storage.GroupCommit;
 import java.net.InetSocketAddress;
+import java.util.TimeZone;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -60,6 +61,13 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Both keep the requests of one connection in order, on one thread, which is what makes HTTP
  * pipelining safe: responses leave in the order the requests arrived.
+ *
+ * <p>What a client may hold is bounded by {@link ServerLimits}: the connections served at once
+ * ({@link ConnectionLimit}, below the descriptor limit), and how long a connection may stay idle
+ * or take to send a request ({@link HttpConnection}). A failed accept pauses accepting ({@link
+ * AcceptBackoff}) instead of ending the event loop that owns the listening socket, and the
+ * health check answers 503 meanwhile ({@link ServerHealth}). Nothing the server adds to an
+ * event loop lets an exception out of it.
  */
 public final class StatorServer implements AutoCloseable {
   /** DynamoDB's maximum request size: 16 MB. */
@@ -70,10 +78,16 @@ public final class StatorServer implements AutoCloseable {
   private final EventExecutorGroup workers;
   private final Database database;
   private final int port;
+  private final ServerHealth health;
   private boolean closed;
 
   private StatorServer(
-      Channel channel, EventLoopGroup loops, EventExecutorGroup workers, Database database) {
+      Channel channel,
+      EventLoopGroup loops,
+      EventExecutorGroup workers,
+      Database database,
+      ServerHealth health) {
+    this.health = health;
     this.channel = channel;
     this.loops = loops;
     this.workers = workers;
@@ -130,6 +144,22 @@ public final class StatorServer implements AutoCloseable {
       String region,
       boolean callsOnEventLoops,
       int eventLoops) {
+    return start(
+        host, port, database, region, callsOnEventLoops, eventLoops, ServerLimits.defaults());
+  }
+
+  /**
+   * Starts a server with {@code eventLoops} event loops and the connection limit and timeouts of
+   * {@code limits} (see the class comment).
+   */
+  public static StatorServer start(
+      String host,
+      int port,
+      Database database,
+      String region,
+      boolean callsOnEventLoops,
+      int eventLoops,
+      ServerLimits limits) {
     if (eventLoops < 1) {
       throw new IllegalArgumentException("eventLoops must be at least 1, not " + eventLoops);
     }
@@ -142,28 +172,50 @@ public final class StatorServer implements AutoCloseable {
     EventExecutorGroup workers =
         callsOnEventLoops ? null : new DefaultEventExecutorGroup(Math.max(4, cores * 2));
     GroupCommit groupCommit = database instanceof GroupCommit g ? g : new GroupCommit() {};
-    DynamoDbHandler handler = new DynamoDbHandler(database, groupCommit, region);
+    AcceptBackoff accepts = new AcceptBackoff();
+    ConnectionLimit connections = new ConnectionLimit(limits.maxConnections());
+    HttpConnection.Closes closes = new HttpConnection.Closes();
+    ServerHealth health = new ServerHealth(database, groupCommit, accepts, connections, closes);
+    DynamoDbHandler handler = new DynamoDbHandler(database, groupCommit, region, health);
     DurableFlush durableFlush = new DurableFlush(groupCommit);
+    // Loaded while files can still be opened: java.util.logging's formatter reads the time zone
+    // database the first time it logs, and with no descriptor left that read threw an Error on
+    // the event loop that logged (see ServerLog). Netty logs little, but nothing of it may die so.
+    TimeZone.getDefault();
     try {
       ServerBootstrap bootstrap =
           new ServerBootstrap()
               .group(loops)
               .channel(channelType)
               .option(ChannelOption.SO_BACKLOG, 1024)
+              .handler(accepts)
               .childOption(ChannelOption.TCP_NODELAY, true)
+              // The end of a client's input is an event, so that what it sent before a
+              // shutdownOutput is still answered (see HttpConnection).
+              .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
               .childHandler(
                   new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                      ChannelPipeline p = ch.pipeline();
-                      p.addLast(durableFlush);
-                      p.addLast(new HttpServerCodec());
-                      p.addLast(new RequestSizeLimit(MAX_REQUEST_BYTES));
-                      p.addLast(workers, handler);
+                      try {
+                        if (!connections.admit(ch)) {
+                          return;
+                        }
+                        ChannelPipeline p = ch.pipeline();
+                        p.addLast(durableFlush);
+                        p.addLast(new HttpServerCodec());
+                        p.addLast(new HttpConnection(limits, closes));
+                        p.addLast(new RequestSizeLimit(MAX_REQUEST_BYTES));
+                        p.addLast(workers, handler);
+                      } catch (Throwable t) {
+                        // Netty would log it, on the event loop (see ServerLog): drop the
+                        // connection instead (its close gives its place back).
+                        ch.close();
+                      }
                     }
                   });
       Channel channel = bootstrap.bind(host, port).sync().channel();
-      return new StatorServer(channel, loops, workers, database);
+      return new StatorServer(channel, loops, workers, database, health);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       shutdown(loops, workers);
@@ -185,6 +237,7 @@ public final class StatorServer implements AutoCloseable {
       return;
     }
     closed = true;
+    health.stopping();
     try {
       channel.close().syncUninterruptibly();
       shutdown(loops, workers);

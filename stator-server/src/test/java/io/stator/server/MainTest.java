@@ -72,7 +72,17 @@ class MainTest {
     assertThat(run("serve", "--help")).isZero();
     assertThat(out.toString())
         .contains("--port", "--host", "--data-dir", "--in-memory", "--region",
-            "--ttl-sweep-interval", "--cache-size", "--event-loops");
+            "--ttl-sweep-interval", "--cache-size", "--event-loops", "--max-connections",
+            "--idle-timeout", "--header-timeout", "--body-timeout");
+  }
+
+  @Test
+  void maxConnectionsMustBeAtLeastOneAndTimeoutsAreDurations() {
+    assertThat(run("serve", "--in-memory", "--max-connections", "0")).isEqualTo(2);
+    assertThat(err.toString()).contains("--max-connections must be at least 1, not 0");
+    assertThat(run("serve", "--in-memory", "--idle-timeout", "forever")).isEqualTo(2);
+    assertThat(err.toString()).contains("'forever' is not a duration");
+    assertThat(run("serve", "--in-memory", "--body-timeout", "-1s")).isEqualTo(2);
   }
 
   @Test
