@@ -12,7 +12,8 @@ function option (args, name, def) {
 
 // A client of ENDPOINT (a URL) with up to IN_FLIGHT connections, each request bounded by
 // TIMEOUT_MS. call() resolves { status, body } for any answer; must() resolves the body of a 200
-// and rejects any other answer. Both take the request body as a JSON string.
+// and rejects any other answer. Both take the operation (DynamoDB's by name, another service's
+// as its whole target, e.g. DynamoDBStreams_20120810.GetRecords) and the body as a JSON string.
 function client (endpoint, inFlight, timeoutMs) {
   const url = new URL(endpoint)
   const agent = new http.Agent({ keepAlive: true, maxSockets: inFlight })
@@ -29,7 +30,7 @@ function client (endpoint, inFlight, timeoutMs) {
         headers: {
           'Content-Type': 'application/x-amz-json-1.0',
           'Content-Length': Buffer.byteLength(data),
-          'X-Amz-Target': 'DynamoDB_20120810.' + operation,
+          'X-Amz-Target': operation.includes('.') ? operation : 'DynamoDB_20120810.' + operation,
           'X-Amz-Date': '20240101T000000Z',
           Authorization: 'AWS4-HMAC-SHA256 Credential=bench/20240101/us-east-1/dynamodb/aws4_request, ' +
             'SignedHeaders=content-type;host;x-amz-date;x-amz-target, Signature=00',

@@ -13,6 +13,7 @@ const args = process.argv.slice(3)
 const minutes = option(args, '--minutes', 30)
 const inFlight = option(args, '--in-flight', 16)
 const ITEMS = 8000
+const STREAMS = 'DynamoDBStreams_20120810.'
 const db = client(endpoint, inFlight + 2, 30000)
 const counts = { put: 0, update: 0, get: 0, query: 0, records: 0, tables: 0 }
 
@@ -62,17 +63,17 @@ async function worker (until) {
 async function consumer (arn, until) {
   const iterators = new Map()
   while (Date.now() < until) {
-    const d = await db.must('DescribeStream', JSON.stringify({ StreamArn: arn }))
+    const d = await db.must(STREAMS + 'DescribeStream', JSON.stringify({ StreamArn: arn }))
     for (const shard of d.StreamDescription.Shards) {
       if (iterators.has(shard.ShardId)) continue
-      const it = await db.must('GetShardIterator', JSON.stringify({
+      const it = await db.must(STREAMS + 'GetShardIterator', JSON.stringify({
         StreamArn: arn, ShardId: shard.ShardId, ShardIteratorType: 'TRIM_HORIZON',
       }))
       iterators.set(shard.ShardId, it.ShardIterator)
     }
     for (const [shard, iterator] of iterators) {
       if (!iterator) continue
-      const r = await db.must('GetRecords', JSON.stringify({ ShardIterator: iterator }))
+      const r = await db.must(STREAMS + 'GetRecords', JSON.stringify({ ShardIterator: iterator }))
       counts.records += r.Records.length
       iterators.set(shard, r.NextShardIterator || null)
     }
