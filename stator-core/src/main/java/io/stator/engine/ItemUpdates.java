@@ -235,7 +235,7 @@ final class ItemUpdates {
   }
 
   /** False when every action is a REMOVE or DELETE: such an update creates no item. */
-  private static boolean createsItem(UpdateExpression update) {
+  static boolean createsItem(UpdateExpression update) {
     if (update.actions().isEmpty()) {
       return true;
     }

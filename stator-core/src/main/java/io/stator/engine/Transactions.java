@@ -462,8 +462,13 @@ final class Transactions {
         return new Written(null, null);
       }
       case UPDATE -> {
+        if (old == null && !ItemUpdates.createsItem(a.update())) {
+          return new Written(null, null); // nothing to remove from no item, as UpdateItem
+        }
+        // From the key when the item is missing, as UpdateItem: the expression may read it.
         Map<String, AttributeValue> updated =
-            new LinkedHashMap<>(Expressions.applyUpdate(a.update(), old == null ? Map.of() : old));
+            new LinkedHashMap<>(
+                Expressions.applyUpdate(a.update(), old == null ? a.keyAttributes() : old));
         updated.putAll(a.keyAttributes());
         if (ItemSize.of(updated) > ItemSize.MAX_ITEM_SIZE) {
           throw DynamoDbException.validation(

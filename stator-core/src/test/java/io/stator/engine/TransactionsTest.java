@@ -170,6 +170,17 @@ class TransactionsTest extends EngineTest {
     assertThat(balance("a")).isEqualTo(7);
   }
 
+  /** An Update of a missing item starts from its key and creates nothing with REMOVE alone. */
+  @Test
+  void anUpdateOfAMissingItemStartsFromItsKeyAsUpdateItemDoes() {
+    db.transactWriteItems(write(new TransactWriteItem(null, null, null,
+        new Update(item("id", "new"), "SET twin = id", "Accounts", null, null, null, null))));
+    assertThat(db.getItem(Fixtures.get("Accounts", item("id", "new"))).item()).isEqualTo(item("id", "new", "twin", "new"));
+    db.transactWriteItems(write(new TransactWriteItem(null, null, null,
+        new Update(item("id", "none"), "REMOVE balance", "Accounts", null, null, null, null))));
+    assertThat(db.getItem(Fixtures.get("Accounts", item("id", "none"))).item()).isNull();
+  }
+
   @Test
   void updateErrorsThatDependOnTheItemAreValidationErrorReasons() {
     put(db, "Accounts", item("id", "s", "balance", "not a number"));

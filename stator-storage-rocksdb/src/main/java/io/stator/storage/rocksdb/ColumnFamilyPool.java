@@ -35,7 +35,7 @@ import org.rocksdb.WriteOptions;
  * back to verify it at each creation or drop of a column family, whatever their number. With one
  * column family per table that made CreateTable and DeleteTable cost in proportion to the tables
  * already there: 11 and 9 ms with none, 37 and 36 ms with 50, 202 and 195 ms with 200
- * (docs/performance.md, "Twelfth round"), while a drop held every other call of the store.
+ * (docs/performance.md, "Table lifecycle"), while a drop held every other call of the store.
  * Creating a batch of families at once ({@link #BATCH}, or a quarter of the pool's families when
  * that is more) pays for that file once, and so does dropping all the families that are waiting.
  * The next batch is made behind when half of one is left.

@@ -15,7 +15,7 @@ import org.rocksdb.RocksDBException;
  * <p>Every point read of a key that the memtables do not hold descends their skip lists before it
  * looks in the files: for a large table, most reads (a full 16 MB memtable holds ~80,000 small
  * items). A filter spares those descents: GetItem over 2M items cost 33-52 against 46-51 µs of
- * CPU with one (docs/performance.md, "Eleventh round"). But RocksDB makes a memtable's filter
+ * CPU with one (docs/performance.md, "Scale"). But RocksDB makes a memtable's filter
  * with the memtable, empty or not, and charges it to the budget that all memtables share; a
  * filter on every table's memtables kept that budget spent with ~60 tables, and every write then
  * flushed a memtable. So only a space whose reads missed the record cache {@value #READS} times

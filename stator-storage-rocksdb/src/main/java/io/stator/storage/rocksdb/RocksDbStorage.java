@@ -393,7 +393,7 @@ public final class RocksDbStorage implements Storage {
                       // point read (a bulk load fell from 20,000 to 4,000 items/s at 2M items);
                       // partitioned into the cache, each read paid three cache lookups: GetItem
                       // cost 17.5-23.5 us of CPU at 10M items against 11.1-11.6 us now
-                      // (docs/performance.md, "The scale benchmark").
+                      // (docs/performance.md, "Scale").
                       new BlockBasedTableConfig()
                           .setBlockCache(cache)
                           .setFilterPolicy(bloom)
