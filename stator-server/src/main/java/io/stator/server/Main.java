@@ -36,7 +36,7 @@ import picocli.CommandLine.Spec;
     versionProvider = Main.Version.class,
     description = "Stator: a DynamoDB-compatible database.",
     subcommands = {
-      Main.Serve.class, HotKeys.class, ClassDataTraining.class, NativeLibraryCommand.class,
+      Main.Serve.class, HotKeysCommand.class, ClassDataTraining.class, NativeLibraryCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

@@ -202,9 +202,9 @@ class MainTest {
 
   @Test
   void hotKeysShowsTheServersMessageRatherThanItsJson() {
-    assertThat(HotKeys.errorMessage(
+    assertThat(HotKeysCommand.errorMessage(
             "{\"__type\":\"ResourceNotFoundException\",\"message\":\"Table not found: T\"}"))
         .isEqualTo("Table not found: T");
-    assertThat(HotKeys.errorMessage("Not Found")).isEqualTo("Not Found");
+    assertThat(HotKeysCommand.errorMessage("Not Found")).isEqualTo("Not Found");
   }
 }

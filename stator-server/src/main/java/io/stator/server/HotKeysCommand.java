@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
     description =
         "Show a table's partitions, throttles and hottest partition keys (what Contributor"
             + " Insights would show).")
-final class HotKeys implements Callable<Integer> {
+final class HotKeysCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(names = "--table", required = true, description = "The table to report on.")
