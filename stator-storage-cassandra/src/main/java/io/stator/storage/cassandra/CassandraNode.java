@@ -1,5 +1,6 @@
 package io.stator.storage.cassandra;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -72,6 +73,7 @@ public final class CassandraNode implements AutoCloseable {
   private final int nativePort;
   private final int storagePort;
   private final String heap;
+  private boolean tiedToThisProcess;
   private Process process;
 
   private CassandraNode(Path dir, String address, int nativePort, int storagePort, String heap) {
@@ -80,6 +82,15 @@ public final class CassandraNode implements AutoCloseable {
     this.nativePort = nativePort;
     this.storagePort = storagePort;
     this.heap = heap;
+  }
+
+  /**
+   * Makes the node exit when this process does, however it ends (a test JVM killed by its
+   * runner included), instead of outliving it as a node started for a user does.
+   */
+  public CassandraNode tiedToThisProcess() {
+    this.tiedToThisProcess = true;
+    return this;
   }
 
   /** A node in {@code dir} on 127.0.0.1, on free ports, with a 1 GB heap. */
@@ -141,8 +152,14 @@ public final class CassandraNode implements AutoCloseable {
       command.add("-Dcassandra-foreground=yes");
       // No JMX server: nothing here uses nodetool, and it would need a port of its own.
       command.add("-cp");
-      command.add(serverClasspath());
-      command.add("org.apache.cassandra.service.CassandraDaemon");
+      if (tiedToThisProcess) {
+        command.add(serverClasspath() + File.pathSeparator + ownLocation());
+        command.add("-Dstator.cassandra.parent=" + ProcessHandle.current().pid());
+        command.add(NodeMain.class.getName());
+      } else {
+        command.add(serverClasspath());
+        command.add("org.apache.cassandra.service.CassandraDaemon");
+      }
       process =
           new ProcessBuilder(command)
               .redirectErrorStream(true)
@@ -267,13 +284,39 @@ public final class CassandraNode implements AutoCloseable {
     return "(no log)";
   }
 
-  private static String javaExecutable() {
+  /**
+   * The given JVM, else this process's when it is one Cassandra runs on (17 to 24), else the
+   * first JDK 17 or 21 under /usr/lib/jvm.
+   */
+  static String javaExecutable() {
     String java = System.getProperty("stator.cassandra.java", System.getenv("STATOR_CASSANDRA_JAVA"));
     if (java != null && !java.isBlank()) {
       Path path = Path.of(java);
       return Files.isDirectory(path) ? path.resolve("bin").resolve("java").toString() : java;
     }
-    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Path own = Path.of(System.getProperty("java.home"), "bin", "java");
+    if (Runtime.version().feature() < 25) {
+      return own.toString();
+    }
+    for (String jdk : List.of("java-17-openjdk-amd64", "openjdk-17", "java-21-openjdk-amd64")) {
+      Path candidate = Path.of("/usr/lib/jvm", jdk, "bin", "java");
+      if (Files.isExecutable(candidate)) {
+        return candidate.toString();
+      }
+    }
+    throw new IllegalStateException(
+        "Cassandra needs Java 17 to 21, this is Java " + Runtime.version().feature()
+            + ": set STATOR_CASSANDRA_JAVA (or -Dstator.cassandra.java) to a JDK 17");
+  }
+
+  /** This module's classes (a jar, or target/classes), for NodeMain. */
+  private static String ownLocation() {
+    try {
+      return Path.of(CassandraNode.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+          .toString();
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /** The jar paths that the module stator-cassandra-server resolved, one classpath string. */

@@ -26,7 +26,7 @@ final class TestCluster {
       Path dir = Path.of("target", "cassandra-node").toAbsolutePath();
       deleteRecursively(dir);
       long started = System.nanoTime();
-      node = CassandraNode.in(dir).start(Duration.ofMinutes(3));
+      node = CassandraNode.in(dir).tiedToThisProcess().start(Duration.ofMinutes(3));
       startTime = Duration.ofNanos(System.nanoTime() - started);
       System.out.println("Cassandra node ready in " + startTime.toMillis() + " ms at " + node.contactPoint());
       Runtime.getRuntime().addShutdownHook(new Thread(TestCluster::stop, "cassandra-node-stop"));
