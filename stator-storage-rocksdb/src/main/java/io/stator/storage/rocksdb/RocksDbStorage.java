@@ -500,7 +500,11 @@ public final class RocksDbStorage implements Storage {
     } catch (UnsupportedOperationException notPosix) {
       Files.createDirectory(dir);
     } catch (FileAlreadyExistsException raced) {
-      // made meanwhile by someone else: opening it finds out whether it is a store
+      // Made meanwhile by someone else: opening it finds out whether it is a store. A file in
+      // the way is no such race, and its exception says so in the caller's words.
+      if (!Files.isDirectory(dir)) {
+        throw raced;
+      }
     }
   }
 

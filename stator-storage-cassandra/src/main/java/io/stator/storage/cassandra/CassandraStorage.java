@@ -1,0 +1,522 @@
+package io.stator.storage.cassandra;
+
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DriverException;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.ResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import io.stator.storage.Bound;
+import io.stator.storage.Commit;
+import io.stator.storage.CommitConflictException;
+import io.stator.storage.SpaceStats;
+import io.stator.storage.Storage;
+import io.stator.storage.StorageException;
+import io.stator.storage.StorageKey;
+import io.stator.storage.StoredRecord;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A {@link Storage} on an Apache Cassandra 6 cluster, every read and write an Accord transaction.
+ *
+ * <h2>Mapping</h2>
+ *
+ * <p>Two Cassandra tables in one keyspace hold every space of every store, so creating a space
+ * (a DynamoDB table, index, stream) never changes Cassandra's schema, which takes seconds:
+ *
+ * <pre>
+ * spaces  ((store), name)          -> id uuid
+ * records ((space), partition, sort) -> version bigint, value blob
+ * </pre>
+ *
+ * A <em>store</em> is one Storage's name (several Stators, or the tests' many storages, share a
+ * keyspace under different names). A space's records live under the space's {@code id}, a fresh
+ * UUID each time the space is created, so a dropped and re-created space starts empty at once,
+ * and its old records are deleted with one partition delete. Partition and sort bytes are blob
+ * clustering columns, which Cassandra orders as unsigned bytes: exactly {@link StorageKey}'s
+ * order, so {@link #query} and {@link #scan} are one slice of one Cassandra partition, in order,
+ * with no encoding of their own.
+ *
+ * <p>That is also this first mapping's limit: a whole space lives in one Cassandra partition, on
+ * one replica set, so it scales to a cluster's durability and availability but not yet to its
+ * size. Spreading a space over many Cassandra partitions needs the SPI to let the storage own a
+ * full scan's order and cursor (token order is not byte order); see {@code docs/cassandra.md}.
+ *
+ * <h2>Consistency</h2>
+ *
+ * <p>Both tables are {@code transactional_mode = 'full'}: every statement runs through Accord,
+ * so a plain SELECT is a linearizable read that sees each commit wholly or not at all, and a
+ * {@link #commit} is one {@code BEGIN TRANSACTION … COMMIT TRANSACTION}: a LET reading each
+ * expected key's version, an IF comparing them all, and the writes inside the IF. The
+ * transaction also SELECTs the versions it read, so a refused commit names the expectation that
+ * failed.
+ *
+ * <h2>What assumes one Stator process</h2>
+ *
+ * <p>Versions come from this process's clock (microseconds, never repeating, always above the
+ * last one issued), so they grow across restarts but two Stator processes may issue the same
+ * one; the space names map to ids through a cache that other processes' drops do not reach; and
+ * a commit that times out is reported as a {@link StorageException}, its outcome unknown. The SPI
+ * changes of issue 20 remove each of these.
+ */
+public final class CassandraStorage implements Storage {
+  /** The keyspace tests and {@code ./stator cassandra start} use when none is given. */
+  public static final String DEFAULT_KEYSPACE = "stator";
+
+  private static final Duration DDL_TIMEOUT = Duration.ofSeconds(60);
+
+  private final CqlSession session;
+  private final boolean ownsSession;
+  private final String store;
+  private final Map<String, UUID> spaceIds = new ConcurrentHashMap<>();
+  private final AtomicLong lastVersion = new AtomicLong();
+
+  private final PreparedStatement selectSpace;
+  private final PreparedStatement selectSpaces;
+  private final PreparedStatement createSpace;
+  private final PreparedStatement deleteSpace;
+  private final PreparedStatement deleteRecords;
+  private final PreparedStatement get;
+  private final PreparedStatement scanAll;
+  private final String keyspace;
+  private final Map<String, PreparedStatement> statements = new ConcurrentHashMap<>();
+
+  private CassandraStorage(CqlSession session, boolean ownsSession, String keyspace, String store) {
+    this.session = session;
+    this.ownsSession = ownsSession;
+    this.keyspace = keyspace;
+    this.store = store;
+    String k = keyspace;
+    selectSpace = session.prepare("SELECT id FROM " + k + ".spaces WHERE store = ? AND name = ?");
+    selectSpaces = session.prepare("SELECT name, id FROM " + k + ".spaces WHERE store = ?");
+    createSpace =
+        session.prepare(
+            "BEGIN TRANSACTION\n"
+                + "  LET existing = (SELECT id FROM " + k + ".spaces WHERE store = ? AND name = ?);\n"
+                + "  IF existing IS NULL THEN\n"
+                + "    INSERT INTO " + k + ".spaces (store, name, id) VALUES (?, ?, ?);\n"
+                + "  END IF\n"
+                + "COMMIT TRANSACTION");
+    deleteSpace = session.prepare("DELETE FROM " + k + ".spaces WHERE store = ? AND name = ?");
+    deleteRecords = session.prepare("DELETE FROM " + k + ".records WHERE space = ?");
+    get =
+        session.prepare(
+            "SELECT version, value FROM " + k + ".records"
+                + " WHERE space = ? AND partition = ? AND sort = ?");
+    scanAll =
+        session.prepare(
+            "SELECT partition, sort, version, value FROM " + k + ".records WHERE space = ?");
+    lastVersion.set(System.currentTimeMillis() * 1000);
+  }
+
+  /**
+   * Connects to the cluster at {@code contactPoints}, creates the keyspace (with {@code
+   * replication}, a CQL map such as {@code {'class': 'SimpleStrategy', 'replication_factor': 1}})
+   * and the two tables if they are missing, and opens the store {@code store} in it.
+   */
+  public static CassandraStorage connect(
+      List<InetSocketAddress> contactPoints,
+      String localDatacenter,
+      String keyspace,
+      String replication,
+      String store) {
+    CqlSession session = session(contactPoints, localDatacenter);
+    try {
+      createSchema(session, keyspace, replication);
+      return new CassandraStorage(session, true, keyspace, store);
+    } catch (RuntimeException e) {
+      session.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Opens the store {@code store} through a session that the caller keeps and closes; the
+   * keyspace and tables must exist (see {@link #createSchema}).
+   */
+  public static CassandraStorage open(CqlSession session, String keyspace, String store) {
+    return new CassandraStorage(session, false, keyspace, store);
+  }
+
+  /**
+   * A driver session for Stator: QUORUM (every statement goes through Accord anyway), a request
+   * timeout that covers a contended Accord transaction, and DDL's slowness.
+   */
+  public static CqlSession session(List<InetSocketAddress> contactPoints, String localDatacenter) {
+    DriverConfigLoader config =
+        DriverConfigLoader.programmaticBuilder()
+            .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(12))
+            .withString(DefaultDriverOption.REQUEST_CONSISTENCY, ConsistencyLevel.QUORUM.name())
+            .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, DDL_TIMEOUT)
+            .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(10))
+            .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, DDL_TIMEOUT)
+            .withInt(DefaultDriverOption.REQUEST_PAGE_SIZE, 5000)
+            .build();
+    return CqlSession.builder()
+        .addContactPoints(contactPoints)
+        .withLocalDatacenter(localDatacenter)
+        .withConfigLoader(config)
+        .build();
+  }
+
+  /** Creates the keyspace and Stator's two tables where they are missing. */
+  public static void createSchema(CqlSession session, String keyspace, String replication) {
+    var metadata = session.getMetadata().getKeyspace(keyspace);
+    if (metadata.isPresent()
+        && metadata.get().getTable("spaces").isPresent()
+        && metadata.get().getTable("records").isPresent()) {
+      return;
+    }
+    ddl(session, "CREATE KEYSPACE IF NOT EXISTS " + keyspace + " WITH replication = " + replication);
+    ddl(
+        session,
+        "CREATE TABLE IF NOT EXISTS " + keyspace + ".spaces ("
+            + " store text, name text, id uuid, PRIMARY KEY ((store), name))"
+            + " WITH transactional_mode = 'full'");
+    ddl(
+        session,
+        "CREATE TABLE IF NOT EXISTS " + keyspace + ".records ("
+            + " space uuid, partition blob, sort blob, version bigint, value blob,"
+            + " PRIMARY KEY ((space), partition, sort))"
+            + " WITH transactional_mode = 'full'");
+  }
+
+  private static void ddl(CqlSession session, String cql) {
+    session.execute(SimpleStatement.newInstance(cql).setTimeout(DDL_TIMEOUT));
+  }
+
+  // ---------------------------------------------------------------- spaces
+
+  @Override
+  public void createSpace(String space) {
+    run(() -> {
+      UUID id = UUID.randomUUID();
+      session.execute(createSpace.bind(store, space, store, space, id));
+      spaceIds.remove(space);
+      return null;
+    });
+  }
+
+  @Override
+  public void dropSpace(String space) {
+    run(() -> {
+      Optional<UUID> id = lookUp(space);
+      session.execute(deleteSpace.bind(store, space));
+      spaceIds.remove(space);
+      id.ifPresent(uuid -> session.execute(deleteRecords.bind(uuid)));
+      return null;
+    });
+  }
+
+  @Override
+  public Set<String> spaces() {
+    return run(() -> {
+      Set<String> names = new HashSet<>();
+      for (Row row : session.execute(selectSpaces.bind(store))) {
+        names.add(row.getString(0));
+      }
+      return names;
+    });
+  }
+
+  private Optional<UUID> lookUp(String space) {
+    UUID cached = spaceIds.get(space);
+    if (cached != null) {
+      return Optional.of(cached);
+    }
+    Row row = session.execute(selectSpace.bind(store, space)).one();
+    if (row == null) {
+      return Optional.empty();
+    }
+    UUID id = row.getUuid(0);
+    spaceIds.put(space, id);
+    return Optional.of(id);
+  }
+
+  private UUID id(String space) {
+    return lookUp(space).orElseThrow(() -> new StorageException("no space " + space));
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  @Override
+  public Optional<StoredRecord> get(String space, StorageKey key) {
+    return run(() -> {
+      Row row =
+          session
+              .execute(get.bind(id(space), ByteBuffer.wrap(key.partition()), ByteBuffer.wrap(key.sort())))
+              .one();
+      return row == null
+          ? Optional.empty()
+          : Optional.of(new StoredRecord(key, row.getLong(0), bytes(row.getByteBuffer(1))));
+    });
+  }
+
+  @Override
+  public List<StoredRecord> query(
+      String space, byte[] partition, Bound lower, Bound upper, boolean forward, int limit) {
+    return run(() -> {
+      UUID id = id(space);
+      if (lower != null && upper != null) {
+        int c = Arrays.compareUnsigned(lower.sort(), upper.sort());
+        if (c > 0 || (c == 0 && !(lower.inclusive() && upper.inclusive()))) {
+          return List.of();
+        }
+      }
+      StringBuilder cql =
+          new StringBuilder("SELECT sort, version, value FROM ")
+              .append(keyspace)
+              .append(".records WHERE space = ? AND partition = ?");
+      List<Object> values = new ArrayList<>(List.of(id, ByteBuffer.wrap(partition)));
+      if (lower != null) {
+        cql.append(lower.inclusive() ? " AND sort >= ?" : " AND sort > ?");
+        values.add(ByteBuffer.wrap(lower.sort()));
+      }
+      if (upper != null) {
+        cql.append(upper.inclusive() ? " AND sort <= ?" : " AND sort < ?");
+        values.add(ByteBuffer.wrap(upper.sort()));
+      }
+      if (!forward) {
+        cql.append(" ORDER BY partition DESC, sort DESC");
+      }
+      cql.append(" LIMIT ?");
+      values.add(limit);
+      List<StoredRecord> out = new ArrayList<>();
+      for (Row row : session.execute(onePage(prepared(cql.toString()).bind(values.toArray()), limit))) {
+        out.add(
+            new StoredRecord(
+                new StorageKey(partition, bytes(row.getByteBuffer(0))),
+                row.getLong(1),
+                bytes(row.getByteBuffer(2))));
+      }
+      return out;
+    });
+  }
+
+  @Override
+  public List<StoredRecord> scan(
+      String space, byte[] fromPartition, byte[] toPartition, StorageKey startAfter, int limit) {
+    return run(() -> {
+      UUID id = id(space);
+      StringBuilder cql =
+          new StringBuilder("SELECT partition, sort, version, value FROM ")
+              .append(keyspace)
+              .append(".records WHERE space = ?");
+      List<Object> values = new ArrayList<>(List.of(id));
+      // The start is the later of "the first key of fromPartition" and "just after startAfter".
+      boolean afterKey =
+          startAfter != null
+              && (fromPartition == null
+                  || Arrays.compareUnsigned(startAfter.partition(), fromPartition) >= 0);
+      if (afterKey) {
+        if (toPartition != null
+            && Arrays.compareUnsigned(startAfter.partition(), toPartition) >= 0) {
+          return List.of();
+        }
+        cql.append(" AND (partition, sort) > (?, ?)");
+        values.add(ByteBuffer.wrap(startAfter.partition()));
+        values.add(ByteBuffer.wrap(startAfter.sort()));
+      } else if (fromPartition != null) {
+        if (toPartition != null && Arrays.compareUnsigned(fromPartition, toPartition) >= 0) {
+          return List.of();
+        }
+        cql.append(" AND (partition) >= (?)");
+        values.add(ByteBuffer.wrap(fromPartition));
+      }
+      if (toPartition != null) {
+        cql.append(" AND (partition) < (?)");
+        values.add(ByteBuffer.wrap(toPartition));
+      }
+      cql.append(" LIMIT ?");
+      values.add(limit);
+      List<StoredRecord> out = new ArrayList<>();
+      for (Row row : session.execute(onePage(prepared(cql.toString()).bind(values.toArray()), limit))) {
+        out.add(record(row));
+      }
+      return out;
+    });
+  }
+
+  /**
+   * One page for the whole read: each page is a transaction of its own, and only one read sees
+   * commits atomically.
+   */
+  private static BoundStatement onePage(BoundStatement statement, int limit) {
+    return statement.setPageSize(Math.max(1, limit));
+  }
+
+  private PreparedStatement prepared(String cql) {
+    return statements.computeIfAbsent(cql, session::prepare);
+  }
+
+  // ---------------------------------------------------------------- commit
+
+  @Override
+  public void commit(Commit commit) {
+    run(() -> {
+      commitTransaction(commit);
+      return null;
+    });
+  }
+
+  private void commitTransaction(Commit commit) {
+    // The last write to a key wins; a transaction writes each row once.
+    Map<Target, Commit.Write> writes = new LinkedHashMap<>();
+    for (Commit.Write w : commit.writes()) {
+      Target t = new Target(id(w.space()), w.key());
+      writes.remove(t);
+      writes.put(t, w);
+    }
+    List<Commit.Expectation> expectations = commit.expectations();
+    List<UUID> expectationIds = new ArrayList<>();
+    for (Commit.Expectation e : expectations) {
+      expectationIds.add(id(e.space()));
+    }
+    if (writes.isEmpty() && expectations.isEmpty()) {
+      return;
+    }
+    long version = nextVersion();
+    String k = keyspace;
+    StringBuilder cql = new StringBuilder("BEGIN TRANSACTION\n");
+    List<Object> values = new ArrayList<>();
+    for (int i = 0; i < expectations.size(); i++) {
+      StorageKey key = expectations.get(i).key();
+      cql.append("  LET e").append(i).append(" = (SELECT version FROM ").append(k)
+          .append(".records WHERE space = ? AND partition = ? AND sort = ?);\n");
+      values.add(expectationIds.get(i));
+      values.add(ByteBuffer.wrap(key.partition()));
+      values.add(ByteBuffer.wrap(key.sort()));
+    }
+    if (!expectations.isEmpty()) {
+      cql.append("  SELECT ");
+      for (int i = 0; i < expectations.size(); i++) {
+        cql.append(i == 0 ? "" : ", ").append("e").append(i).append(".version");
+      }
+      cql.append(";\n  IF ");
+      for (int i = 0; i < expectations.size(); i++) {
+        cql.append(i == 0 ? "" : " AND ");
+        if (expectations.get(i).version() == Commit.Expectation.ABSENT) {
+          cql.append("e").append(i).append(" IS NULL");
+        } else {
+          cql.append("e").append(i).append(".version = ?");
+          values.add(expectations.get(i).version());
+        }
+      }
+      cql.append(" THEN\n");
+    }
+    for (Map.Entry<Target, Commit.Write> entry : writes.entrySet()) {
+      Target t = entry.getKey();
+      Commit.Write w = entry.getValue();
+      if (w.isDelete()) {
+        cql.append("    DELETE FROM ").append(k)
+            .append(".records WHERE space = ? AND partition = ? AND sort = ?;\n");
+        values.add(t.space());
+        values.add(ByteBuffer.wrap(t.key().partition()));
+        values.add(ByteBuffer.wrap(t.key().sort()));
+      } else {
+        cql.append("    INSERT INTO ").append(k)
+            .append(".records (space, partition, sort, version, value) VALUES (?, ?, ?, ?, ?);\n");
+        values.add(t.space());
+        values.add(ByteBuffer.wrap(t.key().partition()));
+        values.add(ByteBuffer.wrap(t.key().sort()));
+        values.add(version);
+        values.add(ByteBuffer.wrap(w.value()));
+      }
+    }
+    if (!expectations.isEmpty()) {
+      cql.append("  END IF\n");
+    }
+    cql.append("COMMIT TRANSACTION");
+    ResultSet result = session.execute(prepared(cql.toString()).bind(values.toArray()));
+    if (expectations.isEmpty()) {
+      return;
+    }
+    Row row = result.one();
+    for (int i = 0; i < expectations.size(); i++) {
+      long expected = expectations.get(i).version();
+      long actual = row == null || row.isNull(i) ? Commit.Expectation.ABSENT : row.getLong(i);
+      if (actual != expected) {
+        throw new CommitConflictException(expectations.get(i));
+      }
+    }
+  }
+
+  /** A version above every one this process issued, and (clock permitting) any before it. */
+  private long nextVersion() {
+    long now = System.currentTimeMillis() * 1000;
+    return lastVersion.updateAndGet(last -> Math.max(last + 1, now));
+  }
+
+  private record Target(UUID space, StorageKey key) {}
+
+  // ---------------------------------------------------------------- stats
+
+  @Override
+  public SpaceStats stats(String space) {
+    return run(() -> {
+      long records = 0;
+      long bytes = 0;
+      for (Row row : session.execute(scanAll.bind(id(space)))) {
+        StoredRecord r = record(row);
+        records++;
+        bytes += r.key().partition().length + r.key().sort().length + r.value().length;
+      }
+      return new SpaceStats(records, bytes);
+    });
+  }
+
+  @Override
+  public void close() {
+    if (ownsSession) {
+      session.close();
+    }
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private static StoredRecord record(Row row) {
+    return new StoredRecord(
+        new StorageKey(bytes(row.getByteBuffer(0)), bytes(row.getByteBuffer(1))),
+        row.getLong(2),
+        bytes(row.getByteBuffer(3)));
+  }
+
+  private static byte[] bytes(ByteBuffer buffer) {
+    if (buffer == null) {
+      return new byte[0];
+    }
+    byte[] out = new byte[buffer.remaining()];
+    buffer.duplicate().get(out);
+    return out;
+  }
+
+  private interface Call<T> {
+    T call();
+  }
+
+  /** Driver failures are the storage's faults: timeouts, unavailability, refused statements. */
+  private static <T> T run(Call<T> call) {
+    try {
+      return call.call();
+    } catch (DriverException e) {
+      throw new StorageException("Cassandra: " + e.getMessage(), e);
+    }
+  }
+}

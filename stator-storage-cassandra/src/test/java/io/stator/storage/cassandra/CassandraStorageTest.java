@@ -1,0 +1,17 @@
+package io.stator.storage.cassandra;
+
+import io.stator.storage.Storage;
+import io.stator.storage.StorageContract;
+import java.nio.file.Path;
+
+/**
+ * The whole storage contract on one Cassandra node. Each storage the contract opens is a store of
+ * its own, named by its directory, in one shared keyspace: a fresh directory is a fresh, empty
+ * store, and reopening the same directory reopens the same store, as durable as Cassandra.
+ */
+class CassandraStorageTest extends StorageContract {
+  @Override
+  protected Storage open(Path dir) {
+    return CassandraStorage.open(TestCluster.session(), TestCluster.KEYSPACE, dir.toString());
+  }
+}
