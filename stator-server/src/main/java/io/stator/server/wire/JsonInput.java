@@ -25,6 +25,15 @@ import java.util.Map;
  *
  * <p>Each read starts with the parser on the value's first token and leaves it on the value's
  * last token. JSON {@code null} reads as an absent member, as DynamoDB treats it.
+ *
+ * <p>Every string and member name of a request is read here, by {@link #string()} and {@link
+ * #nextMember()}, and each is refused if it holds an unpaired surrogate: JSON lets a string
+ * escape one (<code>"&#92;ud800"</code>), but it is no Unicode character and has no UTF-8 form,
+ * so the item codec would store it as {@code ?} and the key would alias another (issue 29). Only
+ * an escape can produce one, since {@link Utf8Body} has refused every byte sequence that is not
+ * UTF-8; a valid pair, escaped (<code>"&#92;ud83d&#92;ude00"</code>) or in four raw bytes, is
+ * kept. (Jackson's byte parser already refuses such a member name, see WireProtocol; the check
+ * of names here keeps the rule whatever parser reads them.)
  */
 final class JsonInput {
   /** DynamoDB supports nested attributes up to 32 levels deep. */
@@ -78,6 +87,7 @@ final class JsonInput {
       return null;
     }
     String name = parser.currentName();
+    checkUnicode(name);
     parser.nextToken();
     return name;
   }
@@ -92,12 +102,32 @@ final class JsonInput {
   String string() throws IOException {
     JsonToken token = parser.currentToken();
     if (token == JsonToken.VALUE_STRING) {
-      return parser.getText();
+      return checkUnicode(parser.getText());
     }
     if (token == JsonToken.VALUE_NULL) {
       return null;
     }
     throw scalarTypeError(token, "String");
+  }
+
+  /** Returns {@code text}, or throws a SerializationException if it is not valid UTF-16. */
+  private static String checkUnicode(String text) {
+    for (int i = 0, n = text.length(); i < n; i++) {
+      char c = text.charAt(i);
+      if (c < Character.MIN_SURROGATE || c > Character.MAX_SURROGATE) {
+        continue;
+      }
+      if (Character.isHighSurrogate(c)
+          && i + 1 < n
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+        continue;
+      }
+      throw DynamoDbException.serialization(String.format(
+          "Invalid string: \\u%04x at character %d is an unpaired surrogate, which is no "
+              + "Unicode character (a string must be valid UTF-8)", (int) c, i));
+    }
+    return text;
   }
 
   Integer integer() throws IOException {

@@ -2,8 +2,10 @@ package io.stator.server.wire;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import io.stator.api.CancellationReason;
 import io.stator.api.Database;
 import io.stator.api.DescribeEndpointsRequest;
@@ -33,6 +35,13 @@ import java.util.function.BiFunction;
  * <p>An operation is found by its name in a map of small parser/writer pairs, so the request
  * path needs no reflection. The shared {@link JsonFactory} is thread-safe and recycles its
  * buffers, so a request allocates its parse tree's records and nothing large besides.
+ *
+ * <p>A body is read strictly, since whatever a lenient reader guesses can make two requests
+ * name one key (issue 29): its bytes must be UTF-8 ({@link Utf8Body}: no invalid sequence, no
+ * UTF-16 or UTF-32, no byte order mark), its strings valid Unicode (no unpaired surrogate
+ * escape, see {@link JsonInput}) and no object may name a member twice (Jackson's strict
+ * duplicate detection, which DynamoDB's deserializer also refuses). Each is a
+ * SerializationException, found before the request runs.
  */
 public final class WireProtocol {
   /** The {@code X-Amz-Target} prefix of DynamoDB's operations. */
@@ -45,7 +54,21 @@ public final class WireProtocol {
    */
   public static final String STREAMS_TARGET_PREFIX = "DynamoDBStreams_20120810.";
 
-  private static final JsonFactory JSON = new JsonFactory();
+  private static final JsonFactory JSON =
+      JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+
+  /**
+   * How Jackson words a member named twice ({@code Duplicate field 'TableName'}). It and the
+   * next are the parse errors answered with a message; StrictBodyTest pins their wording.
+   */
+  private static final String DUPLICATE_MEMBER = "Duplicate field '";
+
+  /**
+   * A word of Jackson's refusals of an unpaired surrogate escape in a member name ({@code
+   * Unexpected low surrogate in field name: 0xdfff}, {@code Broken surrogate pair in field
+   * name: ...}); its byte parser checks names itself, {@link JsonInput} checks string values.
+   */
+  private static final String SURROGATE = "surrogate";
 
   private WireProtocol() {}
 
@@ -55,12 +78,10 @@ public final class WireProtocol {
 
     void invoke(Database database, InputStream body, OutputStream out) throws IOException {
       Q request;
-      try (JsonParser parser = JSON.createParser(body)) {
+      try (JsonParser parser = JSON.createParser(new Utf8Body(body))) {
         request = new JsonInput(parser).root(reader);
       } catch (IOException e) {
-        // Malformed JSON (or bytes that are no UTF-8): DynamoDB answers a bare
-        // SerializationException.
-        throw DynamoDbException.serialization(null);
+        throw malformed(e);
       }
       R response = call.apply(database, request);
       try (JsonGenerator generator = JSON.createGenerator(out)) {
@@ -299,7 +320,7 @@ public final class WireProtocol {
    * DynamoDB checks this before it looks at the target or the credentials.
    */
   public static void checkWellFormed(InputStream body) {
-    try (JsonParser parser = JSON.createParser(body)) {
+    try (JsonParser parser = JSON.createParser(new Utf8Body(body))) {
       JsonToken token = parser.nextToken();
       if (token == null) {
         return; // an empty body is judged later
@@ -309,8 +330,30 @@ public final class WireProtocol {
         throw DynamoDbException.serialization(null);
       }
     } catch (IOException e) {
-      throw DynamoDbException.serialization(null);
+      throw malformed(e);
     }
+  }
+
+  /**
+   * The error for a body Jackson could not parse: DynamoDB answers malformed JSON with a bare
+   * SerializationException. Two refusals of JSON that is well-formed by its grammar say what is
+   * wrong: a duplicate member, and a member name holding an unpaired surrogate.
+   */
+  private static DynamoDbException malformed(IOException e) {
+    String words = e instanceof JsonParseException parse ? parse.getOriginalMessage() : null;
+    if (words == null) {
+      return DynamoDbException.serialization(null);
+    }
+    if (words.startsWith(DUPLICATE_MEMBER)) {
+      return DynamoDbException.serialization("Duplicate member "
+          + words.substring(DUPLICATE_MEMBER.length() - 1)
+          + " in a JSON object: each member may be given once");
+    }
+    if (words.contains(SURROGATE)) {
+      return DynamoDbException.serialization(
+          "Invalid string: " + words + " (a string must be valid UTF-8: no unpaired surrogate)");
+    }
+    return DynamoDbException.serialization(null);
   }
 
   /** An error body with a message and, for ConditionalCheckFailedException, the item. */
