@@ -51,8 +51,10 @@ import java.util.zip.CRC32;
  * <p>Before DynamoDB's checks, {@code POST /stator/ttl/sweep} (a path DynamoDB's clients never
  * use) forces a Time to Live sweep.
  *
- * <p>Every response carries {@code x-amzn-RequestId} and {@code x-amz-crc32} (the CRC32 of the
- * body, which the SDKs verify).
+ * <p>Every response carries {@code x-amzn-RequestId}, {@code x-amz-crc32} (the CRC32 of the
+ * body as sent, which the SDKs verify) and {@code Date}; a compressed request body is read
+ * decompressed and an answer compressed when the client accepts it ({@link HttpEncodings}); a
+ * request from a web page gets the CORS headers, and its preflight an empty 200 ({@link Cors}).
  */
 @ChannelHandler.Sharable
 final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
@@ -107,37 +109,42 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
     if (!request.decoderResult().isSuccess()) {
       // Garbled HTTP: nothing after it on this connection can be trusted.
-      respond(ctx, HttpResponseStatus.BAD_REQUEST, "text/plain", bytes(ctx, "Bad Request"), false);
+      respond(ctx, request, HttpResponseStatus.BAD_REQUEST, "text/plain", bytes(ctx, "Bad Request"),
+          false);
       return;
     }
     boolean keepAlive = HttpUtil.isKeepAlive(request);
     if (request.method().equals(HttpMethod.GET) && hasPath(request.uri(), CONNECTIONS_PATH)) {
       byte[] json = health.connectionsJson();
       ByteBuf body = ctx.alloc().buffer(json.length).writeBytes(json);
-      respond(ctx, HttpResponseStatus.OK, JSON, body, keepAlive);
+      respond(ctx, request, HttpResponseStatus.OK, JSON, body, keepAlive);
       return;
     }
     if (request.method().equals(HttpMethod.GET) && PartitionsEndpoint.handles(request.uri())) {
       PartitionsEndpoint.Answer answer = PartitionsEndpoint.answer(database, request.uri());
       ByteBuf body = ctx.alloc().buffer(answer.body().length).writeBytes(answer.body());
-      respond(ctx, HttpResponseStatus.valueOf(answer.status()), answer.contentType(), body,
-          keepAlive);
+      respond(ctx, request, HttpResponseStatus.valueOf(answer.status()), answer.contentType(),
+          body, keepAlive);
       return;
     }
     if (request.method().equals(HttpMethod.GET)) {
       String problem = health.problem();
       if (problem != null) {
-        respond(ctx, HttpResponseStatus.SERVICE_UNAVAILABLE, "text/plain",
+        respond(ctx, request, HttpResponseStatus.SERVICE_UNAVAILABLE, "text/plain",
             bytes(ctx, "unhealthy: " + problem), keepAlive);
         return;
       }
       ByteBuf body = ctx.alloc().buffer(healthy.length).writeBytes(healthy);
-      respond(ctx, HttpResponseStatus.OK, "text/plain", body, keepAlive);
+      respond(ctx, request, HttpResponseStatus.OK, "text/plain", body, keepAlive);
       return;
     }
     if (request.method().equals(HttpMethod.POST)
         && hasPath(request.uri(), TTL_SWEEP_PATH)) {
-      sweepExpiredItems(ctx, keepAlive);
+      sweepExpiredItems(ctx, request, keepAlive);
+      return;
+    }
+    if (request.method().equals(HttpMethod.OPTIONS) && Cors.isPreflight(request.headers())) {
+      respond(ctx, request, HttpResponseStatus.OK, "text/plain", ctx.alloc().buffer(0), keepAlive);
       return;
     }
     String contentType = mediaType(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
@@ -145,15 +152,17 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     if (!request.method().equals(HttpMethod.POST)
         || (content.isReadable() && !AMZ_JSON.equals(contentType) && !JSON.equals(contentType))) {
       ByteBuf body = bytes(ctx, "<UnknownOperationException/>\n");
-      respond(ctx, HttpResponseStatus.NOT_FOUND, "text/plain", body, keepAlive);
+      respond(ctx, request, HttpResponseStatus.NOT_FOUND, "text/plain", body, keepAlive);
       return;
     }
     // DynamoDB answers in the JSON flavour it was asked in.
     String responseType = JSON.equals(contentType) ? JSON : AMZ_JSON;
     ByteBuf body = ctx.alloc().buffer();
     HttpResponseStatus status;
+    ByteBuf decoded = null;
     try {
-      dispatch(request, content, body);
+      decoded = HttpEncodings.decoded(request, ctx.alloc(), StatorServer.MAX_REQUEST_BYTES);
+      dispatch(request, decoded, body);
       status = HttpResponseStatus.OK;
     } catch (DynamoDbException e) {
       status = error(body, e.type(), e.getMessage(), e);
@@ -161,8 +170,12 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       System.err.println("Internal error answering " + target(request) + ":");
       e.printStackTrace();
       status = error(body, ErrorType.InternalServerError, "Internal server error", null);
+    } finally {
+      if (decoded != null && decoded != content) {
+        decoded.release();
+      }
     }
-    respond(ctx, status, responseType, body, keepAlive);
+    respond(ctx, request, status, responseType, body, keepAlive);
   }
 
   /**
@@ -171,11 +184,13 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
    * only ever posted to {@code /}, so this path cannot be taken for one of its requests; it
    * needs no credentials, like the health check.
    */
-  private void sweepExpiredItems(ChannelHandlerContext ctx, boolean keepAlive) {
+  private void sweepExpiredItems(
+      ChannelHandlerContext ctx, FullHttpRequest request, boolean keepAlive) {
     ByteBuf body;
     HttpResponseStatus status;
     if (!(database instanceof ExpiredItemSweep sweep)) {
-      respond(ctx, HttpResponseStatus.NOT_FOUND, "text/plain", bytes(ctx, "Not Found"), keepAlive);
+      respond(ctx, request, HttpResponseStatus.NOT_FOUND, "text/plain", bytes(ctx, "Not Found"),
+          keepAlive);
       return;
     }
     try {
@@ -188,7 +203,7 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       body = ctx.alloc().buffer();
       status = error(body, ErrorType.InternalServerError, "Internal server error", null);
     }
-    respond(ctx, status, JSON, body, keepAlive);
+    respond(ctx, request, status, JSON, body, keepAlive);
   }
 
   private void dispatch(FullHttpRequest request, ByteBuf content, ByteBuf out)
@@ -284,12 +299,19 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
    */
   private void respond(
       ChannelHandlerContext ctx,
+      FullHttpRequest request,
       HttpResponseStatus status,
       String contentType,
       ByteBuf body,
       boolean keepAlive) {
-    FullHttpResponse response = response(status, body);
-    setHeaders(response, contentType, body);
+    AsciiString coding = HttpEncodings.accepted(request.headers());
+    ByteBuf sent = HttpEncodings.encode(body, coding, ctx.alloc());
+    FullHttpResponse response = response(status, sent);
+    setHeaders(response, contentType, sent);
+    if (sent != body) {
+      response.headers().set(HttpHeaderNames.CONTENT_ENCODING, coding);
+    }
+    Cors.addTo(request.headers(), response.headers());
     response
         .headers()
         .set(
@@ -321,7 +343,8 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         .set(HttpHeaderNames.CONTENT_TYPE, contentType)
         .setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes())
         .set(REQUEST_ID, RequestIds.next())
-        .set(CRC32_HEADER, Long.toString(crc.getValue()));
+        .set(CRC32_HEADER, Long.toString(crc.getValue()))
+        .set(HttpHeaderNames.DATE, HttpDate.now());
   }
 
   @Override
