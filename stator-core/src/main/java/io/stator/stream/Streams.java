@@ -456,7 +456,10 @@ public final class Streams implements DynamoDbStreams {
     long now = settled.millis();
     ShardLayout layout = s.layout();
     trimBefore(s, layout.firstEpoch(now));
-    List<ShardLayout.Shard> kept = layout.kept(now);
+    // In ascending ShardId order, as DynamoDB lists them (and the Kinesis adapter pages them):
+    // by the shard's start, so a parent comes before its children.
+    List<ShardLayout.Shard> kept = new ArrayList<>(layout.kept(now));
+    kept.sort(java.util.Comparator.comparing(ShardLayout.Shard::id));
     List<ShardLayout.Shard> listed = kept;
     if (r.shardFilter() != null) {
       String parent = r.shardFilter().shardId();
@@ -466,12 +469,10 @@ public final class Streams implements DynamoDbStreams {
       }
       listed = kept.stream().filter(k -> parent.equals(k.parentId())).toList();
     } else if (r.exclusiveStartShardId() != null) {
-      for (int i = 0; i < kept.size(); i++) {
-        if (kept.get(i).id().equals(r.exclusiveStartShardId())) {
-          listed = kept.subList(i + 1, kept.size());
-          break;
-        }
-      }
+      // The shards after it in that order, whether or not it is still kept: past the last
+      // shard, none.
+      String after = r.exclusiveStartShardId();
+      listed = kept.stream().filter(k -> k.id().compareTo(after) > 0).toList();
     }
     int limit = r.limit() == null ? 100 : r.limit();
     List<Shard> shards = new ArrayList<>();

@@ -140,8 +140,8 @@ class IndexedStreamedWritesTest {
     // A later write of another collection is recorded and readable: no refused write left a
     // stream sequence number unresolved in front of it.
     Fixtures.put(db, "Orders", order("x", "o1", "prod", "3", "new", null));
-    assertThat(records(arn)).extracting(rec -> rec.dynamodb().keys())
-        .containsExactly(item("userId", "u", "orderId", "o1"),
+    assertThat(records(arn)).extracting(rec -> rec.dynamodb().keys()) // shards in any order
+        .containsExactlyInAnyOrder(item("userId", "u", "orderId", "o1"),
             item("userId", "x", "orderId", "o1"));
   }
 

@@ -80,14 +80,16 @@ class StreamPartitionsTest {
       assertThat(s.sequenceNumberRange().endingSequenceNumber()).isNull();
     });
     assertThat(shards).extracting(Shard::shardId).doesNotHaveDuplicates();
-    // Each shard holds the keys whose hash falls in its quarter of the hash range.
-    for (int q = 0; q < 4; q++) {
-      int quarter = q;
-      List<String> keys = keysOf(readShard(arn, shards.get(q).shardId()));
-      assertThat(keys).isNotEmpty().allSatisfy(k ->
-          assertThat(Long.divideUnsigned(hash(k), Long.divideUnsigned(-1L, 4) + 1))
-              .isEqualTo(quarter));
+    // Each shard holds the keys whose hash falls in one quarter of the hash range, its own.
+    java.util.Set<Long> quarters = new java.util.HashSet<>();
+    for (Shard shard : shards) {
+      List<Long> of = keysOf(readShard(arn, shard.shardId())).stream()
+          .map(k -> Long.divideUnsigned(hash(k), Long.divideUnsigned(-1L, 4) + 1))
+          .distinct().toList();
+      assertThat(of).hasSize(1);
+      quarters.add(of.get(0));
     }
+    assertThat(quarters).containsExactlyInAnyOrder(0L, 1L, 2L, 3L);
     assertThat(keysOf(new Consumer(arn).readAll())).hasSize(40).doesNotHaveDuplicates();
   }
 
@@ -115,8 +117,9 @@ class StreamPartitionsTest {
       }
     }
     List<Shard> shards = describeStream(arn).shards();
-    Shard parent = shards.get(0);
-    assertThat(parent.shardId()).isEqualTo(before.get(0).shardId());
+    assertThat(shards).extracting(Shard::shardId).isSorted();
+    Shard parent = shards.stream()
+        .filter(k -> k.shardId().equals(before.get(0).shardId())).findFirst().orElseThrow();
     assertThat(parent.sequenceNumberRange().endingSequenceNumber()).isNotNull();
     List<Shard> children = shards.stream()
         .filter(s -> parent.shardId().equals(s.parentShardId())).toList();
@@ -232,6 +235,39 @@ class StreamPartitionsTest {
         .containsEntry("b", List.of("INSERT 1"));
   }
 
+  /** DescribeStream lists shards in ascending ShardId order and pages through them so. */
+  @Test
+  void shardsAreListedAndPagedInShardIdOrder() {
+    String arn = createTable("tbl", "PAY_PER_REQUEST", null);
+    put("tbl", "a", "1");
+    clock.advance(Duration.ofHours(4).plusMinutes(1));
+    put("tbl", "a", "2");
+    List<String> all = describeStream(arn).shards().stream().map(Shard::shardId).toList();
+    assertThat(all).hasSize(8).isSorted();
+
+    List<String> paged = new ArrayList<>();
+    String after = null;
+    do {
+      StreamDescription page = streams.describeStream(
+          new DescribeStreamRequest(arn, 3, after, null)).streamDescription();
+      page.shards().forEach(s -> paged.add(s.shardId()));
+      after = page.lastEvaluatedShardId();
+    } while (after != null);
+    assertThat(paged).isEqualTo(all);
+
+    // After the last shard, or after an id past every shard, none.
+    for (String last : List.of(all.get(7), "shardId-99999999999999999999-ffffffff")) {
+      StreamDescription none = streams.describeStream(
+          new DescribeStreamRequest(arn, null, last, null)).streamDescription();
+      assertThat(none.shards()).isEmpty();
+      assertThat(none.lastEvaluatedShardId()).isNull();
+    }
+    // After an id before every shard (a trimmed one, say), all of them.
+    assertThat(streams.describeStream(new DescribeStreamRequest(arn, null,
+        "shardId-00000000000000000000-00000000", null)).streamDescription().shards())
+        .extracting(Shard::shardId).isEqualTo(all);
+  }
+
   @Test
   void shardsRotateAfterFourHoursPerPartition() {
     String arn = createTable("tbl", "PAY_PER_REQUEST", null);
@@ -240,11 +276,15 @@ class StreamPartitionsTest {
     put("tbl", "a", "2");
     List<Shard> shards = describeStream(arn).shards();
     assertThat(shards).hasSize(8);
+    // In ShardId order: the four closed shards first (their ids begin with their earlier start),
+    // then their four children, one each.
     for (int i = 0; i < 4; i++) {
       assertThat(shards.get(i).sequenceNumberRange().endingSequenceNumber()).isNotNull();
-      assertThat(shards.get(4 + i).parentShardId()).isEqualTo(shards.get(i).shardId());
       assertThat(shards.get(4 + i).sequenceNumberRange().endingSequenceNumber()).isNull();
     }
+    assertThat(shards.subList(4, 8)).extracting(Shard::parentShardId)
+        .containsExactlyInAnyOrderElementsOf(
+            shards.subList(0, 4).stream().map(Shard::shardId).toList());
     assertThat(perItem(new Consumer(arn).readAll()))
         .containsEntry("a", List.of("INSERT 1", "MODIFY 2"));
   }
