@@ -298,6 +298,15 @@ final class Reads {
           index == null
               ? ItemKeys.storageKey(table, startKey(table, r.exclusiveStartKey()))
               : IndexKeys.startKey(table, index, r.exclusiveStartKey());
+      boolean inSegment =
+          (from == null || Arrays.compareUnsigned(after.partition(), from) >= 0)
+              && (to == null || Arrays.compareUnsigned(after.partition(), to) < 0);
+      if (!inSegment) {
+        throw DynamoDbException.validation(
+            "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use"
+                + " ExclusiveStartKey with correct Segment. TotalSegments: " + r.totalSegments()
+                + " Segment: " + r.segment());
+      }
     }
     Page page = new Page(r.limit(), filter, projection, "COUNT".equals(r.select()), source);
     while (true) {

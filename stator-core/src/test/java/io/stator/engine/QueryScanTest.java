@@ -321,6 +321,22 @@ class QueryScanTest extends EngineTest {
       assertThat(new HashSet<>(union)).isEqualTo(all);
       assertThat(nonEmpty).isGreaterThan(total / 2); // the hash spreads partitions over segments
     }
+
+    // A segment pages through its own keys; a key of another segment is no place to start.
+    List<String> segmentZero = new ArrayList<>();
+    Map<String, AttributeValue> ofSegmentZero = null;
+    Map<String, AttributeValue> next = null;
+    do {
+      ScanResponse r = db.scan(scan("Many", 5, next, 0, 4));
+      r.items().forEach(it -> segmentZero.add(key(it)));
+      next = r.lastEvaluatedKey();
+      ofSegmentZero = next != null ? next : ofSegmentZero;
+    } while (next != null);
+    assertThat(segmentZero).hasSize(db.scan(scan("Many", null, null, 0, 4)).count());
+    Map<String, AttributeValue> foreign = ofSegmentZero;
+    expect(() -> db.scan(scan("Many", null, foreign, 2, 4)), ErrorType.ValidationException,
+        "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use"
+            + " ExclusiveStartKey with correct Segment. TotalSegments: 4 Segment: 2");
   }
 
   @Test
