@@ -1,6 +1,7 @@
 package io.stator.server.wire;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
@@ -54,8 +55,14 @@ public final class WireProtocol {
    */
   public static final String STREAMS_TARGET_PREFIX = "DynamoDBStreams_20120810.";
 
+  // Names as long as the body: DynamoDB takes attribute names of up to 65,535 bytes, which
+  // Jackson's default bound (50,000 characters) refused as malformed JSON.
   private static final JsonFactory JSON =
-      JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+      JsonFactory.builder()
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .streamReadConstraints(
+              StreamReadConstraints.builder().maxNameLength(16 * 1024 * 1024).build())
+          .build();
 
   /**
    * How Jackson words a member named twice ({@code Duplicate field 'TableName'}). It and the

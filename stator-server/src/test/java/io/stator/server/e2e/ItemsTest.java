@@ -85,6 +85,17 @@ class ItemsTest extends EndToEndTest {
     assertThat(replaced.attributes()).isEqualTo(expected);
   }
 
+  /** A non-key attribute name may be 65,535 bytes long, as DynamoDB allows. */
+  @Test
+  void anAttributeNameOf65535BytesIsKept() {
+    String table = createTable("long-names", "pk", S);
+    String name = "n".repeat(65_535);
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("a"), name, s("v"))));
+    Map<String, AttributeValue> got =
+        dynamo.getItem(r -> r.tableName(table).key(item("pk", s("a")))).item();
+    assertThat(got).containsEntry(name, s("v"));
+  }
+
   @Test
   void allTenTypesRoundTripIncludingNestingAndEmptyValuesOutsideKeys() {
     String table = createTable("types", "pk", S, "sk", N);
