@@ -24,9 +24,22 @@ import java.util.stream.Stream;
  * @param name shown in the test report
  * @param storage opens the storage in a fresh directory
  * @param options the engine options, from the defaults
+ * @param contendedRounds the share of their rounds that the tests racing threads on one item run
+ *     (1 on a local storage): on a networked storage each contended round costs every thread a
+ *     round trip and most of them a conflict, so the full count would take minutes while fewer
+ *     rounds check the same invariant
  */
 public record EngineSpec(
-    String name, Function<Path, Storage> storage, UnaryOperator<EngineOptions> options) {
+    String name,
+    Function<Path, Storage> storage,
+    UnaryOperator<EngineOptions> options,
+    double contendedRounds) {
+
+  /** A spec that runs every round of the contended tests. */
+  public EngineSpec(
+      String name, Function<Path, Storage> storage, UnaryOperator<EngineOptions> options) {
+    this(name, storage, options, 1);
+  }
 
   /** Names the storage whose specs run, instead of the in-memory ones. */
   public static final String STORAGE_PROPERTY = "stator.test.storage";
@@ -65,6 +78,11 @@ public record EngineSpec(
   /** Opens an engine of this spec with options derived from {@code base}. */
   public Engine open(Path dir, EngineOptions base) {
     return new Engine(storage.apply(dir), options.apply(base));
+  }
+
+  /** {@code rounds} scaled by {@link #contendedRounds}, at least one. */
+  public int contended(int rounds) {
+    return Math.max(1, (int) Math.round(rounds * contendedRounds));
   }
 
   @Override

@@ -521,7 +521,7 @@ class UpdateItemTest extends EngineTest {
   void concurrentIncrementsLoseNoUpdate() throws Exception {
     put(db, "ProductCatalog", item("Id", 789, "n", 0));
     int threads = 8;
-    int perThread = 250;
+    int perThread = spec.contended(250);
     AtomicInteger succeeded = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
@@ -548,7 +548,7 @@ class UpdateItemTest extends EngineTest {
   @Test
   void concurrentAddsOnAMissingItemCreateItOnce() throws Exception {
     int threads = 6;
-    int perThread = 100;
+    int perThread = spec.contended(100);
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       List<Future<?>> futures = new ArrayList<>();

@@ -512,6 +512,41 @@ public abstract class StorageContract {
     assertThat(version("t", key("lock", ""))).isEqualTo(lock);
   }
 
+  /**
+   * A commit of expectations and no writes checks that every version held at one instant and
+   * writes nothing: TransactGetItems proves its snapshot so. It succeeds when all hold and names
+   * the failed one otherwise, like any commit.
+   */
+  @Test
+  void aCommitOfExpectationsAloneChecksThemAndWritesNothing() {
+    storage.createSpace("t");
+    storage.createSpace("u");
+    put("t", key("p", "a"), "a");
+    put("u", key("p", "b"), "b");
+    long a = version("t", key("p", "a"));
+    long b = version("u", key("p", "b"));
+
+    storage.commit(
+        new Commit()
+            .expect("t", key("p", "a"), a)
+            .expect("u", key("p", "b"), b)
+            .expect("t", key("p", "absent"), Commit.Expectation.ABSENT));
+    assertThat(version("t", key("p", "a"))).isEqualTo(a);
+    assertThat(version("u", key("p", "b"))).isEqualTo(b);
+    assertThat(storage.get("t", key("p", "absent"))).isEmpty();
+
+    Commit.Expectation stale = new Commit.Expectation("u", key("p", "b"), b - 1);
+    assertThatThrownBy(
+            () ->
+                storage.commit(
+                    new Commit()
+                        .expect("t", key("p", "a"), a)
+                        .expect(stale.space(), stale.key(), stale.version())))
+        .isInstanceOfSatisfying(
+            CommitConflictException.class, e -> assertThat(e.failed()).isEqualTo(stale));
+    assertThat(version("u", key("p", "b"))).isEqualTo(b);
+  }
+
   @Test
   void deletesRemoveRecordsFromEveryRead() {
     storage.createSpace("t");

@@ -6,12 +6,14 @@ import io.stator.Stator;
 import io.stator.api.Database;
 import io.stator.capacity.CapacityMode;
 import io.stator.storage.Storage;
+import io.stator.storage.cassandra.CassandraStorage;
 import io.stator.storage.memory.MemoryStorage;
 import io.stator.storage.rocksdb.RocksDbStorage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
@@ -19,6 +21,8 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
@@ -190,6 +194,47 @@ public final class Main implements Runnable {
     boolean inMemory;
 
     @Option(
+        names = "--storage",
+        paramLabel = "<storage>",
+        description =
+            "Where the data lives: rocksdb (a directory, see --data-dir), memory (as"
+                + " --in-memory) or cassandra (an Apache Cassandra 6 cluster with Accord, see"
+                + " --contact-points and --keyspace). Default: rocksdb.")
+    String storage;
+
+    @Option(
+        names = "--contact-points",
+        paramLabel = "<host:port,...>",
+        split = ",",
+        description =
+            "Cassandra nodes to connect to first, host:port (the native protocol port, 9042 by"
+                + " default), with --storage cassandra.")
+    List<String> contactPoints;
+
+    @Option(
+        names = "--keyspace",
+        paramLabel = "<keyspace>",
+        description =
+            "Cassandra keyspace of Stator's two tables, created with them when missing"
+                + " (default: " + CassandraStorage.DEFAULT_KEYSPACE + ").")
+    String keyspace;
+
+    @Option(
+        names = "--local-datacenter",
+        paramLabel = "<name>",
+        description = "The Cassandra datacenter the driver calls local (default: datacenter1).")
+    String localDatacenter;
+
+    @Option(
+        names = "--replication",
+        paramLabel = "<cql map>",
+        description =
+            "Replication of a keyspace Stator creates, as CQL's map (default: {'class':"
+                + " 'SimpleStrategy', 'replication_factor': 1}); an existing keyspace keeps its"
+                + " own.")
+    String replication;
+
+    @Option(
         names = "--cache-size",
         converter = SizeConverter.class,
         paramLabel = "<size>",
@@ -327,6 +372,9 @@ public final class Main implements Runnable {
       if (maxConnections != null) {
         limits = limits.withMaxConnections(maxConnections);
       }
+      String kind = storageKind();
+      boolean cassandra = kind.equals("cassandra");
+      List<InetSocketAddress> nodes = cassandra ? contactPoints() : List.of();
       Path dir = dataDir != null ? dataDir : Path.of("stator-data");
       // Netty samples one buffer in 128 for leak tracking and records a stack trace at each of
       // its uses: ~1% of a GetItem's CPU. The tests, which start servers of their own, keep it;
@@ -336,17 +384,29 @@ public final class Main implements Runnable {
       }
       PrintWriter err = spec.commandLine().getErr();
       Storage storage;
-      try {
-        storage =
-            inMemory
-                ? new MemoryStorage()
-                : RocksDbStorage.open(
-                    dir,
-                    cacheSize != null ? cacheSize : RocksDbStorage.defaultMemoryBytes());
-      } catch (RuntimeException e) {
-        err.println("stator: cannot open the data directory " + dir + ": " + storeProblem(e));
-        err.flush();
-        return 1;
+      if (cassandra) {
+        try {
+          storage =
+              openCassandra(nodes, keyspace != null ? keyspace : CassandraStorage.DEFAULT_KEYSPACE);
+        } catch (RuntimeException e) {
+          err.println("stator: cannot use Cassandra at " + String.join(",", contactPoints) + ": "
+              + e.getMessage());
+          err.flush();
+          return 1;
+        }
+      } else {
+        try {
+          storage =
+              inMemory
+                  ? new MemoryStorage()
+                  : RocksDbStorage.open(
+                      dir,
+                      cacheSize != null ? cacheSize : RocksDbStorage.defaultMemoryBytes());
+        } catch (RuntimeException e) {
+          err.println("stator: cannot open the data directory " + dir + ": " + storeProblem(e));
+          err.flush();
+          return 1;
+        }
       }
       Database database =
           Stator.open(
@@ -377,7 +437,11 @@ public final class Main implements Runnable {
       }
       Runtime.getRuntime().addShutdownHook(new Thread(server::close, "stator-shutdown"));
       PeriodicCollection.follow();
-      String where = inMemory ? "in memory" : "RocksDB at " + dir;
+      String where =
+          cassandra
+              ? "Cassandra at " + String.join(",", contactPoints) + ", keyspace "
+                  + (keyspace != null ? keyspace : CassandraStorage.DEFAULT_KEYSPACE)
+              : inMemory ? "in memory" : "RocksDB at " + dir;
       PrintWriter out = spec.commandLine().getOut();
       out.printf(
           "Stator %s listening on http://%s:%d (%s, capacity %s, at most %d connections)%n",
@@ -388,6 +452,87 @@ public final class Main implements Runnable {
       // hook closes the server and the storage.
       Thread.currentThread().join();
       return 0;
+    }
+
+    /** The storage named by --storage and --in-memory, checked against the other options. */
+    private String storageKind() {
+      String kind = storage == null ? (inMemory ? "memory" : "rocksdb") : storage;
+      if (!List.of("rocksdb", "memory", "cassandra").contains(kind)) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--storage must be rocksdb, memory or cassandra, not " + kind);
+      }
+      if (inMemory && !kind.equals("memory")) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--in-memory and --storage " + kind + " cannot be used together");
+      }
+      inMemory = kind.equals("memory");
+      boolean cassandraOptions =
+          contactPoints != null || keyspace != null || localDatacenter != null
+              || replication != null;
+      if (!kind.equals("cassandra") && cassandraOptions) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(),
+            "--contact-points, --keyspace, --local-datacenter and --replication are for"
+                + " --storage cassandra");
+      }
+      if (kind.equals("cassandra") && (dataDir != null || cacheSize != null)) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--data-dir and --cache-size are for the RocksDB store, not"
+                + " --storage cassandra");
+      }
+      if (kind.equals("memory") && cacheSize != null) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--cache-size is for the RocksDB store, not --in-memory");
+      }
+      if (kind.equals("memory") && dataDir != null) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--data-dir and --in-memory cannot be used together");
+      }
+      return kind;
+    }
+
+    /** The --contact-points as addresses, each host:port. */
+    private List<InetSocketAddress> contactPoints() {
+      if (contactPoints == null || contactPoints.isEmpty()) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--storage cassandra needs --contact-points host:port,...");
+      }
+      List<InetSocketAddress> nodes = new ArrayList<>();
+      for (String point : contactPoints) {
+        int colon = point.lastIndexOf(':');
+        int port = -1;
+        try {
+          port = colon > 0 ? Integer.parseInt(point.substring(colon + 1)) : -1;
+        } catch (NumberFormatException e) {
+          // reported below
+        }
+        if (port < 1 || port > 65535) {
+          throw new CommandLine.ParameterException(
+              spec.commandLine(), "--contact-points takes host:port, not " + point);
+        }
+        String host = point.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+          host = host.substring(1, host.length() - 1);
+        }
+        nodes.add(InetSocketAddress.createUnresolved(host, port));
+      }
+      return nodes;
+    }
+
+    /** Connects to the cluster; the store is Stator's one store in the keyspace, "stator". */
+    Storage openCassandra(List<InetSocketAddress> nodes, String space) {
+      List<InetSocketAddress> resolved = new ArrayList<>();
+      for (InetSocketAddress node : nodes) {
+        resolved.add(new InetSocketAddress(node.getHostString(), node.getPort()));
+      }
+      return CassandraStorage.connect(
+          resolved,
+          localDatacenter != null ? localDatacenter : "datacenter1",
+          space,
+          replication != null
+              ? replication
+              : "{'class': 'SimpleStrategy', 'replication_factor': 1}",
+          "stator");
     }
 
     /**

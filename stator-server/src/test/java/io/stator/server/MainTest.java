@@ -136,6 +136,23 @@ class MainTest {
   }
 
   @Test
+  void cassandraOptionsAreCheckedBeforeConnecting() {
+    assertThat(run("serve", "--storage", "cassandra")).isEqualTo(2);
+    assertThat(err.toString()).contains("--storage cassandra needs --contact-points");
+    assertThat(run("serve", "--storage", "cassandra", "--contact-points", "localhost")).isEqualTo(2);
+    assertThat(err.toString()).contains("--contact-points takes host:port, not localhost");
+    assertThat(run("serve", "--storage", "cassandra", "--contact-points", "h:9042",
+        "--data-dir", "x")).isEqualTo(2);
+    assertThat(err.toString()).contains("are for the RocksDB store, not --storage cassandra");
+    assertThat(run("serve", "--keyspace", "k")).isEqualTo(2);
+    assertThat(err.toString()).contains("are for --storage cassandra");
+    assertThat(run("serve", "--in-memory", "--storage", "cassandra")).isEqualTo(2);
+    assertThat(err.toString()).contains("cannot be used together");
+    assertThat(run("serve", "--storage", "sqlite")).isEqualTo(2);
+    assertThat(err.toString()).contains("--storage must be rocksdb, memory or cassandra");
+  }
+
+  @Test
   void noCommandIsAUsageError() {
     assertThat(run()).isEqualTo(2);
     assertThat(err.toString()).contains("stator serve");

@@ -404,12 +404,20 @@ public final class CassandraStorage implements Storage {
       values.add(ByteBuffer.wrap(key.partition()));
       values.add(ByteBuffer.wrap(key.sort()));
     }
+    // Cassandra refuses an IF with nothing inside it ("No condition should exist without updates
+    // present"). A commit of expectations alone (TransactGetItems proving its snapshot) is then
+    // a read-only transaction: its LETs read every version at one instant and the SELECT returns
+    // them, so comparing them below is the whole check.
+    boolean guarded = !expectations.isEmpty() && !writes.isEmpty();
     if (!expectations.isEmpty()) {
       cql.append("  SELECT ");
       for (int i = 0; i < expectations.size(); i++) {
         cql.append(i == 0 ? "" : ", ").append("e").append(i).append(".version");
       }
-      cql.append(";\n  IF ");
+      cql.append(";\n");
+    }
+    if (guarded) {
+      cql.append("  IF ");
       for (int i = 0; i < expectations.size(); i++) {
         cql.append(i == 0 ? "" : " AND ");
         if (expectations.get(i).version() == Commit.Expectation.ABSENT) {
@@ -440,7 +448,7 @@ public final class CassandraStorage implements Storage {
         values.add(ByteBuffer.wrap(w.value()));
       }
     }
-    if (!expectations.isEmpty()) {
+    if (guarded) {
       cql.append("  END IF\n");
     }
     cql.append("COMMIT TRANSACTION");
