@@ -38,6 +38,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -127,8 +128,9 @@ import java.util.function.Function;
  * catalog keeps the deleted definition, see {@link Catalog#delete}); they are forgotten, records
  * and all, when a Streams call finds them expired, at start, and as tables are deleted (see
  * {@link #forgetExpired}). The records of every stream share one space (see {@link
- * StreamDefinition#space}), so a deleted table's stream holds no space of its own for its day. Iterators are opaque strings carrying the stream, shard,
- * position and the time they were made; they expire after 15 minutes.
+ * StreamDefinition#space}), so a deleted table's stream holds no space of its own for its day.
+ * Iterators are opaque strings carrying the stream, shard, position and the time they were made;
+ * they expire after 15 minutes.
  *
  * <p>Like the table cache, the sequencer is in memory: one engine owns the streams of its
  * storage.
@@ -181,9 +183,10 @@ public final class Streams implements DynamoDbStreams {
   }
 
   /**
-   * Forgets the streams of tables deleted more than 24 hours ago, with their records; at start,
-   * and then at most once a minute, as tables are deleted ({@link #FORGET_INTERVAL_MILLIS}), so
-   * a store that only creates and deletes tables keeps a day's worth at most.
+   * Forgets the streams of tables deleted more than 24 hours ago, with their records: at start,
+   * then at most once a minute ({@link #FORGET_INTERVAL_MILLIS}) as tables are deleted and as
+   * streams are read, so a store that only creates and deletes tables keeps a day's worth at
+   * most, and a read between two looks costs a clock read.
    */
   public void forgetExpired() {
     long now = sequencer.millis();
@@ -191,7 +194,14 @@ public final class Streams implements DynamoDbStreams {
       return;
     }
     lastForgotten = now;
-    retired(now);
+    for (TableDefinition t : catalog.retired()) {
+      if (t.streams().stream().noneMatch(s -> kept(s, now))) {
+        for (StreamDefinition s : t.streams()) {
+          deleteRecords(t, s);
+        }
+        catalog.forgetRetired(t);
+      }
+    }
   }
 
   // ---- the write hook ------------------------------------------------------------------------
@@ -401,7 +411,7 @@ public final class Streams implements DynamoDbStreams {
       }
     }
     // By table name, then by creation (the label is the creation instant), live or deleted.
-    all.sort(java.util.Comparator.comparing(Stream::tableName).thenComparing(Stream::streamLabel));
+    all.sort(Comparator.comparing(Stream::tableName).thenComparing(Stream::streamLabel));
     int from = 0;
     if (r.exclusiveStartStreamArn() != null) {
       for (int i = 0; i < all.size(); i++) {
@@ -416,17 +426,13 @@ public final class Streams implements DynamoDbStreams {
     return new ListStreamsResponse(List.copyOf(page), last);
   }
 
-  /** The deleted tables whose streams are still readable; forgets the others. */
+  /** The deleted tables whose streams are still readable, after forgetting the others. */
   private List<TableDefinition> retired(long now) {
+    forgetExpired();
     List<TableDefinition> out = new ArrayList<>();
     for (TableDefinition t : catalog.retired()) {
       if (t.streams().stream().anyMatch(s -> kept(s, now))) {
         out.add(t);
-      } else {
-        for (StreamDefinition s : t.streams()) {
-          deleteRecords(t, s);
-        }
-        catalog.forgetRetired(t);
       }
     }
     return out;
@@ -457,9 +463,9 @@ public final class Streams implements DynamoDbStreams {
     ShardLayout layout = s.layout();
     trimBefore(s, layout.firstEpoch(now));
     // In ascending ShardId order, as DynamoDB lists them (and the Kinesis adapter pages them):
-    // by the shard's start, so a parent comes before its children.
+    // by the shard's starting millisecond first, the id's leading digits.
     List<ShardLayout.Shard> kept = new ArrayList<>(layout.kept(now));
-    kept.sort(java.util.Comparator.comparing(ShardLayout.Shard::id));
+    kept.sort(Comparator.comparing(ShardLayout.Shard::id));
     List<ShardLayout.Shard> listed = kept;
     if (r.shardFilter() != null) {
       String parent = r.shardFilter().shardId();

@@ -238,10 +238,7 @@ class StreamPartitionsTest {
   /** DescribeStream lists shards in ascending ShardId order and pages through them so. */
   @Test
   void shardsAreListedAndPagedInShardIdOrder() {
-    String arn = createTable("tbl", "PAY_PER_REQUEST", null);
-    put("tbl", "a", "1");
-    clock.advance(Duration.ofHours(4).plusMinutes(1));
-    put("tbl", "a", "2");
+    String arn = rotatedOnce();
     List<String> all = describeStream(arn).shards().stream().map(Shard::shardId).toList();
     assertThat(all).hasSize(8).isSorted();
 
@@ -270,10 +267,7 @@ class StreamPartitionsTest {
 
   @Test
   void shardsRotateAfterFourHoursPerPartition() {
-    String arn = createTable("tbl", "PAY_PER_REQUEST", null);
-    put("tbl", "a", "1");
-    clock.advance(Duration.ofHours(4).plusMinutes(1));
-    put("tbl", "a", "2");
+    String arn = rotatedOnce();
     List<Shard> shards = describeStream(arn).shards();
     assertThat(shards).hasSize(8);
     // In ShardId order: the four closed shards first (their ids begin with their earlier start),
@@ -403,6 +397,18 @@ class StreamPartitionsTest {
           .add(r.eventName() + " " + v);
     }
     return out;
+  }
+
+  /**
+   * An on-demand table's stream whose four shards rotated once: written before and after four
+   * hours, it has eight, the first four closed.
+   */
+  private String rotatedOnce() {
+    String arn = createTable("tbl", "PAY_PER_REQUEST", null);
+    put("tbl", "a", "1");
+    clock.advance(Duration.ofHours(4).plusMinutes(1));
+    put("tbl", "a", "2");
+    return arn;
   }
 
   private String createTable(String name, String billing, ProvisionedThroughput throughput) {

@@ -78,14 +78,8 @@ final class AcceptBackoff extends ChannelInboundHandlerAdapter {
         pauseMillis = Math.min(pauseMillis * 2, LONGEST_PAUSE_MILLIS);
       }
     } catch (Throwable t) {
-      // Not even this may end the loop; a pause that was not scheduled is resumed by nothing,
-      // so make sure the socket reads again.
-      try {
-        paused = false;
-        ctx.channel().config().setAutoRead(true);
-      } catch (Throwable ignored) {
-        // closing
-      }
+      // A pause that was not scheduled is resumed by nothing: make sure the socket reads again.
+      resume.run();
     }
   }
 

@@ -6,6 +6,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.util.AsciiString;
 import io.stator.api.ErrorType;
 import io.stator.server.wire.WireProtocol;
 import java.io.IOException;
@@ -33,7 +34,7 @@ final class ConnectionLimit {
   private final int max;
   private final AtomicInteger open = new AtomicInteger();
   private final ServerLog refusals;
-  /** Everything of a refusal but its request id and its length's line, which follow. */
+  /** Everything of a refusal but its date and request id, which follow. */
   private final byte[] head;
   private final byte[] tail;
   private final ChannelFutureListener released = future -> open.decrementAndGet();
@@ -63,7 +64,7 @@ final class ConnectionLimit {
                 + "Content-Length: " + json.length + "\r\n"
                 + "x-amz-crc32: " + crc.getValue() + "\r\n"
                 + "Connection: close\r\n"
-                + "x-amzn-RequestId: ")
+                + "Date: ")
             .getBytes(StandardCharsets.US_ASCII);
     byte[] end = "\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
     this.tail = new byte[end.length + json.length];
@@ -88,9 +89,13 @@ final class ConnectionLimit {
   private void refuse(Channel connection) {
     refusals.occurred(null);
     connection.config().setAutoRead(false); // its request is not read
-    byte[] id = RequestIds.next().getBytes(StandardCharsets.US_ASCII);
-    ByteBuf answer = connection.alloc().buffer(head.length + id.length + tail.length);
-    answer.writeBytes(head).writeBytes(id).writeBytes(tail);
+    // Every answer carries a Date and a request id, as DynamoDbHandler.setHeaders sets them.
+    byte[] id = ("\r\nx-amzn-RequestId: " + RequestIds.next()).getBytes(StandardCharsets.US_ASCII);
+    AsciiString date = HttpDate.now();
+    ByteBuf answer =
+        connection.alloc().buffer(head.length + date.length() + id.length + tail.length);
+    answer.writeBytes(head).writeBytes(date.array(), date.arrayOffset(), date.length())
+        .writeBytes(id).writeBytes(tail);
     ChannelFuture written = connection.writeAndFlush(answer);
     written.addListener(ChannelFutureListener.CLOSE);
   }

@@ -14,6 +14,7 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -304,13 +305,10 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       String contentType,
       ByteBuf body,
       boolean keepAlive) {
-    AsciiString coding = HttpEncodings.accepted(request.headers());
-    ByteBuf sent = HttpEncodings.encode(body, coding, ctx.alloc());
-    FullHttpResponse response = response(status, sent);
+    HttpHeaders headers = UNVALIDATED.newHeaders();
+    ByteBuf sent = HttpEncodings.encode(body, request.headers(), headers, ctx.alloc());
+    FullHttpResponse response = response(status, sent, headers);
     setHeaders(response, contentType, sent);
-    if (sent != body) {
-      response.headers().set(HttpHeaderNames.CONTENT_ENCODING, coding);
-    }
     Cors.addTo(request.headers(), response.headers());
     response
         .headers()
@@ -331,8 +329,14 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
    * cost time.
    */
   static FullHttpResponse response(HttpResponseStatus status, ByteBuf body) {
-    return new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body, UNVALIDATED,
-        DefaultHttpHeadersFactory.trailersFactory());
+    return response(status, body, UNVALIDATED.newHeaders());
+  }
+
+  /** The same, with headers made beforehand by {@code UNVALIDATED}. */
+  private static FullHttpResponse response(
+      HttpResponseStatus status, ByteBuf body, HttpHeaders headers) {
+    return new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body, headers,
+        DefaultHttpHeadersFactory.trailersFactory().newHeaders());
   }
 
   static void setHeaders(FullHttpResponse response, String contentType, ByteBuf body) {

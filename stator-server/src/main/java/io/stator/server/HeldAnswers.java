@@ -48,27 +48,11 @@ final class HeldAnswers implements Runnable {
   public void run() {
     scheduled = false;
     try {
-      for (int i = 0; i < connections.size(); i++) {
-        flush(connections.get(i));
-      }
+      // A handler's failure in a flush reaches exceptionCaught (Netty catches it), where the
+      // connection closes; nothing of it reaches this loop.
+      connections.forEach(ChannelHandlerContext::flush);
     } finally {
       connections.clear();
-    }
-  }
-
-  /**
-   * Flushes one connection; whatever it throws closes that connection, not the event loop this
-   * runs on (Netty would log it, and a logger that cannot open a file ends the loop).
-   */
-  private static void flush(ChannelHandlerContext ctx) {
-    try {
-      ctx.flush();
-    } catch (Throwable t) {
-      try {
-        ctx.close();
-      } catch (Throwable ignored) {
-        // the connection is gone either way
-      }
     }
   }
 }

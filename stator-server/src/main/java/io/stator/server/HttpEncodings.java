@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.util.AsciiString;
 import io.stator.api.DynamoDbException;
+import io.stator.api.ErrorType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -62,8 +63,9 @@ final class HttpEncodings {
       int n;
       while ((n = inflated.read(chunk)) > 0) {
         if (out.readableBytes() + n > maxBytes) {
-          throw DynamoDbException.validation(
-              "Request body decompresses to more than " + (maxBytes >> 20) + " MB");
+          // As a body sent that large: the limit is on the request, however it travels.
+          throw new DynamoDbException(
+              ErrorType.RequestEntityTooLarge, RequestSizeLimit.message(maxBytes));
         }
         out.writeBytes(chunk, 0, n);
       }
@@ -85,7 +87,7 @@ final class HttpEncodings {
    * The coding to answer a request in, from its {@code Accept-Encoding}: gzip or deflate when
    * accepted (gzip first), else null. A coding with {@code q=0} is refused, as HTTP says.
    */
-  static AsciiString accepted(HttpHeaders headers) {
+  private static AsciiString accepted(HttpHeaders headers) {
     String accept = headers.get(HttpHeaderNames.ACCEPT_ENCODING);
     if (accept == null) {
       return null;
@@ -112,11 +114,18 @@ final class HttpEncodings {
   }
 
   /**
-   * {@code body} compressed in {@code coding} when it is worth it (the caller then sets {@code
-   * Content-Encoding}), else {@code body} itself. Releases {@code body} when it replaces it.
+   * {@code body} compressed when it is worth it and the request's {@code headers} accept a
+   * coding, with {@code Content-Encoding} set on the {@code response} headers; else {@code body}
+   * itself. Releases {@code body} when it replaces it. A small answer, nearly every one, is
+   * returned before the request's headers are read.
    */
-  static ByteBuf encode(ByteBuf body, AsciiString coding, ByteBufAllocator alloc) {
-    if (coding == null || body.readableBytes() < MIN_COMPRESSED_BYTES) {
+  static ByteBuf encode(
+      ByteBuf body, HttpHeaders headers, HttpHeaders response, ByteBufAllocator alloc) {
+    if (body.readableBytes() < MIN_COMPRESSED_BYTES) {
+      return body;
+    }
+    AsciiString coding = accepted(headers);
+    if (coding == null) {
       return body;
     }
     ByteBuf out = alloc.buffer(body.readableBytes() / 4 + 64);
@@ -129,6 +138,7 @@ final class HttpEncodings {
       return body; // cannot happen with buffers; answer uncompressed
     }
     body.release();
+    response.set(HttpHeaderNames.CONTENT_ENCODING, coding);
     return out;
   }
 }

@@ -47,6 +47,10 @@ public final class Main implements Runnable {
   @Spec CommandSpec spec;
 
   public static void main(String[] args) {
+    // The Cassandra driver's log: warnings and errors only, unless asked for more.
+    if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+      System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    }
     System.exit(commandLine().execute(args));
   }
 
@@ -335,34 +339,20 @@ public final class Main implements Runnable {
       try {
         mode = CapacityMode.parse(capacity);
       } catch (IllegalArgumentException e) {
-        throw new CommandLine.ParameterException(
-            spec.commandLine(), "--capacity must be observe or enforce, not " + capacity);
-      }
-      if (inMemory && dataDir != null) {
-        throw new CommandLine.ParameterException(
-            spec.commandLine(), "--data-dir and --in-memory cannot be used together");
+        throw usage("--capacity must be observe or enforce, not " + capacity);
       }
       if (port < 0 || port > 65535) {
-        throw new CommandLine.ParameterException(
-            spec.commandLine(), "--port must be between 0 and 65535, not " + port);
-      }
-      if (inMemory && cacheSize != null) {
-        throw new CommandLine.ParameterException(
-            spec.commandLine(), "--cache-size is for the RocksDB store, not --in-memory");
+        throw usage("--port must be between 0 and 65535, not " + port);
       }
       if (cacheSize != null && cacheSize < RocksDbStorage.MIN_MEMORY_BYTES) {
-        throw new CommandLine.ParameterException(
-            spec.commandLine(),
-            "--cache-size must be at least " + (RocksDbStorage.MIN_MEMORY_BYTES >> 20)
-                + "m, not " + cacheSize + " bytes");
+        throw usage("--cache-size must be at least " + (RocksDbStorage.MIN_MEMORY_BYTES >> 20)
+            + "m, not " + cacheSize + " bytes");
       }
       if (eventLoops != null && eventLoops < 1) {
-        throw new CommandLine.ParameterException(
-            spec.commandLine(), "--event-loops must be at least 1, not " + eventLoops);
+        throw usage("--event-loops must be at least 1, not " + eventLoops);
       }
       if (maxConnections != null && maxConnections < 1) {
-        throw new CommandLine.ParameterException(
-            spec.commandLine(), "--max-connections must be at least 1, not " + maxConnections);
+        throw usage("--max-connections must be at least 1, not " + maxConnections);
       }
       ServerLimits limits =
           ServerLimits.defaults()
@@ -454,39 +444,37 @@ public final class Main implements Runnable {
       return 0;
     }
 
+    /** A usage error of this command: its one-line reason and a pointer to the help. */
+    private CommandLine.ParameterException usage(String message) {
+      return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
     /** The storage named by --storage and --in-memory, checked against the other options. */
     private String storageKind() {
       String kind = storage == null ? (inMemory ? "memory" : "rocksdb") : storage;
       if (!List.of("rocksdb", "memory", "cassandra").contains(kind)) {
-        throw new CommandLine.ParameterException(
-            spec.commandLine(), "--storage must be rocksdb, memory or cassandra, not " + kind);
+        throw usage("--storage must be rocksdb, memory or cassandra, not " + kind);
       }
       if (inMemory && !kind.equals("memory")) {
-        throw new CommandLine.ParameterException(
-            spec.commandLine(), "--in-memory and --storage " + kind + " cannot be used together");
+        throw usage("--in-memory and --storage " + kind + " cannot be used together");
       }
       inMemory = kind.equals("memory");
       boolean cassandraOptions =
           contactPoints != null || keyspace != null || localDatacenter != null
               || replication != null;
       if (!kind.equals("cassandra") && cassandraOptions) {
-        throw new CommandLine.ParameterException(
-            spec.commandLine(),
-            "--contact-points, --keyspace, --local-datacenter and --replication are for"
-                + " --storage cassandra");
+        throw usage("--contact-points, --keyspace, --local-datacenter and --replication are for"
+            + " --storage cassandra");
       }
       if (kind.equals("cassandra") && (dataDir != null || cacheSize != null)) {
-        throw new CommandLine.ParameterException(
-            spec.commandLine(), "--data-dir and --cache-size are for the RocksDB store, not"
-                + " --storage cassandra");
+        throw usage(
+            "--data-dir and --cache-size are for the RocksDB store, not --storage cassandra");
       }
       if (kind.equals("memory") && cacheSize != null) {
-        throw new CommandLine.ParameterException(
-            spec.commandLine(), "--cache-size is for the RocksDB store, not --in-memory");
+        throw usage("--cache-size is for the RocksDB store, not --in-memory");
       }
       if (kind.equals("memory") && dataDir != null) {
-        throw new CommandLine.ParameterException(
-            spec.commandLine(), "--data-dir and --in-memory cannot be used together");
+        throw usage("--data-dir and --in-memory cannot be used together");
       }
       return kind;
     }
@@ -494,8 +482,7 @@ public final class Main implements Runnable {
     /** The --contact-points as addresses, each host:port. */
     private List<InetSocketAddress> contactPoints() {
       if (contactPoints == null || contactPoints.isEmpty()) {
-        throw new CommandLine.ParameterException(
-            spec.commandLine(), "--storage cassandra needs --contact-points host:port,...");
+        throw usage("--storage cassandra needs --contact-points host:port,...");
       }
       List<InetSocketAddress> nodes = new ArrayList<>();
       for (String point : contactPoints) {
@@ -507,8 +494,7 @@ public final class Main implements Runnable {
           // reported below
         }
         if (port < 1 || port > 65535) {
-          throw new CommandLine.ParameterException(
-              spec.commandLine(), "--contact-points takes host:port, not " + point);
+          throw usage("--contact-points takes host:port, not " + point);
         }
         String host = point.substring(0, colon);
         if (host.startsWith("[") && host.endsWith("]")) {

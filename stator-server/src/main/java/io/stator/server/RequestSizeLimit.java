@@ -25,13 +25,18 @@ final class RequestSizeLimit extends HttpObjectAggregator {
     super(maxBytes);
   }
 
+  /** DynamoDB's words for a request over {@code maxBytes}. */
+  static String message(int maxBytes) {
+    return "Request must be smaller than " + maxBytes + " bytes for the operation";
+  }
+
   @Override
   protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
     ByteBuf body = ctx.alloc().buffer();
     try (ByteBufOutputStream out = new ByteBufOutputStream(body)) {
       WireProtocol.writeError(
           ErrorType.RequestEntityTooLarge,
-          "Request must be smaller than " + maxContentLength() + " bytes for the operation",
+          message(maxContentLength()),
           null,
           out);
     } catch (IOException e) {

@@ -23,7 +23,10 @@ class MainTest {
   private final StringWriter out = new StringWriter();
   private final StringWriter err = new StringWriter();
 
+  /** Runs the command line; {@code out} and {@code err} then hold this run's output alone. */
   private int run(String... args) {
+    out.getBuffer().setLength(0);
+    err.getBuffer().setLength(0);
     CommandLine cli = Main.commandLine();
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(err, true));
@@ -83,6 +86,7 @@ class MainTest {
     assertThat(run("serve", "--in-memory", "--idle-timeout", "forever")).isEqualTo(2);
     assertThat(err.toString()).contains("'forever' is not a duration");
     assertThat(run("serve", "--in-memory", "--body-timeout", "-1s")).isEqualTo(2);
+    assertThat(err.toString()).contains("'-1s' is not a duration");
   }
 
   @Test

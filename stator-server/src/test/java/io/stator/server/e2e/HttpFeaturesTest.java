@@ -67,6 +67,20 @@ class HttpFeaturesTest extends EndToEndTest {
     assertThat(dynamo.scan(r -> r.tableName(table)).count()).isZero();
   }
 
+  /** A small body that would decompress past 16 MB is refused as a body that large is. */
+  @Test
+  void aBodyThatDecompressesPastTheRequestLimitIsRefusedAsTooLarge() throws Exception {
+    String padding = " ".repeat(17 * 1024 * 1024);
+    byte[] bomb = gzip(("{\"TableName\":\"" + table + "\",\"Item\":{\"id\":{\"S\":\"g\"}}"
+        + padding + "}").getBytes(StandardCharsets.UTF_8));
+    assertThat(bomb.length).isLessThan(100_000);
+    HttpResponse<byte[]> r = post("PutItem", bomb, "gzip", null, null);
+    assertThat(r.statusCode()).isEqualTo(413);
+    assertThat(new String(r.body(), StandardCharsets.UTF_8)).contains("RequestEntityTooLarge")
+        .contains("Request must be smaller than 16777216 bytes for the operation");
+    assertThat(dynamo.scan(b -> b.tableName(table)).count()).isZero();
+  }
+
   @Test
   void aLargeAnswerIsCompressedWhenAcceptedWithTheCrcOfTheBytesSent() throws Exception {
     assertThat(post("PutItem", putItem("big", "q".repeat(5000)), null, null, null).statusCode())

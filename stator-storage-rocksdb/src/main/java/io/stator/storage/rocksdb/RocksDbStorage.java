@@ -364,7 +364,7 @@ public final class RocksDbStorage implements Storage {
 
       // A lock-free cache: two event loops reading blocks contend on no shard mutex (an LRU
       // cache's lookups were 11% of a Query's CPU at 10M items).
-      long cacheBytes = Math.max(memoryBytes - recordCacheBytes, memoryBytes * 3 / 4);
+      long cacheBytes = memoryBytes - recordCacheBytes;
       long writeBufferBytes = Math.min(MAX_WRITE_BUFFER_BYTES, memoryBytes / 4);
       Cache cache = push(natives, new HyperClockCache(cacheBytes, 0, -1, false));
       BloomFilter bloom = push(natives, new BloomFilter(10));

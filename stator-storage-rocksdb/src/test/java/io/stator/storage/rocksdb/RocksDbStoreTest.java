@@ -113,7 +113,6 @@ class RocksDbStoreTest {
     }
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(store)))
         .isEqualTo("rwx------");
-    assertThat(RocksDbStorage.maxOpenFiles()).isBetween(64, 1000);
   }
 
   @Test
