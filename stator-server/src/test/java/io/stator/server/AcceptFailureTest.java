@@ -1,13 +1,10 @@
 package io.stator.server;
 
 import static java.nio.charset.StandardCharsets.US_ASCII;
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stator.server.HttpProtocolTest.RawResponse;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
@@ -31,7 +28,6 @@ import org.junit.jupiter.api.io.TempDir;
 class AcceptFailureTest {
   private static final int DESCRIPTORS = 256;
   private static final int FLOOD = 600;
-  private static final Pattern LISTENING = Pattern.compile("listening on http://[^:]+:(\\d+)");
   private static final Pattern FAILURES = Pattern.compile("\"AcceptFailures\":(\\d+)");
 
   @TempDir Path dir;
@@ -45,7 +41,7 @@ class AcceptFailureTest {
         "serve", "--port", "0", "--in-memory", "--max-connections", "100000");
     List<Socket> flood = new ArrayList<>();
     try {
-      int port = port(server, errors);
+      int port = ChildServers.port(server, errors);
       try (Socket health = connect(port, 10_000)) {
         assertThat(get(health, "/").status()).isEqualTo(200);
 
@@ -139,17 +135,5 @@ class AcceptFailureTest {
     Matcher m = FAILURES.matcher(get(health, "/stator/connections").body());
     assertThat(m.find()).isTrue();
     return Long.parseLong(m.group(1));
-  }
-
-  private static int port(Process server, Path errors) throws Exception {
-    BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), UTF_8));
-    for (String line = out.readLine(); line != null; line = out.readLine()) {
-      Matcher m = LISTENING.matcher(line);
-      if (m.find()) {
-        return Integer.parseInt(m.group(1));
-      }
-    }
-    throw new AssertionError("the server never said where it listens; stderr: "
-        + Files.readString(errors));
   }
 }

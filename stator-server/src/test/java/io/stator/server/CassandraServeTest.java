@@ -1,19 +1,13 @@
 package io.stator.server;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stator.storage.ChildJvm;
 import io.stator.storage.cassandra.CassandraNode;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,7 +21,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * AWS SDK.
  */
 class CassandraServeTest {
-  private static final Pattern LISTENING = Pattern.compile("listening on http://[^:]+:(\\d+)");
 
   @TempDir Path dir;
 
@@ -42,7 +35,9 @@ class CassandraServeTest {
           ChildJvm.start(Main.class, errors, "serve", "--port", "0", "--storage", "cassandra",
               "--contact-points", contactPoint, "--keyspace", "stator_serve");
       try {
-        int port = port(server, errors);
+        String listening = ChildServers.listeningLine(server, errors);
+        assertThat(listening).contains("Cassandra at");
+        int port = ChildServers.port(listening);
         try (DynamoDbClient dynamo = SdkProtocolTest.client(port)) {
           SdkProtocolTest.createTableKeyedByPk(dynamo, "people");
           dynamo.putItem(b -> b.tableName("people").item(
@@ -58,19 +53,5 @@ class CassandraServeTest {
         server.destroyForcibly();
       }
     }
-  }
-
-  /** The port the server says it listens on, from the line that says so. */
-  private static int port(Process server, Path errors) throws Exception {
-    BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), UTF_8));
-    for (String line = out.readLine(); line != null; line = out.readLine()) {
-      Matcher m = LISTENING.matcher(line);
-      if (m.find()) {
-        assertThat(line).contains("Cassandra at");
-        return Integer.parseInt(m.group(1));
-      }
-    }
-    throw new AssertionError(
-        "the server never said where it listens; stderr: " + Files.readString(errors));
   }
 }

@@ -1,13 +1,10 @@
 package io.stator.server;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stator.Stator;
 import io.stator.storage.ChildJvm;
 import io.stator.storage.rocksdb.RocksDbStorage;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,8 +15,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -35,7 +30,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 class ServerCrashTest {
   private static final int WRITERS = 4;
   private static final int ACKS_BEFORE_KILL = 1500;
-  private static final Pattern LISTENING = Pattern.compile("listening on http://[^:]+:(\\d+)");
 
   @TempDir Path dir;
 
@@ -51,7 +45,7 @@ class ServerCrashTest {
     AtomicBoolean killed = new AtomicBoolean();
     AtomicReference<RuntimeException> failure = new AtomicReference<>();
     try {
-      int port = port(server, errors);
+      int port = ChildServers.port(server, errors);
       try (DynamoDbClient dynamo = SdkProtocolTest.client(port)) {
         SdkProtocolTest.createTableKeyedByPk(dynamo, "crash");
         acknowledged.add("table");
@@ -113,18 +107,5 @@ class ServerCrashTest {
               .collect(Collectors.toSet());
       assertThat(lost).as("acknowledged, then lost (of %d)", acknowledged.size()).isEmpty();
     }
-  }
-
-  /** The port the server says it listens on, from the line that says so. */
-  private static int port(Process server, Path errors) throws Exception {
-    BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), UTF_8));
-    for (String line = out.readLine(); line != null; line = out.readLine()) {
-      Matcher m = LISTENING.matcher(line);
-      if (m.find()) {
-        return Integer.parseInt(m.group(1));
-      }
-    }
-    throw new AssertionError("the server never said where it listens; stderr: "
-        + Files.readString(errors));
   }
 }

@@ -217,10 +217,12 @@ public final class CassandraStorage implements Storage {
   @Override
   public void dropSpace(String space) {
     run(() -> {
+      // The records first: a stop between the two leaves a space that is empty, not records
+      // that no space names any more.
       Optional<UUID> id = lookUp(space);
+      id.ifPresent(uuid -> session.execute(deleteRecords.bind(uuid)));
       session.execute(deleteSpace.bind(store, space));
       spaceIds.remove(space);
-      id.ifPresent(uuid -> session.execute(deleteRecords.bind(uuid)));
       return null;
     });
   }
