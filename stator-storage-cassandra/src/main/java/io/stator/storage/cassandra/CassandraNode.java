@@ -212,7 +212,8 @@ public final class CassandraNode implements AutoCloseable {
 
   /**
    * The smallest configuration of one node that Stator needs: Accord on (every table Stator
-   * creates is {@code transactional_mode = 'full'}), one token, no bootstrap, small caches. The
+   * creates is {@code transactional_mode = 'full'}) with ephemeral reads off (they can see a
+   * commit half applied: {@code CassandraStorage.refuseEphemeralReads}), one token, no bootstrap, small caches. The
    * data directories default to {@code cassandra.storagedir}, set to {@code dir/data}.
    */
   private String yaml() {
@@ -242,6 +243,7 @@ public final class CassandraNode implements AutoCloseable {
         "memtable_heap_space: 128MiB",
         "accord:",
         "  enabled: true",
+        "  ephemeral_reads: false",
         "");
   }
 

@@ -103,6 +103,7 @@ public final class CassandraStorage implements Storage {
     this.ownsSession = ownsSession;
     this.keyspace = keyspace;
     this.store = store;
+    refuseEphemeralReads(session);
     String k = keyspace;
     selectSpace = session.prepare("SELECT id FROM " + k + ".spaces WHERE store = ? AND name = ?");
     selectSpaces = session.prepare("SELECT name, id FROM " + k + ".spaces WHERE store = ?");
@@ -196,6 +197,34 @@ public final class CassandraStorage implements Storage {
             + " space uuid, partition blob, sort blob, version bigint, value blob,"
             + " PRIMARY KEY ((space), partition, sort))"
             + " WITH transactional_mode = 'full'");
+  }
+
+  /**
+   * Refuses a node that serves single-partition reads as Accord <em>ephemeral</em> reads, the
+   * default of Cassandra 6.0-alpha2 ({@code accord.ephemeral_reads: true}). Such a read does not
+   * wait for the transactions before it to be wholly applied, and a transaction's statements on
+   * one partition are applied as separate mutations (one per statement, {@code
+   * TxnWrite.applyDirect}), so a range read can see a commit's put without its delete: on one
+   * node, a reader of a partition that a writer moves a record within ("delete a, put z", then
+   * back) saw two records or none about once in a few thousand reads, whether the read was a
+   * plain SELECT or a transaction's SELECT, and never in 50,000 reads once ephemeral reads were
+   * off. Only the node the driver asks is checked: every node of the cluster needs the setting.
+   */
+  private static void refuseEphemeralReads(CqlSession session) {
+    Row row =
+        session
+            .execute(
+                SimpleStatement.newInstance(
+                        "SELECT value FROM system_views.settings WHERE name = ?",
+                        "accord.ephemeral_reads")
+                    .setConsistencyLevel(ConsistencyLevel.ONE))
+            .one();
+    if (row != null && "true".equalsIgnoreCase(row.getString(0))) {
+      throw new StorageException(
+          "the node serves reads as Accord ephemeral reads, which can see a transaction half"
+              + " applied; set 'ephemeral_reads: false' under 'accord:' in cassandra.yaml on"
+              + " every node");
+    }
   }
 
   private static void ddl(CqlSession session, String cql) {
