@@ -26,9 +26,20 @@ import java.util.Set;
  * assumes that one process owns the data, holds a lock between calls, or reads its own
  * uncommitted writes.
  *
- * <p>Versions: every committed put gives its key a new version, greater than any version that key
- * had before, also across deletes (so a delete and re-create is never mistaken for "unchanged").
- * {@link Commit.Expectation#ABSENT} (0) expects no item.
+ * <p>Versions: every committed put gives its key a version that key never had before, also
+ * across deletes (so a delete and re-create is never mistaken for "unchanged"), whichever process
+ * committed it: a store shared by several processes never issues one version twice for a key.
+ * {@link #commit} returns the version its puts got. {@link Commit.Expectation#ABSENT} (0) expects
+ * no item and is never issued.
+ *
+ * <p>Versions are unique, not ordered: a key's next version may be smaller than its last. Nothing
+ * above the storage compares versions but for equality: an expectation holds when the key has
+ * exactly the version expected, and the catalog reuses a decoded definition while its record's
+ * version is the one it decoded. Equality is enough for both only if no version comes back, and
+ * that is all the SPI promises. A storage may order its own versions for its own use (RocksDB's
+ * record cache does), but a store that several processes write cannot order them cheaply: each
+ * would have to learn the others' versions on every commit, where uniqueness only needs them to
+ * take numbers from disjoint ranges (see {@code docs/cassandra.md}).
  *
  * <p>Durability: a commit is durable when it returns, unless its thread defers that (see {@link
  * GroupCommit}); a storage that does not group commits keeps {@code GroupCommit}'s defaults.
@@ -72,9 +83,11 @@ public interface Storage extends AutoCloseable, GroupCommit {
   /**
    * Applies every write atomically if every expectation holds, else nothing.
    *
+   * @return the version every put of the commit got (one for all of them), or {@link
+   *     Commit.Expectation#ABSENT} when the commit has no put
    * @throws CommitConflictException when an expectation does not hold; nothing was written
    */
-  void commit(Commit commit);
+  long commit(Commit commit);
 
   /** The number of records and their total key and value bytes in a space (may be estimated). */
   SpaceStats stats(String space);

@@ -26,9 +26,9 @@ public abstract class InterceptingStorage implements Storage {
   protected abstract void beforeCommit(Commit commit);
 
   @Override
-  public final void commit(Commit commit) {
+  public final long commit(Commit commit) {
     beforeCommit(commit);
-    delegate.commit(commit);
+    return delegate.commit(commit);
   }
 
   @Override

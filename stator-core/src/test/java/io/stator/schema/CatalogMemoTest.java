@@ -38,7 +38,7 @@ class CatalogMemoTest {
     writer.replace(table("a", "ACTIVE"), created.version());
     Catalog.Entry updated = reader.get("Orders").orElseThrow();
     assertThat(updated.table().status()).isEqualTo("ACTIVE");
-    assertThat(updated.version()).isGreaterThan(created.version());
+    assertThat(updated.version()).isNotEqualTo(created.version());
 
     writer.delete(updated.table(), updated.version(), java.time.Instant.now());
     assertThat(reader.get("Orders")).isEmpty();

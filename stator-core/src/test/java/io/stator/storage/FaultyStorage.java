@@ -64,7 +64,7 @@ public final class FaultyStorage implements Storage {
   }
 
   @Override
-  public void commit(Commit commit) {
+  public long commit(Commit commit) {
     long delay = commitDelayNanos;
     if (delay > 0) {
       try {
@@ -78,10 +78,11 @@ public final class FaultyStorage implements Storage {
     if (matches && take(failBefore)) {
       throw new StorageException("injected: commit failed, nothing written");
     }
-    delegate.commit(commit);
+    long version = delegate.commit(commit);
     if (matches && take(failAfter)) {
       throw new StorageException("injected: commit written, answer lost");
     }
+    return version;
   }
 
   @Override

@@ -20,6 +20,7 @@ import java.util.List;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -60,6 +61,29 @@ public abstract class StorageContract {
   /** Whether the storage keeps its data across {@link Storage#close()} and {@link #open}. */
   protected boolean durable() {
     return true;
+  }
+
+  /** Whether two instances opened on one store share it; see {@link Sharing}. */
+  protected abstract Sharing sharing();
+
+  /** What {@link #open} does when the store in a directory is already open. */
+  protected enum Sharing {
+    /**
+     * Every instance is a store of its own (memory): no two instances have a store to share, so
+     * there is nothing to prove about them.
+     */
+    NONE,
+    /**
+     * A second instance cannot open a store while another has it open (RocksDB locks its
+     * directory, against this process and others), so one instance issues every version of a
+     * store; the contract proves the refusal and that versions stay unique across a reopen.
+     */
+    EXCLUSIVE,
+    /**
+     * Many instances, in one process or several, open one store at once (Cassandra); the
+     * contract opens two and has them race on the same keys.
+     */
+    SHARED
   }
 
   @TempDir Path dir;
@@ -142,7 +166,7 @@ public abstract class StorageContract {
     StoredRecord r = storage.get("t", key("p", "s")).orElseThrow();
     assertThat(r.key()).isEqualTo(key("p", "s"));
     assertThat(new String(r.value(), UTF_8)).isEqualTo("hello");
-    assertThat(r.version()).isGreaterThan(Commit.Expectation.ABSENT);
+    assertThat(r.version()).isNotEqualTo(Commit.Expectation.ABSENT);
     assertThat(storage.get("t", key("p", "t"))).isEmpty();
     assertThat(storage.get("t", key("q", "s"))).isEmpty();
   }
@@ -434,43 +458,64 @@ public abstract class StorageContract {
     assertThat(storage.get("items", key("p", "s"))).isEmpty();
   }
 
+  /** A commit applies every write, in every space, and returns the one version its puts got. */
   @Test
-  void aCommitAppliesEveryWriteAcrossSpaces() {
+  void aCommitAppliesEveryWriteAcrossSpacesAndReturnsTheVersionOfItsPuts() {
     storage.createSpace("items");
     storage.createSpace("index");
     put("items", key("p", "gone"), "x");
-    storage.commit(
-        new Commit()
-            .put("items", key("p", "a"), b("A"))
-            .put("index", key("i", "a"), b("IA"))
-            .delete("items", key("p", "gone"))
-            .expect("items", key("p", "a"), Commit.Expectation.ABSENT));
+    long version =
+        storage.commit(
+            new Commit()
+                .put("items", key("p", "a"), b("A"))
+                .put("index", key("i", "a"), b("IA"))
+                .delete("items", key("p", "gone"))
+                .expect("items", key("p", "a"), Commit.Expectation.ABSENT));
 
     assertThat(value(storage.get("items", key("p", "a")))).isEqualTo("A");
     assertThat(value(storage.get("index", key("i", "a")))).isEqualTo("IA");
     assertThat(storage.get("items", key("p", "gone"))).isEmpty();
+    assertThat(version).isNotEqualTo(Commit.Expectation.ABSENT);
+    assertThat(version("items", key("p", "a"))).isEqualTo(version);
+    assertThat(version("index", key("i", "a"))).isEqualTo(version);
+    // A commit without puts gives no version to anything.
+    assertThat(storage.commit(new Commit().delete("items", key("p", "a"))))
+        .isEqualTo(Commit.Expectation.ABSENT);
+    assertThat(storage.commit(new Commit().expect("index", key("i", "a"), version)))
+        .isEqualTo(Commit.Expectation.ABSENT);
   }
 
+  /**
+   * A put never gives a key a version it had before, also after a delete and re-create, so an
+   * expectation of an old version fails; and no two commits get one version. The SPI asks for
+   * no order among versions, only that none comes back.
+   */
   @Test
-  void everyPutGetsAGreaterVersionAlsoAfterDeleteAndRecreate() {
+  void noVersionIsIssuedTwiceAlsoAfterDeleteAndRecreate() {
     storage.createSpace("t");
     StorageKey k = key("p", "s");
-    put("t", k, "1");
-    long v1 = version("t", k);
-    put("t", k, "2");
-    long v2 = version("t", k);
-    assertThat(v2).isGreaterThan(v1);
+    Set<Long> issued = new HashSet<>();
+    long v1 = put("t", k, "1");
+    assertThat(issued.add(v1)).isTrue();
+    long v2 = put("t", k, "2");
+    assertThat(issued.add(v2)).as("version %d again", v2).isTrue();
 
     storage.commit(new Commit().delete("t", k).expect("t", k, v2));
     assertThat(storage.get("t", k)).isEmpty();
 
-    storage.commit(new Commit().put("t", k, b("3")).expect("t", k, Commit.Expectation.ABSENT));
-    long v3 = version("t", k);
-    assertThat(v3).isGreaterThan(v2);
+    long v3 =
+        storage.commit(new Commit().put("t", k, b("3")).expect("t", k, Commit.Expectation.ABSENT));
+    assertThat(issued.add(v3)).as("version %d again", v3).isTrue();
+    assertThatThrownBy(() -> storage.commit(new Commit().put("t", k, b("4")).expect("t", k, v1)))
+        .isInstanceOf(CommitConflictException.class);
+    assertThatThrownBy(() -> storage.commit(new Commit().put("t", k, b("4")).expect("t", k, v2)))
+        .isInstanceOf(CommitConflictException.class);
 
-    // Versions of other keys move forward too: nothing is ever issued twice.
-    put("t", key("p", "other"), "x");
-    assertThat(version("t", key("p", "other"))).isGreaterThan(v3);
+    // Other keys' versions are new too: nothing is ever issued twice.
+    for (int i = 0; i < 20; i++) {
+      long v = put("t", key("p", "other" + i % 3), "x");
+      assertThat(issued.add(v)).as("version %d again", v).isTrue();
+    }
   }
 
   @Test
@@ -650,6 +695,102 @@ public abstract class StorageContract {
     }
   }
 
+  // ---------------------------------------------------------------- two instances, one store
+
+  /**
+   * Two instances on one store write the same keys at once, each from two threads: every
+   * version either issued is one no commit got before, and no conditional increment is lost, as
+   * if one instance had made them all. Versions from each process's clock failed this: two
+   * instances committing in the same microsecond issued one version, and a writer that held it
+   * from the first commit passed its check against the second.
+   */
+  @Test
+  void twoInstancesOnOneStoreNeverIssueOneVersionTwiceNorLoseAnUpdate() throws Exception {
+    assumeTrue(sharing() == Sharing.SHARED, "instances of this storage share no store");
+    storage.createSpace("t");
+    StorageKey counter = key("counter", "");
+    put("t", counter, ByteBuffer.allocate(8).putLong(0).array());
+    int threadsPerInstance = 2;
+    int rounds = 40;
+    try (Storage second = open(dir)) {
+      assertThat(second.spaces()).contains("t");
+      List<Storage> instances = List.of(storage, second);
+      ExecutorService pool = Executors.newFixedThreadPool(2 * threadsPerInstance);
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<Writes>> results = new ArrayList<>();
+      try {
+        for (Storage instance : instances) {
+          for (int t = 0; t < threadsPerInstance; t++) {
+            results.add(pool.submit(() -> {
+              start.await();
+              Writes writes = new Writes(new ArrayList<>(), new int[1]);
+              for (int i = 0; i < rounds; i++) {
+                // Both instances put the same few keys, unconditionally.
+                writes.versions().add(
+                    instance.commit(new Commit().put("t", key("shared", "" + i % 4), b("x"))));
+                StoredRecord current = instance.get("t", counter).orElseThrow();
+                long next = ByteBuffer.wrap(current.value()).getLong() + 1;
+                try {
+                  writes.versions().add(
+                      instance.commit(
+                          new Commit()
+                              .put("t", counter, ByteBuffer.allocate(8).putLong(next).array())
+                              .expect("t", counter, current.version())));
+                  writes.increments()[0]++;
+                } catch (CommitConflictException expected) {
+                  // the other thread or instance won this round; nothing was written
+                }
+              }
+              return writes;
+            }));
+          }
+        }
+        start.countDown();
+        List<Long> versions = new ArrayList<>();
+        int increments = 0;
+        for (Future<Writes> f : results) {
+          Writes w = f.get(5, TimeUnit.MINUTES);
+          versions.addAll(w.versions());
+          increments += w.increments()[0];
+        }
+        assertThat(versions).hasSize(2 * threadsPerInstance * rounds + increments);
+        assertThat(new HashSet<>(versions)).as("distinct versions").hasSize(versions.size());
+        assertThat(increments).isPositive();
+        for (Storage instance : instances) {
+          StoredRecord count = instance.get("t", counter).orElseThrow();
+          assertThat(ByteBuffer.wrap(count.value()).getLong()).isEqualTo(increments);
+          assertThat(versions).contains(count.version());
+          for (int k = 0; k < 4; k++) {
+            assertThat(versions).contains(instance.get("t", key("shared", "" + k)).orElseThrow()
+                .version());
+          }
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+  }
+
+  /** What one writer of the test above got: its commits' versions, and its increments. */
+  private record Writes(List<Long> versions, int[] increments) {}
+
+  /**
+   * A store that one instance at a time may open refuses a second while the first has it, so one
+   * instance issues all of its versions; the refusal leaves the first instance writing as before.
+   * (That a second process is refused too is the same lock; across a reopen, versions stay new:
+   * see {@link #reopeningKeepsSpacesRecordsAndVersions}.)
+   */
+  @Test
+  void aStoreOpenInOneInstanceCannotBeOpenedInAnother() {
+    assumeTrue(sharing() == Sharing.EXCLUSIVE, "the storage opens no store exclusively");
+    storage.createSpace("t");
+    long first = put("t", key("p", ""), "1");
+    assertThatThrownBy(() -> open(dir).close()).isInstanceOf(StorageException.class);
+    long second = put("t", key("p", ""), "2");
+    assertThat(second).isNotEqualTo(first);
+    assertThat(value(storage.get("t", key("p", "")))).isEqualTo("2");
+  }
+
   /**
    * A record moved between two sort keys by one commit (delete one, put the other) is seen by
    * every range read exactly once: a read observes a commit wholly or not at all. Secondary
@@ -789,7 +930,9 @@ public abstract class StorageContract {
     model.remove(model.firstKey());
     storage.dropSpace("dropped");
     List<StoredRecord> before = storage.scan("items", null, null, null, 10_000);
-    long maxVersion = before.stream().mapToLong(StoredRecord::version).max().orElseThrow();
+    Set<Long> issued = new HashSet<>();
+    before.forEach(r -> issued.add(r.version()));
+    issued.add(version("catalog", key("table", "")));
 
     storage.close();
     storage = open(dir);
@@ -803,11 +946,9 @@ public abstract class StorageContract {
     }
     assertThat(value(storage.get("catalog", key("table", "")))).isEqualTo("schema");
 
-    // Versions issued after a restart are still greater than every earlier one.
-    put("items", key("new", ""), "n");
-    assertThat(version("items", key("new", ""))).isGreaterThan(maxVersion);
-    assertThat(version("items", key("new", "")))
-        .isGreaterThan(version("catalog", key("table", "")));
+    // Versions issued after a restart are none of those issued before.
+    long next = put("items", key("new", ""), "n");
+    assertThat(issued).doesNotContain(next);
 
     storage.close();
     storage = open(dir);
@@ -907,12 +1048,13 @@ public abstract class StorageContract {
     return new StorageKey(b(partition), b(sort));
   }
 
-  protected void put(String space, StorageKey key, String value) {
-    put(space, key, b(value));
+  /** Puts {@code value} under {@code key}; returns the version it got. */
+  protected long put(String space, StorageKey key, String value) {
+    return put(space, key, b(value));
   }
 
-  protected void put(String space, StorageKey key, byte[] value) {
-    storage.commit(new Commit().put(space, key, value));
+  protected long put(String space, StorageKey key, byte[] value) {
+    return storage.commit(new Commit().put(space, key, value));
   }
 
   protected long version(String space, StorageKey key) {

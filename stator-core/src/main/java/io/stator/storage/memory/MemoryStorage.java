@@ -123,7 +123,7 @@ public final class MemoryStorage implements Storage {
   }
 
   @Override
-  public void commit(Commit commit) {
+  public long commit(Commit commit) {
     Locks.lockCommit(lock.writeLock());
     try {
       for (Commit.Expectation e : commit.expectations()) {
@@ -136,7 +136,9 @@ public final class MemoryStorage implements Storage {
       for (Commit.Write w : commit.writes()) {
         space(w.space()); // fail before writing anything if a space is missing
       }
+      // One counter for the store, which no other instance shares: every version is new.
       long version = ++lastVersion;
+      boolean puts = false;
       for (Commit.Write w : commit.writes()) {
         Space space = space(w.space());
         if (w.isDelete()) {
@@ -144,8 +146,10 @@ public final class MemoryStorage implements Storage {
         } else {
           // Kept as given, not copied (see Commit.put).
           space.put(new StoredRecord(w.key(), version, w.value()));
+          puts = true;
         }
       }
+      return puts ? version : Commit.Expectation.ABSENT;
     } finally {
       lock.writeLock().unlock();
     }

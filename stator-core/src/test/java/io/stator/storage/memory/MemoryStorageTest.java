@@ -26,6 +26,11 @@ class MemoryStorageTest extends StorageContract {
   }
 
   @Override
+  protected Sharing sharing() {
+    return Sharing.NONE;
+  }
+
+  @Override
   protected boolean durable() {
     return false;
   }

@@ -31,19 +31,19 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A {@link Storage} on an Apache Cassandra 6 cluster, every read and write an Accord transaction.
  *
  * <h2>Mapping</h2>
  *
- * <p>Two Cassandra tables in one keyspace hold every space of every store, so creating a space
+ * <p>Three Cassandra tables in one keyspace hold every space of every store, so creating a space
  * (a DynamoDB table, index, stream) never changes Cassandra's schema, which takes seconds:
  *
  * <pre>
- * spaces  ((store), name)          -> id uuid
- * records ((space), partition, sort) -> version bigint, value blob
+ * spaces   ((store), name)            -> id uuid
+ * records  ((space), partition, sort) -> version bigint, value blob
+ * versions ((store))                  -> ceiling bigint
  * </pre>
  *
  * A <em>store</em> is one Storage's name (several Stators, or the tests' many storages, share a
@@ -68,13 +68,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * transaction also SELECTs the versions it read, so a refused commit names the expectation that
  * failed.
  *
+ * <h2>Versions</h2>
+ *
+ * <p>A commit's puts get a version from {@link VersionBlocks}: blocks of numbers that each
+ * instance reserves in the store's {@code versions} row, so that instances on one store, in one
+ * process or several, never issue the same version (the SPI's rule), though their versions are
+ * not ordered among them.
+ *
  * <h2>What assumes one Stator process</h2>
  *
- * <p>Versions come from this process's clock (microseconds, never repeating, always above the
- * last one issued), so they grow across restarts but two Stator processes may issue the same
- * one; the space names map to ids through a cache that other processes' drops do not reach; and
+ * <p>The space names map to ids through a cache that other processes' drops do not reach; and
  * a commit that times out is reported as a {@link StorageException}, its outcome unknown. The SPI
- * changes of issue 20 remove each of these.
+ * changes of issue 36 remove these.
  */
 public final class CassandraStorage implements Storage {
   /** The keyspace tests and {@code ./stator cassandra start} use when none is given. */
@@ -86,7 +91,7 @@ public final class CassandraStorage implements Storage {
   private final boolean ownsSession;
   private final String store;
   private final Map<String, UUID> spaceIds = new ConcurrentHashMap<>();
-  private final AtomicLong lastVersion = new AtomicLong();
+  private final VersionBlocks versions;
 
   private final PreparedStatement selectSpace;
   private final PreparedStatement selectSpaces;
@@ -124,13 +129,13 @@ public final class CassandraStorage implements Storage {
     scanAll =
         session.prepare(
             "SELECT partition, sort, version, value FROM " + k + ".records WHERE space = ?");
-    lastVersion.set(System.currentTimeMillis() * 1000);
+    versions = new VersionBlocks(session, keyspace, store);
   }
 
   /**
    * Connects to the cluster at {@code contactPoints}, creates the keyspace (with {@code
    * replication}, a CQL map such as {@code {'class': 'SimpleStrategy', 'replication_factor': 1}})
-   * and the two tables if they are missing, and opens the store {@code store} in it.
+   * and Stator's tables if they are missing, and opens the store {@code store} in it.
    */
   public static CassandraStorage connect(
       List<InetSocketAddress> contactPoints,
@@ -177,12 +182,13 @@ public final class CassandraStorage implements Storage {
         .build();
   }
 
-  /** Creates the keyspace and Stator's two tables where they are missing. */
+  /** Creates the keyspace and Stator's three tables where they are missing. */
   public static void createSchema(CqlSession session, String keyspace, String replication) {
     var metadata = session.getMetadata().getKeyspace(keyspace);
     if (metadata.isPresent()
         && metadata.get().getTable("spaces").isPresent()
-        && metadata.get().getTable("records").isPresent()) {
+        && metadata.get().getTable("records").isPresent()
+        && metadata.get().getTable("versions").isPresent()) {
       return;
     }
     ddl(session, "CREATE KEYSPACE IF NOT EXISTS " + keyspace + " WITH replication = " + replication);
@@ -196,6 +202,11 @@ public final class CassandraStorage implements Storage {
         "CREATE TABLE IF NOT EXISTS " + keyspace + ".records ("
             + " space uuid, partition blob, sort blob, version bigint, value blob,"
             + " PRIMARY KEY ((space), partition, sort))"
+            + " WITH transactional_mode = 'full'");
+    ddl(
+        session,
+        "CREATE TABLE IF NOT EXISTS " + keyspace + ".versions ("
+            + " store text PRIMARY KEY, ceiling bigint)"
             + " WITH transactional_mode = 'full'");
   }
 
@@ -400,14 +411,11 @@ public final class CassandraStorage implements Storage {
   // ---------------------------------------------------------------- commit
 
   @Override
-  public void commit(Commit commit) {
-    run(() -> {
-      commitTransaction(commit);
-      return null;
-    });
+  public long commit(Commit commit) {
+    return run(() -> commitTransaction(commit));
   }
 
-  private void commitTransaction(Commit commit) {
+  private long commitTransaction(Commit commit) {
     // The last write to a key wins; a transaction writes each row once.
     Map<Target, Commit.Write> writes = new LinkedHashMap<>();
     for (Commit.Write w : commit.writes()) {
@@ -421,9 +429,10 @@ public final class CassandraStorage implements Storage {
       expectationIds.add(id(e.space()));
     }
     if (writes.isEmpty() && expectations.isEmpty()) {
-      return;
+      return Commit.Expectation.ABSENT;
     }
-    long version = nextVersion();
+    boolean puts = writes.values().stream().anyMatch(w -> !w.isDelete());
+    long version = puts ? versions.next() : Commit.Expectation.ABSENT;
     String k = keyspace;
     StringBuilder cql = new StringBuilder("BEGIN TRANSACTION\n");
     List<Object> values = new ArrayList<>();
@@ -485,7 +494,7 @@ public final class CassandraStorage implements Storage {
     cql.append("COMMIT TRANSACTION");
     ResultSet result = session.execute(prepared(cql.toString()).bind(values.toArray()));
     if (expectations.isEmpty()) {
-      return;
+      return version;
     }
     Row row = result.one();
     for (int i = 0; i < expectations.size(); i++) {
@@ -495,12 +504,7 @@ public final class CassandraStorage implements Storage {
         throw new CommitConflictException(expectations.get(i));
       }
     }
-  }
-
-  /** A version above every one this process issued, and (clock permitting) any before it. */
-  private long nextVersion() {
-    long now = System.currentTimeMillis() * 1000;
-    return lastVersion.updateAndGet(last -> Math.max(last + 1, now));
+    return version;
   }
 
   private record Target(UUID space, StorageKey key) {}

@@ -14,4 +14,10 @@ class CassandraStorageTest extends StorageContract {
   protected Storage open(Path dir) {
     return CassandraStorage.open(TestCluster.session(), TestCluster.KEYSPACE, dir.toString());
   }
+
+  /** Every instance opened on one directory's name is on one store, as another process's is. */
+  @Override
+  protected Sharing sharing() {
+    return Sharing.SHARED;
+  }
 }

@@ -78,9 +78,12 @@ import org.rocksdb.WriteOptions;
  * <h2>Versions</h2>
  *
  * <p>One counter for the whole store, bumped once per commit; every put of the commit gets the new
- * value. Since the counter only grows, a key's new version is greater than any it ever had, also
- * across delete and re-create (the SPI's rule, which stops a re-created item from passing for an
- * unchanged one). {@code "version"} holds a ceiling, not the counter: versions are issued up to
+ * value, which {@link #commit} returns. Since the counter only grows, a key's new version is one
+ * it never had, also across delete and re-create (the SPI's rule, which stops a re-created item
+ * from passing for an unchanged one); it is even greater than any it had, which the SPI does not
+ * ask but {@link RecordCache} uses. Only one process writes the store (RocksDB's lock on the
+ * directory refuses a second open, in this process or another), so one counter in memory issues
+ * every version of the store. {@code "version"} holds a ceiling, not the counter: versions are issued up to
  * it, and the commit that needs the first version above it also raises it by {@value
  * #VERSION_BLOCK}, inside the same WriteBatch. The ceiling is therefore exactly as durable as the
  * records carrying versions under it: after any crash it is at least every stored version, and a
@@ -781,15 +784,17 @@ public final class RocksDbStorage implements Storage {
   // ---------------------------------------------------------------- commit
 
   @Override
-  public void commit(Commit commit) {
+  public long commit(Commit commit) {
+    long version;
     try {
-      apply(commit);
+      version = apply(commit);
     } catch (CommitConflictException e) {
       // The conflict tells of a commit the caller may not reveal before it is durable.
       awaitDurableUnlessDeferring();
       throw e;
     }
     awaitDurableUnlessDeferring();
+    return version;
   }
 
   @Override
@@ -838,8 +843,11 @@ public final class RocksDbStorage implements Storage {
     }
   }
 
-  /** Checks the expectations and writes the commit to RocksDB, its WAL records to the buffer. */
-  private void apply(Commit commit) {
+  /**
+   * Checks the expectations and writes the commit to RocksDB, its WAL records to the buffer;
+   * returns the version of its puts (ABSENT when it has none).
+   */
+  private long apply(Commit commit) {
     Lock shared = enter();
     Locks.lockCommit(commitLock);
     try {
@@ -850,9 +858,10 @@ public final class RocksDbStorage implements Storage {
         }
       }
       if (commit.writes().isEmpty()) {
-        return;
+        return Commit.Expectation.ABSENT;
       }
       long version = lastVersion + 1;
+      boolean puts = false;
       List<Commit.Write> writes = commit.writes();
       RecordCache.Slot[] slots = new RecordCache.Slot[writes.size()];
       for (int i = 0; i < slots.length; i++) {
@@ -867,6 +876,7 @@ public final class RocksDbStorage implements Storage {
           putValue = room(putValue, Long.BYTES + w.value().length)
               .putLong(version).put(w.value()).flip();
           batch.put(slots[i].space(), putKey, putValue);
+          puts = true;
         }
       }
       long ceiling = versionCeiling;
@@ -895,6 +905,7 @@ public final class RocksDbStorage implements Storage {
         batch.close();
         batch = new WriteBatch();
       }
+      return puts ? version : Commit.Expectation.ABSENT;
     } catch (RocksDBException e) {
       throw fault("cannot commit", e);
     } finally {

@@ -9,4 +9,9 @@ class RocksDbStorageTest extends StorageContract {
   protected Storage open(Path dir) {
     return RocksDbStorage.open(dir);
   }
+
+  @Override
+  protected Sharing sharing() {
+    return Sharing.EXCLUSIVE;
+  }
 }

@@ -162,18 +162,20 @@ class RocksDbStoreTest {
     StorageKey key = StorageKey.of("k".getBytes(UTF_8));
     try (RocksDbStorage storage = RocksDbStorage.open(dir)) {
       storage.createSpace("t");
-      storage.commit(new Commit().expect("t", key, Commit.Expectation.ABSENT).put("t", key, v(1)));
-      long first = storage.get("t", key).orElseThrow().version();
-      storage.commit(new Commit().expect("t", key, first).put("t", key, v(2)));
-      long second = storage.get("t", key).orElseThrow().version();
+      long first =
+          storage.commit(
+              new Commit().expect("t", key, Commit.Expectation.ABSENT).put("t", key, v(1)));
+      long second = storage.commit(new Commit().expect("t", key, first).put("t", key, v(2)));
+      assertThat(storage.get("t", key).orElseThrow().version()).isEqualTo(second);
       assertThat(second).isGreaterThan(first);
       assertThatThrownBy(() -> storage.commit(new Commit().expect("t", key, first)))
           .isInstanceOf(CommitConflictException.class);
       storage.commit(new Commit().expect("t", key, second).delete("t", key));
       assertThatThrownBy(() -> storage.commit(new Commit().expect("t", key, second)))
           .isInstanceOf(CommitConflictException.class);
-      storage.commit(new Commit().expect("t", key, Commit.Expectation.ABSENT).put("t", key, v(3)));
-      long third = storage.get("t", key).orElseThrow().version();
+      long third =
+          storage.commit(
+              new Commit().expect("t", key, Commit.Expectation.ABSENT).put("t", key, v(3)));
 
       storage.dropSpace("t");
       storage.createSpace("t");
@@ -275,9 +277,8 @@ class RocksDbStoreTest {
         }
         int commits = opening == 1 ? (int) RocksDbStorage.VERSION_BLOCK + 10 : 5;
         for (int i = 0; i < commits; i++) {
-          long current = storage.get("t", key).map(r -> r.version()).orElse(0L);
-          storage.commit(new Commit().expect("t", key, current).put("t", key, v(i)));
-          long written = storage.get("t", key).orElseThrow().version();
+          long written = storage.commit(new Commit().expect("t", key, last).put("t", key, v(i)));
+          assertThat(storage.get("t", key).orElseThrow().version()).isEqualTo(written);
           assertThat(written).isGreaterThan(last);
           last = written;
         }
