@@ -91,10 +91,11 @@ public final class ContributorInsightsUpdates {
    * ARN of 1 to 1,024 characters.
    */
   public static Constraints checkTableArn(String tableName) {
-    Constraints.required("TableName", tableName);
-    Constraints c = new Constraints();
-    c.lengthAtLeast("tableName", tableName, tableName.length(), 1);
-    c.lengthAtMost("tableName", tableName, tableName.length(), 1024);
+    Constraints c = new Constraints().notNull("tableName", tableName);
+    if (tableName != null) {
+      c.lengthAtLeast("tableName", tableName, tableName.length(), 1);
+      c.lengthAtMost("tableName", tableName, tableName.length(), 1024);
+    }
     return c;
   }
 

@@ -17,11 +17,13 @@ import java.util.Set;
 final class RequestConstraints {
   private RequestConstraints() {}
 
-  /** Required, then length, then pattern (into {@code c}, reported with other constraints). */
+  /**
+   * A table name: present, then a name's pattern and length (into the returned constraints,
+   * reported with the request's others). The model lets the item operations take a name or an
+   * ARN of 1 to 1,024 characters; a name is a table's, 3 to 255 of its characters.
+   */
   static Constraints tableName(String tableName) {
-    Constraints.required("TableName", tableName);
-    Constraints.tableNameLength(tableName);
-    return new Constraints().name("tableName", tableName);
+    return new Constraints().notNull("tableName", tableName).name("tableName", tableName);
   }
 
   /**

@@ -274,9 +274,7 @@ final class Tables {
   }
 
   private static void checkName(String tableName) {
-    Constraints.required("TableName", tableName);
-    Constraints.tableNameLength(tableName);
-    new Constraints().name("tableName", tableName).check();
+    new Constraints().notNull("tableName", tableName).name("tableName", tableName).check();
   }
 
   TableDescription describe(TableDefinition t) {

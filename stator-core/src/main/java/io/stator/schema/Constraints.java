@@ -111,23 +111,4 @@ public final class Constraints {
               + String.join("; ", errors));
     }
   }
-
-  /**
-   * DynamoDB checks the length of a table name before its other constraints, with its own
-   * message.
-   */
-  public static void tableNameLength(String tableName) {
-    if (tableName != null && (tableName.length() < 3 || tableName.length() > 255)) {
-      throw DynamoDbException.validation(
-          "TableName must be at least 3 characters long and at most 255 characters long");
-    }
-  }
-
-  /** The message DynamoDB gives when a required parameter is absent. */
-  public static void required(String parameter, Object value) {
-    if (value == null) {
-      throw DynamoDbException.validation(
-          "The parameter '" + parameter + "' is required but was not present in the request");
-    }
-  }
 }

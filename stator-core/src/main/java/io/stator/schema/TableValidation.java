@@ -26,8 +26,6 @@ public final class TableValidation {
 
   /** Validates a CreateTable request and returns the new table's definition. */
   public static TableDefinition createTable(CreateTableRequest r, Instant now) {
-    Constraints.required("TableName", r.tableName());
-    Constraints.tableNameLength(r.tableName());
     Constraints c = new Constraints();
     c.notNull("attributeDefinitions", r.attributeDefinitions());
     if (r.attributeDefinitions() != null) {
@@ -39,7 +37,7 @@ public final class TableValidation {
         c.oneOf(path + ".attributeType", d.attributeType(), "B", "N", "S");
       }
     }
-    c.name("tableName", r.tableName());
+    c.notNull("tableName", r.tableName()).name("tableName", r.tableName());
     c.oneOf("billingMode", r.billingMode(), "PROVISIONED", "PAY_PER_REQUEST");
     throughputConstraints(c, "provisionedThroughput", r.provisionedThroughput());
     c.notNull("keySchema", r.keySchema());
@@ -157,10 +155,8 @@ public final class TableValidation {
 
   /** Validates the request-level constraints of UpdateTable (before the table is looked up). */
   public static void updateTableRequest(UpdateTableRequest r) {
-    Constraints.required("TableName", r.tableName());
-    Constraints.tableNameLength(r.tableName());
     Constraints c = new Constraints();
-    c.name("tableName", r.tableName());
+    c.notNull("tableName", r.tableName()).name("tableName", r.tableName());
     c.oneOf("billingMode", r.billingMode(), "PROVISIONED", "PAY_PER_REQUEST");
     throughputConstraints(c, "provisionedThroughput", r.provisionedThroughput());
     GlobalIndexUpdates.constraints(c, r);

@@ -31,9 +31,8 @@ public final class TimeToLiveUpdates {
 
   /** The request-level constraints of UpdateTimeToLive, all reported together. */
   public static void checkRequest(UpdateTimeToLiveRequest r) {
-    Constraints.required("TableName", r.tableName());
-    Constraints.tableNameLength(r.tableName());
-    Constraints c = new Constraints().name("tableName", r.tableName());
+    Constraints c =
+        new Constraints().notNull("tableName", r.tableName()).name("tableName", r.tableName());
     TimeToLiveSpecification spec = r.timeToLiveSpecification();
     c.notNull("timeToLiveSpecification", spec);
     if (spec != null) {
@@ -50,9 +49,7 @@ public final class TimeToLiveUpdates {
 
   /** The constraints of DescribeTimeToLive's table name. */
   public static void checkTableName(String tableName) {
-    Constraints.required("TableName", tableName);
-    Constraints.tableNameLength(tableName);
-    new Constraints().name("tableName", tableName).check();
+    new Constraints().notNull("tableName", tableName).name("tableName", tableName).check();
   }
 
   /** The setting after {@code spec} is applied at {@code now}, or DynamoDB's refusal. */

@@ -173,7 +173,8 @@ class ContributorInsightsTest {
         "2 validation errors detected: Value null at 'contributorInsightsAction' failed to"
             + " satisfy constraint: Member must not be null");
     assertError(() -> update(null, "ENABLE", null), ErrorType.ValidationException,
-        "The parameter 'TableName' is required but was not present in the request");
+        "1 validation error detected: Value null at 'tableName' failed to satisfy constraint:"
+            + " Member must not be null");
     assertError(() -> db.listContributorInsights(
             new ListContributorInsightsRequest(null, null, 101)),
         ErrorType.ValidationException, "Member must have value less than or equal to 100");

@@ -78,14 +78,16 @@ class TableOperationsTest {
         ErrorType.ResourceInUseException, "Table already exists: Taken");
     expect(() -> db.createTable(create("ab", "pk", "S", null, null)),
         ErrorType.ValidationException,
-        "TableName must be at least 3 characters long and at most 255 characters long");
+        "1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint:"
+            + " Member must have length greater than or equal to 3");
     expect(() -> db.createTable(create("a!b", "pk", "S", null, null)),
         ErrorType.ValidationException,
         "1 validation error detected: Value 'a!b' at 'tableName' failed to satisfy constraint:"
             + " Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
     expect(() -> db.createTable(create(null, "pk", "S", null, null)),
         ErrorType.ValidationException,
-        "The parameter 'TableName' is required but was not present in the request");
+        "1 validation error detected: Value null at 'tableName' failed to satisfy constraint:"
+            + " Member must not be null");
     expect(() -> db.createTable(create("Tbl", "pk", "BOOL", null, null)),
         ErrorType.ValidationException,
         "1 validation error detected: Value 'BOOL' at 'attributeDefinitions.1.member.attributeType'"

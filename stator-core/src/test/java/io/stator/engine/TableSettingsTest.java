@@ -385,7 +385,8 @@ class TableSettingsTest {
             + " constraint: Member must have value less than or equal to 35");
     expect(() -> db.describeContinuousBackups(new DescribeContinuousBackupsRequest(null)),
         ErrorType.ValidationException,
-        "The parameter 'TableName' is required but was not present in the request");
+        "1 validation error detected: Value null at 'tableName' failed to satisfy constraint:"
+            + " Member must not be null");
   }
 
   // ---- limits and endpoints -----------------------------------------------------------------

@@ -125,10 +125,12 @@ class TimeToLiveTest {
         () -> update("Sessions", true, tooLong));
     update("Sessions", true, "a".repeat(255));
     assertValidation(
-        "The parameter 'TableName' is required but was not present in the request",
+        "1 validation error detected: Value null at 'tableName' failed to satisfy constraint:"
+            + " Member must not be null",
         () -> db.describeTimeToLive(new DescribeTimeToLiveRequest(null)));
     assertValidation(
-        "TableName must be at least 3 characters long and at most 255 characters long",
+        "1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint:"
+            + " Member must have length greater than or equal to 3",
         () -> update("ab", true, "ttl"));
     assertValidation(
         "1 validation error detected: Value 'a b' at 'tableName' failed to satisfy constraint:"

@@ -56,6 +56,16 @@ final class JsonInput {
 
   /** Reads the whole body as one structure, then throws the first deferred validation error. */
   <T> T root(Reader<T> members) throws IOException {
+    T value = rootDeferring(members);
+    throwDeferred();
+    return value;
+  }
+
+  /**
+   * Reads the whole body as one structure; a validation error found on the way is kept for
+   * {@link #throwDeferred}, since DynamoDB reports the model's constraints before it.
+   */
+  <T> T rootDeferring(Reader<T> members) throws IOException {
     if (parser.nextToken() != JsonToken.START_OBJECT) {
       throw DynamoDbException.serialization(null);
     }
@@ -72,10 +82,14 @@ final class JsonInput {
     if (parser.nextToken() != null) {
       throw DynamoDbException.serialization(null);
     }
+    return value;
+  }
+
+  /** Throws the first validation error found while reading, if any. */
+  void throwDeferred() {
     if (deferred != null) {
       throw deferred;
     }
-    return value;
   }
 
   /**

@@ -19,7 +19,9 @@ import io.stator.api.ThrottlingException;
 import io.stator.api.ThrottlingReason;
 import io.stator.api.TransactionCanceledException;
 import io.stator.api.streams.DynamoDbStreams;
+import io.stator.server.model.ModelValidation;
 import io.stator.value.AttributeValue;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -83,13 +85,31 @@ public final class WireProtocol {
   private record Operation<Q, R>(
       JsonInput.Reader<Q> reader, BiFunction<Database, Q, R> call, Responses.Writer<R> writer) {
 
-    void invoke(Database database, InputStream body, OutputStream out) throws IOException {
+    /**
+     * Reads the request, checks it against the model's constraints of the operation of {@code
+     * target} (reading the body again: see {@link ModelValidation}), runs and writes it.
+     */
+    void invoke(Database database, String target, InputStream body, OutputStream out)
+        throws IOException {
+      if (!body.markSupported()) {
+        body = new ByteArrayInputStream(body.readAllBytes());
+      }
+      body.mark(Integer.MAX_VALUE);
       Q request;
+      JsonInput input;
       try (JsonParser parser = JSON.createParser(new Utf8Body(body))) {
-        request = new JsonInput(parser).root(reader);
+        input = new JsonInput(parser);
+        request = input.rootDeferring(reader);
       } catch (IOException e) {
         throw malformed(e);
       }
+      body.reset();
+      try (JsonParser parser = JSON.createParser(body)) {
+        ModelValidation.check(target, parser);
+      } catch (IOException e) {
+        throw malformed(e);
+      }
+      input.throwDeferred();
       R response = call.apply(database, request);
       try (JsonGenerator generator = JSON.createGenerator(out)) {
         writer.write(generator, response);
@@ -291,7 +311,12 @@ public final class WireProtocol {
     if (op == null) {
       throw new DynamoDbException(ErrorType.UnknownOperationException, null);
     }
-    op.invoke(database, body, out);
+    op.invoke(database, target(operation), body, out);
+  }
+
+  /** The {@code X-Amz-Target} of an operation as {@link #operation} names it. */
+  private static String target(String operation) {
+    return operation.startsWith(STREAMS_TARGET_PREFIX) ? operation : TARGET_PREFIX + operation;
   }
 
   /**
@@ -311,7 +336,7 @@ public final class WireProtocol {
             SettingsRequests::describeEndpoints,
             (db, request) -> reachedAt(db.describeEndpoints(request), host.trim()),
             SettingsResponses::describeEndpoints)
-        .invoke(database, body, out);
+        .invoke(database, target(operation), body, out);
   }
 
   private static DescribeEndpointsResponse reachedAt(DescribeEndpointsResponse r, String host) {

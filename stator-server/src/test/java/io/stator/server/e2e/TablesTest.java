@@ -236,9 +236,15 @@ class TablesTest extends EndToEndTest {
 
   @Test
   void tableNameMustBe3To255Characters() {
-    String message = "TableName must be at least 3 characters long and at most 255 characters long";
-    assertValidation(message, () -> dynamo.createTable(simpleTable("ab")));
-    assertValidation(message, () -> dynamo.createTable(simpleTable("x".repeat(256))));
+    // The model lets CreateTable take a name or an ARN (1 to 1,024 characters); a name is 3 to
+    // 255 of a table name's characters, in DynamoDB's words for its constraints.
+    assertValidation("1 validation error detected: Value 'ab' at 'tableName' failed to satisfy"
+            + " constraint: Member must have length greater than or equal to 3",
+        () -> dynamo.createTable(simpleTable("ab")));
+    String tooLong = "x".repeat(256);
+    assertValidation("1 validation error detected: Value '" + tooLong + "' at 'tableName' failed"
+            + " to satisfy constraint: Member must have length less than or equal to 255",
+        () -> dynamo.createTable(simpleTable(tooLong)));
     // 255 characters is allowed.
     String longest = uniqueTableName("long");
     String name = longest + "x".repeat(255 - longest.length());
@@ -258,8 +264,8 @@ class TablesTest extends EndToEndTest {
 
   @Test
   void describeTableValidatesTheName() {
-    assertValidation(
-        "TableName must be at least 3 characters long and at most 255 characters long",
+    assertValidation("1 validation error detected: Value 'ab' at 'tableName' failed to satisfy"
+            + " constraint: Member must have length greater than or equal to 3",
         () -> dynamo.describeTable(r -> r.tableName("ab")));
   }
 

@@ -1,0 +1,197 @@
+package io.stator.server.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
+import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.TransactGetItem;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+
+/**
+ * Every request is checked against the constraints of DynamoDB's service model before it runs,
+ * and answered with DynamoDB's words: each kind of constraint (length, value, pattern, enum,
+ * required), in nested lists and maps, several in one message in the model's member order, for
+ * every family of operations. The tables these requests name need not exist: DynamoDB checks
+ * the request before it looks for its table.
+ */
+class ModelConstraintsTest extends EndToEndTest {
+  private static final String PREFIX = "1 validation error detected: ";
+
+  @Test
+  void anItemOperationTakesATableNameOrArnOfOneTo1024Characters() {
+    assertValidation(PREFIX + "Value '' at 'tableName' failed to satisfy constraint: Member must"
+            + " have length greater than or equal to 1",
+        () -> dynamo.getItem(r -> r.tableName("").key(item("pk", s("a")))));
+    String long1025 = "t".repeat(1025);
+    assertValidation(PREFIX + "Value '" + long1025 + "' at 'tableName' failed to satisfy"
+            + " constraint: Member must have length less than or equal to 1024",
+        () -> dynamo.describeTable(r -> r.tableName(long1025)));
+  }
+
+  @Test
+  void requiredMembersAreNamedInTheModelsOrder() {
+    assertValidation("2 validation errors detected: Value null at 'tableName' failed to satisfy"
+            + " constraint: Member must not be null; Value null at 'key' failed to satisfy"
+            + " constraint: Member must not be null",
+        () -> dynamo.getItem(r -> r.consistentRead(true)));
+  }
+
+  @Test
+  void anEnumListsTheModelsValueSet() {
+    assertValidation(PREFIX + "Value 'FREE' at 'billingMode' failed to satisfy constraint: Member"
+            + " must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]",
+        () -> dynamo.createTable(r -> r.tableName(uniqueTableName("enum"))
+            .keySchema(key("pk", KeyType.HASH)).attributeDefinitions(attribute("pk", S))
+            .billingMode("FREE")));
+  }
+
+  @Test
+  void nestedListMembersAndSeveralErrorsFollowTheModelsMemberOrder() {
+    // The SDK writes BillingMode after the lists; DynamoDB reports in its model's order.
+    assertValidation("3 validation errors detected: Value 'BOOL' at"
+            + " 'attributeDefinitions.1.member.attributeType' failed to satisfy constraint: Member"
+            + " must satisfy enum value set: [B, N, S]; Value 'PRIMARY' at"
+            + " 'keySchema.1.member.keyType' failed to satisfy constraint: Member must satisfy"
+            + " enum value set: [HASH, RANGE]; Value 'FREE' at 'billingMode' failed to satisfy"
+            + " constraint: Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]",
+        () -> dynamo.createTable(r -> r.tableName(uniqueTableName("nested"))
+            .attributeDefinitions(AttributeDefinition.builder().attributeName("pk")
+                .attributeType("BOOL").build())
+            .keySchema(KeySchemaElement.builder().attributeName("pk").keyType("PRIMARY").build())
+            .billingMode("FREE")));
+  }
+
+  @Test
+  void anIndexNameMustMatchThePatternAndLength() {
+    GlobalSecondaryIndex index = GlobalSecondaryIndex.builder()
+        .indexName("by name!")
+        .keySchema(key("name", KeyType.HASH))
+        .projection(p -> p.projectionType(ProjectionType.ALL))
+        .build();
+    GlobalSecondaryIndex shortName = index.toBuilder().indexName("ab").build();
+    assertValidation("2 validation errors detected: Value 'by name!' at"
+            + " 'globalSecondaryIndexes.1.member.indexName' failed to satisfy constraint: Member"
+            + " must satisfy regular expression pattern: [a-zA-Z0-9_.-]+; Value 'ab' at"
+            + " 'globalSecondaryIndexes.2.member.indexName' failed to satisfy constraint: Member"
+            + " must have length greater than or equal to 3",
+        () -> dynamo.createTable(r -> r.tableName(uniqueTableName("pattern"))
+            .keySchema(key("pk", KeyType.HASH))
+            .attributeDefinitions(attribute("pk", S), attribute("name", S))
+            .billingMode("PAY_PER_REQUEST")
+            .globalSecondaryIndexes(index, shortName)));
+  }
+
+  @Test
+  void atMostTenErrorsAreListed() {
+    List<AttributeDefinition> definitions = new ArrayList<>();
+    for (int i = 1; i <= 12; i++) {
+      definitions.add(
+          AttributeDefinition.builder().attributeName("a" + i).attributeType("X").build());
+    }
+    DynamoDbException error = assertValidationContaining("10 validation errors detected: ",
+        () -> dynamo.createTable(r -> r.tableName(uniqueTableName("ten"))
+            .keySchema(key("a1", KeyType.HASH)).attributeDefinitions(definitions)));
+    String message = error.awsErrorDetails().errorMessage();
+    assertThat(message.split("; ")).hasSize(10);
+    assertThat(message).contains("'attributeDefinitions.10.member.attributeType'")
+        .doesNotContain("'attributeDefinitions.11.member.attributeType'");
+  }
+
+  @Test
+  void queryAndScanNumbersAndEnums() {
+    assertValidation("2 validation errors detected: Value 'EVERYTHING' at 'select' failed to"
+            + " satisfy constraint: Member must satisfy enum value set: [ALL_ATTRIBUTES,"
+            + " ALL_PROJECTED_ATTRIBUTES, SPECIFIC_ATTRIBUTES, COUNT]; Value '0' at 'limit'"
+            + " failed to satisfy constraint: Member must have value greater than or equal to 1",
+        () -> dynamo.query(r -> r.tableName("orders").limit(0).select("EVERYTHING")
+            .keyConditionExpression("pk = :v")
+            .expressionAttributeValues(Map.of(":v", s("a")))));
+    // TotalSegments comes before Segment in the model.
+    assertValidation("2 validation errors detected: Value '1000001' at 'totalSegments' failed"
+            + " to satisfy constraint: Member must have value less than or equal to 1000000;"
+            + " Value '1000000' at 'segment' failed to satisfy constraint: Member must have value"
+            + " less than or equal to 999999",
+        () -> dynamo.scan(r -> r.tableName("orders").segment(1_000_000)
+            .totalSegments(1_000_001)));
+  }
+
+  @Test
+  void batchesCheckTheirMapsKeysAndValues() {
+    List<WriteRequest> writes = new ArrayList<>();
+    for (int i = 0; i < 26; i++) {
+      writes.add(WriteRequest.builder()
+          .putRequest(PutRequest.builder().item(item("pk", s("k" + i))).build()).build());
+    }
+    String writeRequest = "com\\.amazonaws\\.dynamodb\\.v20120810\\.WriteRequest@[0-9a-f]+";
+    DynamoDbException tooMany = assertValidationContaining("at 'requestItems' failed",
+        () -> dynamo.batchWriteItem(r -> r.requestItems(Map.of("orders", writes))));
+    assertThat(tooMany.awsErrorDetails().errorMessage())
+        .matches(java.util.regex.Pattern.quote(PREFIX + "Value '{orders=[") + writeRequest
+            + "(, " + writeRequest + "){25}\\]\\}' at 'requestItems' failed to satisfy"
+            + " constraint: Map value must satisfy constraint: \\[Member must have length less"
+            + " than or equal to 25, Member must have length greater than or equal to 1\\]");
+
+    DynamoDbException badTable = assertValidationContaining("at 'requestItems' failed",
+        () -> dynamo.batchGetItem(r -> r.requestItems(Map.of("",
+            KeysAndAttributes.builder().keys(item("pk", s("a"))).build()))));
+    assertThat(badTable.awsErrorDetails().errorMessage())
+        .matches(java.util.regex.Pattern.quote(PREFIX + "Value '{=")
+            + "com\\.amazonaws\\.dynamodb\\.v20120810\\.KeysAndAttributes@[0-9a-f]+\\}' at"
+            + " 'requestItems' failed to satisfy constraint: Map keys must satisfy constraint:"
+            + " \\[Member must have length less than or equal to 1024, Member must have length"
+            + " greater than or equal to 1\\]");
+
+    List<Map<String, AttributeValue>> keys = new ArrayList<>();
+    for (int i = 0; i < 101; i++) {
+      keys.add(item("pk", s("k" + i)));
+    }
+    DynamoDbException tooManyKeys = assertValidationContaining("at 'requestItems.orders",
+        () -> dynamo.batchGetItem(r -> r.requestItems(Map.of("orders",
+            KeysAndAttributes.builder().keys(keys).build()))));
+    assertThat(tooManyKeys.awsErrorDetails().errorMessage())
+        .startsWith(PREFIX + "Value '[{pk={S: k0,}}, {pk={S: k1,}}, ")
+        .endsWith("{pk={S: k100,}}]' at 'requestItems.orders.member.keys' failed to satisfy"
+            + " constraint: Member must have length less than or equal to 100");
+  }
+
+  @Test
+  void transactionsCheckEveryAction() {
+    assertValidation(PREFIX + "Value '[]' at 'transactItems' failed to satisfy constraint: Member"
+            + " must have length greater than or equal to 1",
+        () -> dynamo.transactWriteItems(r -> r.transactItems(List.of())));
+    assertValidation(PREFIX + "Value null at 'transactItems.2.member.get.tableName' failed to"
+            + " satisfy constraint: Member must not be null",
+        () -> dynamo.transactGetItems(r -> r.transactItems(
+            TransactGetItem.builder().get(g -> g.tableName("orders").key(item("pk", s("a"))))
+                .build(),
+            TransactGetItem.builder().get(g -> g.key(item("pk", s("b")))).build())));
+  }
+
+  @Test
+  void streamsOperationsCheckTheStreamsModel() {
+    DynamoDbStreamsClient streams = endpoint.streamsClient();
+    assertValidation("2 validation errors detected: Value 'arn' at 'streamArn' failed to satisfy"
+            + " constraint: Member must have length greater than or equal to 37; Value '0' at"
+            + " 'limit' failed to satisfy constraint: Member must have value greater than or"
+            + " equal to 1",
+        () -> streams.describeStream(r -> r.streamArn("arn").limit(0)));
+    assertValidation(PREFIX + "Value '' at 'shardIterator' failed to satisfy constraint: Member"
+            + " must have length greater than or equal to 1",
+        () -> streams.getRecords(r -> r.shardIterator("")));
+  }
+
+  private static final software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType S =
+      software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType.S;
+}
