@@ -205,8 +205,10 @@ public final class StatorServer implements AutoCloseable {
                         p.addLast(durableFlush);
                         p.addLast(new HttpServerCodec());
                         p.addLast(new HttpConnection(limits, closes));
-                        p.addLast(new RequestSizeLimit(MAX_REQUEST_BYTES));
-                        p.addLast(workers, handler);
+                        // With workers, the aggregator runs on the connection's worker too: it
+                        // answers "100 Continue" to a request's head, which must not overtake
+                        // the answer of a request before it still being served there.
+                        p.addLast(workers, new RequestSizeLimit(MAX_REQUEST_BYTES), handler);
                       } catch (Throwable t) {
                         // Netty would log it, on the event loop (see ServerLog): drop the
                         // connection instead (its close gives its place back).

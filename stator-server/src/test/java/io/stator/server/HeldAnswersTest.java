@@ -81,8 +81,12 @@ class HeldAnswersTest {
       String expecting = new String(rawPost("GetItem", GET), US_ASCII)
           .replace("\r\n\r\n", "\r\nExpect: 100-continue\r\n\r\n");
       byte[] head = expecting.substring(0, expecting.indexOf("\r\n\r\n") + 4).getBytes(US_ASCII);
-      socket.getOutputStream().write(put);
-      socket.getOutputStream().write(head); // the body only after "100 Continue"
+      // In one write, so the server reads the second request's head while the first is still
+      // being answered; the body only after "100 Continue".
+      byte[] both = new byte[put.length + head.length];
+      System.arraycopy(put, 0, both, 0, put.length);
+      System.arraycopy(head, 0, both, put.length, head.length);
+      socket.getOutputStream().write(both);
       awaitWaiting(storage);
       assertNothingArrives(socket);
 
