@@ -167,6 +167,21 @@ class ModelConstraintsTest extends EndToEndTest {
   }
 
   @Test
+  void aMapsValuesAreCheckedAsTheMapsAndAnItemIsNeverPrinted() {
+    String longName = "n".repeat(65_536);
+    assertValidation(PREFIX + "Value '{#n=" + longName + "}' at 'expressionAttributeNames' failed"
+            + " to satisfy constraint: Map value must satisfy constraint: [Member must have length"
+            + " less than or equal to 65535]",
+        () -> dynamo.getItem(r -> r.tableName("orders").key(item("pk", s("a")))
+            .projectionExpression("#n").expressionAttributeNames(Map.of("#n", longName))));
+    // An attribute name past the model's bound: the item it is in is not repeated back.
+    assertValidation(PREFIX + "Value at 'item' failed to satisfy constraint: Map keys must"
+            + " satisfy constraint: [Member must have length less than or equal to 65535]",
+        () -> dynamo.putItem(r -> r.tableName("orders")
+            .item(item("pk", s("a"), longName, s("v")))));
+  }
+
+  @Test
   void transactionsCheckEveryAction() {
     assertValidation(PREFIX + "Value '[]' at 'transactItems' failed to satisfy constraint: Member"
             + " must have length greater than or equal to 1",

@@ -3,6 +3,7 @@ package io.stator.server.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.stator.server.wire.WireProtocol;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -31,6 +32,16 @@ class ConstraintTableTest {
     assertThat(committed)
         .as("constraints.tsv is stale: run ConstraintTableGenerator with the models")
         .isEqualTo(made);
+  }
+
+  @Test
+  void everyOperationServedHasItsInputShape() {
+    for (String operation : WireProtocol.operations()) {
+      String target = operation.startsWith(WireProtocol.STREAMS_TARGET_PREFIX)
+          ? operation
+          : WireProtocol.TARGET_PREFIX + operation;
+      assertThat(ModelValidation.knows(target)).as(target).isTrue();
+    }
   }
 
   /** The models' folder: {@code shared/spec} beside the repository, seen from the module. */
