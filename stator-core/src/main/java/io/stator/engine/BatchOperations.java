@@ -402,6 +402,7 @@ final class BatchOperations {
         return new Applied(units, indexWrite);
       } catch (CommitConflictException e) {
         // a concurrent write or definition change got in between: read again (the charge stands)
+        tables.conflicted(e);
       }
     }
   }

@@ -199,7 +199,10 @@ final class ItemUpdates {
         storage.commit(commit);
         written = indexWrite;
       } catch (CommitConflictException e) {
-        continue; // a concurrent write got in between: read, check and compute again
+        // a concurrent write, or a change of the table, got in between: read, check and compute
+        // again
+        tables.conflicted(e);
+        continue;
       }
       return new UpdateItemResponse(
           returned(r.returnValues(), update, old, updated),

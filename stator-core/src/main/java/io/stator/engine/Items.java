@@ -280,7 +280,8 @@ final class Items {
         storage.commit(commit);
         return new Written(old, units, indexWrite);
       } catch (CommitConflictException e) {
-        // a concurrent write got in between: read again, check again
+        // a concurrent write, or a change of the table, got in between: read again, check again
+        tables.conflicted(e);
       }
     }
   }

@@ -23,8 +23,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * just before the change; DeleteTable drops the table's space, so such a write cannot resurrect
  * items into a later table of the same name (which has its own space).
  *
- * <p>The cache assumes this engine is the only one changing the catalog of its storage: another
- * process's CreateTable/DeleteTable on a shared storage would not invalidate it.
+ * <p>Another engine on the same storage (another server of a shared store) changes the catalog
+ * without invalidating this cache. Every write expects its table's catalog version, so a write
+ * computed against a copy that another engine made stale conflicts on the catalog record, and the
+ * conflict invalidates the copy ({@code Tables.conflicted}): the next attempt reads the
+ * definition from the storage. Likewise a storage failure that turns out to be a table deleted
+ * under the request ({@code Tables.failure}). A read (GetItem, Query) checks no version: until a
+ * write or a failure of its table, it may still be served by the old definition.
  */
 final class TableCache {
   private final Catalog catalog;

@@ -207,6 +207,19 @@ final class Tables {
   }
 
   /**
+   * After a write's commit conflict: when what changed is a table's definition (the catalog
+   * record every write expects, see {@code Indexes.stage}), forgets the cached copy, so that the
+   * write's next attempt reads the definition from the storage. Another engine on the same
+   * storage changes the catalog without this engine's cache hearing of it, and an attempt that
+   * took the cached copy again would expect the old version, and conflict, forever.
+   */
+  void conflicted(CommitConflictException e) {
+    if (e.failed().space().equals(Catalog.SPACE)) {
+      cache.invalidate(Catalog.tableName(e.failed().key()));
+    }
+  }
+
+  /**
    * What a storage failure during an item operation on {@code table} means to the client: when
    * DeleteTable dropped that table under the request (it is no longer in the catalog, or the name
    * now belongs to a new incarnation), the request raced the delete and lost, which DynamoDB
@@ -215,6 +228,7 @@ final class Tables {
   RuntimeException failure(TableDefinition table, StorageException e) {
     Optional<Catalog.Entry> now = catalog.get(table.name());
     if (now.isEmpty() || !now.get().table().tableId().equals(table.tableId())) {
+      cache.invalidate(table.name()); // perhaps deleted by another engine, which told no cache
       return DynamoDbException.resourceNotFound("Requested resource not found");
     }
     return e;

@@ -308,6 +308,7 @@ final class Transactions {
         if (!space.equals(Catalog.SPACE) && !space.startsWith(ITEM_COLLECTIONS)) {
           throw conflict(actions, e.failed());
         }
+        tables.conflicted(e);
       } finally {
         indexWrites.forEach(IndexWrite::close);
       }

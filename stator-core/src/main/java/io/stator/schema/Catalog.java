@@ -215,12 +215,17 @@ public final class Catalog {
     return StorageKey.of(tableName.getBytes(StandardCharsets.UTF_8));
   }
 
+  /** The table name a catalog key is of; see {@link #key}. */
+  public static String tableName(StorageKey key) {
+    return new String(key.partition(), StandardCharsets.UTF_8);
+  }
+
   /** Table names in order, strictly after {@code exclusiveStart} when given. */
   public List<String> names(String exclusiveStart, int limit) {
     StorageKey after = exclusiveStart == null ? null : key(exclusiveStart);
     List<String> names = new ArrayList<>();
     for (StoredRecord r : storage.scan(SPACE, null, null, after, limit)) {
-      names.add(new String(r.key().partition(), StandardCharsets.UTF_8));
+      names.add(tableName(r.key()));
     }
     return names;
   }
@@ -229,7 +234,7 @@ public final class Catalog {
   public List<Entry> all() {
     List<Entry> out = new ArrayList<>();
     for (StoredRecord r : storage.scan(SPACE, null, null, null, Integer.MAX_VALUE)) {
-      out.add(entry(new String(r.key().partition(), StandardCharsets.UTF_8), r));
+      out.add(entry(tableName(r.key()), r));
     }
     return out;
   }
