@@ -65,7 +65,7 @@ public final class ContributorInsightsUpdates {
     c.notNull("contributorInsightsAction", r.contributorInsightsAction());
     c.oneOf("contributorInsightsAction", r.contributorInsightsAction(), "ENABLE", "DISABLE");
     c.oneOf("contributorInsightsMode", r.contributorInsightsMode(),
-        ACCESSED_AND_THROTTLED_KEYS, THROTTLED_KEYS);
+        THROTTLED_KEYS, ACCESSED_AND_THROTTLED_KEYS); // DynamoDB's order in its message
     c.check();
   }
 

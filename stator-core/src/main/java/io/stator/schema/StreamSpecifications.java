@@ -15,7 +15,8 @@ import java.util.List;
  * UpdateTable documentation says).
  */
 public final class StreamSpecifications {
-  static final String[] VIEW_TYPES = {"NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY"};
+  /** The view types, in the order DynamoDB lists them in its messages. */
+  static final String[] VIEW_TYPES = {"OLD_IMAGE", "KEYS_ONLY", "NEW_AND_OLD_IMAGES", "NEW_IMAGE"};
   private static final Duration RETENTION = Duration.ofHours(24);
 
   private StreamSpecifications() {}

@@ -32,9 +32,10 @@ public final class TableValidation {
       for (int i = 0; i < r.attributeDefinitions().size(); i++) {
         AttributeDefinition d = r.attributeDefinitions().get(i);
         String path = "attributeDefinitions." + (i + 1) + ".member";
-        c.notNull(path + ".attributeName", d.attributeName());
+        // The type before the name: DynamoDB's order (recorded against the service).
         c.notNull(path + ".attributeType", d.attributeType());
         c.oneOf(path + ".attributeType", d.attributeType(), "B", "N", "S");
+        c.notNull(path + ".attributeName", d.attributeName());
       }
     }
     c.notNull("tableName", r.tableName()).name("tableName", r.tableName());

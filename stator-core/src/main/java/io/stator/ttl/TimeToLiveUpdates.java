@@ -36,13 +36,14 @@ public final class TimeToLiveUpdates {
     TimeToLiveSpecification spec = r.timeToLiveSpecification();
     c.notNull("timeToLiveSpecification", spec);
     if (spec != null) {
+      // DynamoDB reports the name before Enabled (recorded against the service).
       String name = spec.attributeName();
-      c.notNull("timeToLiveSpecification.enabled", spec.enabled());
       c.notNull("timeToLiveSpecification.attributeName", name);
       if (name != null) {
         c.lengthAtLeast("timeToLiveSpecification.attributeName", name, name.length(), 1);
         c.lengthAtMost("timeToLiveSpecification.attributeName", name, name.length(), 255);
       }
+      c.notNull("timeToLiveSpecification.enabled", spec.enabled());
     }
     c.check();
   }

@@ -169,8 +169,8 @@ class StreamsTest {
         () -> updateStream("tbl", true, null));
     assertError(ErrorType.ValidationException,
         "1 validation error detected: Value 'ALL' at 'streamSpecification.streamViewType' failed"
-            + " to satisfy constraint: Member must satisfy enum value set: [NEW_IMAGE, OLD_IMAGE,"
-            + " NEW_AND_OLD_IMAGES, KEYS_ONLY]",
+            + " to satisfy constraint: Member must satisfy enum value set: [OLD_IMAGE, KEYS_ONLY,"
+            + " NEW_AND_OLD_IMAGES, NEW_IMAGE]",
         () -> updateStream("tbl", true, "ALL"));
     assertError(ErrorType.ValidationException,
         "1 validation error detected: Value null at 'streamSpecification.streamEnabled' failed"

@@ -107,10 +107,10 @@ class TimeToLiveTest {
             + " constraint: Member must not be null",
         () -> db.updateTimeToLive(new UpdateTimeToLiveRequest("Sessions", null)));
     assertValidation(
-        "2 validation errors detected: Value null at 'timeToLiveSpecification.enabled' failed to"
-            + " satisfy constraint: Member must not be null; Value null at"
-            + " 'timeToLiveSpecification.attributeName' failed to satisfy constraint: Member must"
-            + " not be null",
+        "2 validation errors detected: Value null at 'timeToLiveSpecification.attributeName'"
+            + " failed to satisfy constraint: Member must not be null; Value null at"
+            + " 'timeToLiveSpecification.enabled' failed to satisfy constraint: Member must not be"
+            + " null",
         () -> db.updateTimeToLive(
             new UpdateTimeToLiveRequest("Sessions", new TimeToLiveSpecification(null, null))));
     assertValidation(

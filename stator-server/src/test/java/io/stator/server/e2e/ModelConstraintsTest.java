@@ -74,6 +74,36 @@ class ModelConstraintsTest extends EndToEndTest {
   }
 
   @Test
+  void whereDynamoDbIsRecordedToOrderMembersOtherwiseItsOrderIsKept() {
+    // An empty attribute definition and an empty throughput: the type before the name, the
+    // write capacity before the read capacity, as DynamoDB answers.
+    assertValidation("4 validation errors detected: Value null at"
+            + " 'attributeDefinitions.1.member.attributeType' failed to satisfy constraint: Member"
+            + " must not be null; Value null at 'attributeDefinitions.1.member.attributeName'"
+            + " failed to satisfy constraint: Member must not be null; Value null at"
+            + " 'provisionedThroughput.writeCapacityUnits' failed to satisfy constraint: Member"
+            + " must not be null; Value null at 'provisionedThroughput.readCapacityUnits' failed"
+            + " to satisfy constraint: Member must not be null",
+        () -> dynamo.createTable(r -> r.tableName(uniqueTableName("order"))
+            .keySchema(key("pk", KeyType.HASH))
+            .attributeDefinitions(AttributeDefinition.builder().build())
+            .provisionedThroughput(t -> { })));
+    assertValidation("2 validation errors detected: Value null at"
+            + " 'timeToLiveSpecification.attributeName' failed to satisfy constraint: Member must"
+            + " not be null; Value null at 'timeToLiveSpecification.enabled' failed to satisfy"
+            + " constraint: Member must not be null",
+        () -> dynamo.updateTimeToLive(r -> r.tableName("orders")
+            .timeToLiveSpecification(t -> { })));
+    assertValidation(PREFIX + "Value '' at 'streamSpecification.streamViewType' failed to"
+            + " satisfy constraint: Member must satisfy enum value set: [OLD_IMAGE, KEYS_ONLY,"
+            + " NEW_AND_OLD_IMAGES, NEW_IMAGE]",
+        () -> dynamo.createTable(r -> r.tableName(uniqueTableName("views"))
+            .keySchema(key("pk", KeyType.HASH)).attributeDefinitions(attribute("pk", S))
+            .billingMode("PAY_PER_REQUEST")
+            .streamSpecification(v -> v.streamEnabled(true).streamViewType(""))));
+  }
+
+  @Test
   void anIndexNameMustMatchThePatternAndLength() {
     GlobalSecondaryIndex index = GlobalSecondaryIndex.builder()
         .indexName("by name!")

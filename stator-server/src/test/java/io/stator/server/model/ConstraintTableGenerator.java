@@ -40,7 +40,23 @@ public final class ConstraintTableGenerator {
           "ConditionalOperator", List.of("OR", "AND"),
           "ComparisonOperator",
           List.of("IN", "NULL", "BETWEEN", "LT", "NOT_CONTAINS", "EQ", "GT", "NOT_NULL", "NE",
-              "LE", "BEGINS_WITH", "GE", "CONTAINS"));
+              "LE", "BEGINS_WITH", "GE", "CONTAINS"),
+          "StreamViewType", List.of("OLD_IMAGE", "KEYS_ONLY", "NEW_AND_OLD_IMAGES", "NEW_IMAGE"),
+          "ContributorInsightsMode", List.of("THROTTLED_KEYS", "ACCESSED_AND_THROTTLED_KEYS"));
+
+  /**
+   * Structures whose members DynamoDB reports, when several break a constraint, in an order of
+   * its own rather than the model's (recorded against the service: {@code
+   * attributeDefinitions.1.member.attributeType} before {@code ...attributeName}, {@code
+   * provisionedThroughput.writeCapacityUnits} before {@code ...readCapacityUnits}, {@code
+   * timeToLiveSpecification.attributeName} before {@code ...enabled}). Like the enums, an order
+   * must name exactly the model's members.
+   */
+  private static final Map<String, List<String>> RECORDED_MEMBER_ORDER =
+      Map.of(
+          "AttributeDefinition", List.of("AttributeType", "AttributeName"),
+          "ProvisionedThroughput", List.of("WriteCapacityUnits", "ReadCapacityUnits"),
+          "TimeToLiveSpecification", List.of("AttributeName", "Enabled"));
 
   private ConstraintTableGenerator() {}
 
@@ -115,10 +131,16 @@ public final class ConstraintTableGenerator {
     line.append(shape.get("type")).append('\t').append(prefix).append(name);
     Map<String, Object> members = (Map<String, Object>) shape.get("members");
     if (members != null && !members.isEmpty()) {
+      List<String> order = new ArrayList<>(members.keySet());
+      List<String> recorded = RECORDED_MEMBER_ORDER.get(name);
+      if (recorded != null && prefix.isEmpty()) {
+        order = recorded(name, recorded, order);
+      }
       List<String> pairs = new ArrayList<>();
-      members.forEach(
-          (member, ref) ->
-              pairs.add(member + ":" + prefix + ((Map<String, Object>) ref).get("shape")));
+      for (String member : order) {
+        Map<String, Object> ref = (Map<String, Object>) members.get(member);
+        pairs.add(member + ":" + prefix + ref.get("shape"));
+      }
       line.append("\tmembers=").append(String.join(",", pairs));
     }
     List<String> required = (List<String>) shape.get("required");
@@ -141,10 +163,7 @@ public final class ConstraintTableGenerator {
     if (values != null) {
       List<String> recorded = RECORDED_ENUM_ORDER.get(name);
       if (recorded != null && prefix.isEmpty()) {
-        if (!Set.copyOf(recorded).equals(Set.copyOf(values))) {
-          throw new IllegalStateException("the model's " + name + " is now " + values);
-        }
-        values = recorded;
+        values = recorded(name, recorded, values);
       }
       line.append("\tenum=").append(String.join(",", values));
     }
@@ -153,6 +172,14 @@ public final class ConstraintTableGenerator {
       line.append("\tpattern=").append(pattern);
     }
     return line.toString();
+  }
+
+  /** DynamoDB's recorded order of {@code model}, which must hold the same names. */
+  private static List<String> recorded(String shape, List<String> recorded, List<String> model) {
+    if (!Set.copyOf(recorded).equals(Set.copyOf(model))) {
+      throw new IllegalStateException("the model's " + shape + " is now " + model);
+    }
+    return recorded;
   }
 
   /** The model as maps (in the file's order), lists, strings and numbers. */
