@@ -121,8 +121,8 @@ import java.util.List;
  * are themselves linearizable on a key (every commit happens at one instant, ordered with every
  * other commit, and a get of a key returns that key as the last commit before its own instant
  * left it), and a commit applies its writes iff
- * every expected version is still current at that instant, where a key gets a fresh, larger
- * version on every write, also after a delete, and "absent" matches only absence.
+ * every expected version is still current at that instant, where a key gets a version it never
+ * had on every write, also after a delete, and "absent" matches only absence.
  *
  * <ul>
  *   <li>GetItem answers from one storage read; that read is its instant. Stator keeps one copy of

@@ -70,8 +70,8 @@ import java.util.function.Function;
  *
  * <h2>How: versions and one atomic commit</h2>
  *
- * Every stored item carries a version that the storage makes strictly greater on every write of
- * that key (also across a delete and re-create), and the storage offers exactly one write
+ * Every stored item carries a version that the storage makes new on every write of that key (one
+ * the key never had, also across a delete and re-create), and the storage offers exactly one write
  * primitive: {@link Storage#commit}, a set of puts and deletes applied atomically if and only if
  * a set of version expectations holds. A TransactWriteItems is therefore:
  *
