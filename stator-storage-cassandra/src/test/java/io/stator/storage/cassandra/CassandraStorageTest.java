@@ -15,6 +15,16 @@ class CassandraStorageTest extends StorageContract {
     return CassandraStorage.open(TestCluster.session(), TestCluster.KEYSPACE, dir.toString());
   }
 
+  /**
+   * A fifth: eight threads on one key make every Accord transaction wait on the others', and on a
+   * loaded two-core machine the full 2,400 attempts took a transaction past the driver's 12 s
+   * timeout (once in four builds).
+   */
+  @Override
+  protected int contended(int attempts) {
+    return Math.max(1, attempts / 5);
+  }
+
   /** Every instance opened on one directory's name is on one store, as another process's is. */
   @Override
   protected Sharing sharing() {
