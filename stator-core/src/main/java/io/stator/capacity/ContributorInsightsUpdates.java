@@ -61,7 +61,7 @@ public final class ContributorInsightsUpdates {
 
   public static void checkRequest(UpdateContributorInsightsRequest r) {
     Constraints c = checkTableArn(r.tableName());
-    c.name("indexName", r.indexName());
+    indexName(c, r.indexName());
     c.notNull("contributorInsightsAction", r.contributorInsightsAction());
     c.oneOf("contributorInsightsAction", r.contributorInsightsAction(), "ENABLE", "DISABLE");
     c.oneOf("contributorInsightsMode", r.contributorInsightsMode(),
@@ -71,8 +71,21 @@ public final class ContributorInsightsUpdates {
 
   public static void checkRequest(DescribeContributorInsightsRequest r) {
     Constraints c = checkTableArn(r.tableName());
-    c.name("indexName", r.indexName());
+    indexName(c, r.indexName());
     c.check();
+  }
+
+  /**
+   * An index name's length is refused with a sentence of its own, as DynamoDB is recorded to
+   * answer these operations (not as a constraint of the request); its characters as a
+   * constraint.
+   */
+  private static void indexName(Constraints c, String indexName) {
+    if (indexName != null && (indexName.length() < 3 || indexName.length() > 255)) {
+      throw DynamoDbException.validation(
+          "IndexName must be at least 3 characters long and at most 255 characters long");
+    }
+    c.name("indexName", indexName);
   }
 
   public static void checkRequest(ListContributorInsightsRequest r) {

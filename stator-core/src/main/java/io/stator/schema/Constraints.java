@@ -51,16 +51,19 @@ public final class Constraints {
     return this;
   }
 
-  /** A table or index name: pattern, then 3 to 255 characters. */
+  /**
+   * A table or index name: 3 to 255 characters, then the pattern, the order DynamoDB is recorded
+   * to give for a name it checks itself (DescribeTable's empty name, an index's).
+   */
   public Constraints name(String path, String value) {
     if (value == null) {
       return this;
     }
+    lengthAtLeast(path, value, value.length(), 3);
+    lengthAtMost(path, value, value.length(), 255);
     if (!isName(value)) {
       add(path, value, "Member must satisfy regular expression pattern: " + NAME_PATTERN);
     }
-    lengthAtLeast(path, value, value.length(), 3);
-    lengthAtMost(path, value, value.length(), 255);
     return this;
   }
 

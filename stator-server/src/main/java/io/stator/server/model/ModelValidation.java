@@ -18,7 +18,9 @@ import java.util.List;
  * <p>The order is DynamoDB's: a structure's members in the model's order (whatever the order in
  * the body), a list's elements in order ({@code keySchema.2.member.keyType}), a map's entries in
  * order ({@code requestItems.T.member.keys}); for one value, its own constraints (null, pattern,
- * least then greatest length or value, enum) before those of its parts. At most ten are listed.
+ * least then greatest length or value, enum; an index name's length before its pattern) before
+ * those of its parts. Where DynamoDB is recorded to order otherwise than the model, the table
+ * says so (see ConstraintTableGenerator). At most ten are listed.
  *
  * <p>It reads the body as a token stream, a second time after the request's records were read
  * (so that a body DynamoDB cannot deserialize is its SerializationException first), and skips
@@ -267,11 +269,16 @@ public final class ModelValidation {
     }
     String text = parser.getText();
     String shown = "'" + text + "'";
+    if (shape.lengthFirst) {
+      length(shape, path, text, text.length(), errors);
+    }
     if (shape.pattern != null && !shape.pattern.matcher(text).matches()) {
       violation(errors, shown, path,
           "Member must satisfy regular expression pattern: " + shape.patternText);
     }
-    length(shape, path, text, text.length(), errors);
+    if (!shape.lengthFirst) {
+      length(shape, path, text, text.length(), errors);
+    }
     if (shape.enumValues != null && !shape.enumValues.contains(text)) {
       violation(errors, shown, path,
           "Member must satisfy enum value set: [" + String.join(", ", shape.enumValues) + "]");

@@ -81,6 +81,7 @@ final class ServiceModel {
     }
     for (Shape shape : shapes.values()) {
       Map<String, String> fields = fieldsOf.get(shape.name);
+      shape.lengthFirst = "true".equals(fields.get("lengthFirst"));
       shape.element = shapes.get(fields.get("member"));
       shape.key = shapes.get(fields.get("key"));
       shape.value = shapes.get(fields.get("value"));

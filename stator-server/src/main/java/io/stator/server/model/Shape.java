@@ -30,6 +30,9 @@ final class Shape {
   final String patternText;
   final Pattern pattern;
   final List<String> enumValues;
+
+  /** Whether DynamoDB reports this string's length before its pattern (see the generator). */
+  boolean lengthFirst;
   List<Member> members = List.of();
   Map<String, Integer> memberIndex = Map.of();
   Shape element;

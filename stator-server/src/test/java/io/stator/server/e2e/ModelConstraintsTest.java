@@ -37,7 +37,7 @@ class ModelConstraintsTest extends EndToEndTest {
     String long1025 = "t".repeat(1025);
     assertValidation(PREFIX + "Value '" + long1025 + "' at 'tableName' failed to satisfy"
             + " constraint: Member must have length less than or equal to 1024",
-        () -> dynamo.describeTable(r -> r.tableName(long1025)));
+        () -> dynamo.deleteItem(r -> r.tableName(long1025).key(item("pk", s("a")))));
   }
 
   @Test
@@ -104,6 +104,22 @@ class ModelConstraintsTest extends EndToEndTest {
   }
 
   @Test
+  void namesDynamoDbChecksByItsOwnRules() {
+    // DescribeTable checks its name as a table name: the length, then the pattern.
+    assertValidation("2 validation errors detected: Value '' at 'tableName' failed to satisfy"
+            + " constraint: Member must have length greater than or equal to 3; Value '' at"
+            + " 'tableName' failed to satisfy constraint: Member must satisfy regular expression"
+            + " pattern: [a-zA-Z0-9_.-]+",
+        () -> dynamo.describeTable(r -> r.tableName("")));
+    // Contributor Insights words an index name's length in a sentence of its own.
+    String sentence = "IndexName must be at least 3 characters long and at most 255 characters long";
+    assertValidation(sentence, () -> dynamo.describeContributorInsights(
+        r -> r.tableName("orders").indexName("")));
+    assertValidation(sentence, () -> dynamo.updateContributorInsights(
+        r -> r.tableName("orders").indexName("ab").contributorInsightsAction("ENABLE")));
+  }
+
+  @Test
   void anIndexNameMustMatchThePatternAndLength() {
     GlobalSecondaryIndex index = GlobalSecondaryIndex.builder()
         .indexName("by name!")
@@ -111,16 +127,27 @@ class ModelConstraintsTest extends EndToEndTest {
         .projection(p -> p.projectionType(ProjectionType.ALL))
         .build();
     GlobalSecondaryIndex shortName = index.toBuilder().indexName("ab").build();
+    GlobalSecondaryIndex empty = index.toBuilder().indexName("").build();
+    assertValidation("2 validation errors detected: Value '' at"
+            + " 'globalSecondaryIndexes.1.member.indexName' failed to satisfy constraint: Member"
+            + " must have length greater than or equal to 3; Value '' at"
+            + " 'globalSecondaryIndexes.1.member.indexName' failed to satisfy constraint: Member"
+            + " must satisfy regular expression pattern: [a-zA-Z0-9_.-]+",
+        () -> createWithIndexes(empty));
     assertValidation("2 validation errors detected: Value 'by name!' at"
             + " 'globalSecondaryIndexes.1.member.indexName' failed to satisfy constraint: Member"
             + " must satisfy regular expression pattern: [a-zA-Z0-9_.-]+; Value 'ab' at"
             + " 'globalSecondaryIndexes.2.member.indexName' failed to satisfy constraint: Member"
             + " must have length greater than or equal to 3",
-        () -> dynamo.createTable(r -> r.tableName(uniqueTableName("pattern"))
-            .keySchema(key("pk", KeyType.HASH))
-            .attributeDefinitions(attribute("pk", S), attribute("name", S))
-            .billingMode("PAY_PER_REQUEST")
-            .globalSecondaryIndexes(index, shortName)));
+        () -> createWithIndexes(index, shortName));
+  }
+
+  private void createWithIndexes(GlobalSecondaryIndex... indexes) {
+    dynamo.createTable(r -> r.tableName(uniqueTableName("index-names"))
+        .keySchema(key("pk", KeyType.HASH))
+        .attributeDefinitions(attribute("pk", S), attribute("name", S))
+        .billingMode("PAY_PER_REQUEST")
+        .globalSecondaryIndexes(indexes));
   }
 
   @Test

@@ -58,6 +58,29 @@ public final class ConstraintTableGenerator {
           "ProvisionedThroughput", List.of("WriteCapacityUnits", "ReadCapacityUnits"),
           "TimeToLiveSpecification", List.of("AttributeName", "Enabled"));
 
+  /**
+   * Members DynamoDB is recorded to check by rules of its own instead of their model shape's
+   * constraints: DescribeTable's name is checked as a table name (an empty one is {@code length
+   * greater than or equal to 3} and the pattern, not TableArn's {@code 1}), a Contributor
+   * Insights index name with its own sentence ({@code IndexName must be at least 3 characters
+   * long and at most 255 characters long}). The engine makes those checks; the table gives these
+   * members {@value #UNCHECKED}, a string without constraints.
+   */
+  private static final Set<String> RECORDED_OWN_RULES =
+      Set.of(
+          "DescribeTableInput.TableName",
+          "UpdateContributorInsightsInput.IndexName",
+          "DescribeContributorInsightsInput.IndexName");
+
+  private static final String UNCHECKED = "Unchecked";
+
+  /**
+   * String shapes whose length DynamoDB is recorded to report before their pattern (an empty
+   * index name: {@code length greater than or equal to 3}, then the pattern); the others report
+   * the pattern first, as recorded for TableName and BackupName.
+   */
+  private static final Set<String> RECORDED_LENGTH_FIRST = Set.of("IndexName");
+
   private ConstraintTableGenerator() {}
 
   public static void main(String[] args) throws IOException {
@@ -93,6 +116,9 @@ public final class ConstraintTableGenerator {
     }
     for (String name : reachable) {
       out.append(line(shapePrefix, name, (Map<String, Object>) shapes.get(name))).append('\n');
+    }
+    if (shapePrefix.isEmpty()) {
+      out.append("string\t").append(UNCHECKED).append('\n');
     }
   }
 
@@ -139,7 +165,8 @@ public final class ConstraintTableGenerator {
       List<String> pairs = new ArrayList<>();
       for (String member : order) {
         Map<String, Object> ref = (Map<String, Object>) members.get(member);
-        pairs.add(member + ":" + prefix + ref.get("shape"));
+        boolean ownRules = prefix.isEmpty() && RECORDED_OWN_RULES.contains(name + "." + member);
+        pairs.add(member + ":" + (ownRules ? UNCHECKED : prefix + ref.get("shape")));
       }
       line.append("\tmembers=").append(String.join(",", pairs));
     }
@@ -166,6 +193,9 @@ public final class ConstraintTableGenerator {
         values = recorded(name, recorded, values);
       }
       line.append("\tenum=").append(String.join(",", values));
+    }
+    if (prefix.isEmpty() && RECORDED_LENGTH_FIRST.contains(name)) {
+      line.append("\tlengthFirst=true");
     }
     Object pattern = shape.get("pattern");
     if (pattern != null) {
