@@ -25,6 +25,7 @@ import io.stator.index.Indexes;
 import io.stator.schema.Catalog;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitConflictException;
+import io.stator.storage.CommitOutcomeUnknownException;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
@@ -137,6 +138,7 @@ final class ItemUpdates {
     StorageKey key = ItemKeys.storageKey(table, r.key());
     TableDefinition validatedAgainst = table;
     boolean charged = false;
+    UnknownOutcomes<UpdateItemResponse> unknown = new UnknownOutcomes<>();
     while (true) {
       Catalog.Entry entry = tables.entryForItems(validatedAgainst.name());
       table = entry.table();
@@ -146,6 +148,10 @@ final class ItemUpdates {
       // An update of an item of a running transaction is rejected, as on DynamoDB.
       ongoing.checkNotOngoing(table.space(), key);
       Optional<StoredRecord> current = storage.get(table.space(), key);
+      UpdateItemResponse landed = unknown.landed(current); // before the condition, as it may fail
+      if (landed != null) {                                  // because that try landed
+        return landed;
+      }
       Map<String, AttributeValue> old =
           current.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
       long oldSize = old == null ? 0 : ItemSize.of(old);
@@ -192,24 +198,38 @@ final class ItemUpdates {
       Commit commit =
           new Commit().expect(table.space(), key, version).put(table.space(), key, encoded);
       byte[] oldEncoded = current.map(StoredRecord::value).orElse(null);
-      IndexWrite written;
+      UpdateItemResponse response;
       try (IndexWrite indexWrite =
           indexes.stage(entry, changes, oldEncoded, encoded, commit, null)) {
         ongoing.checkNotOngoing(table.space(), key); // one may have begun since the read
-        storage.commit(commit);
-        written = indexWrite;
+        response = response(r, table, update, old, updated, units, indexWrite);
+        try {
+          storage.commit(commit);
+        } catch (CommitOutcomeUnknownException e) {
+          // read again, and find out (UnknownOutcomes)
+          unknown.add(e, version, false, response);
+          continue;
+        }
       } catch (CommitConflictException e) {
         // a concurrent write, or a change of the table, got in between: read, check and compute
         // again
         tables.conflicted(e);
         continue;
       }
-      return new UpdateItemResponse(
-          returned(r.returnValues(), update, old, updated),
-          written.addTo(new Consumption(table.name()).tableWrite(units), false)
-              .consumedCapacity(r.returnConsumedCapacity()),
-          written.itemCollectionMetrics(r.returnItemCollectionMetrics()));
+      return response;
     }
+  }
+
+  /** The answer to an update that wrote {@code updated} over {@code old}. */
+  private static UpdateItemResponse response(
+      UpdateItemRequest r, TableDefinition table, UpdateExpression update,
+      Map<String, AttributeValue> old, Map<String, AttributeValue> updated, double units,
+      IndexWrite written) {
+    return new UpdateItemResponse(
+        returned(r.returnValues(), update, old, updated),
+        written.addTo(new Consumption(table.name()).tableWrite(units), false)
+            .consumedCapacity(r.returnConsumedCapacity()),
+        written.itemCollectionMetrics(r.returnItemCollectionMetrics()));
   }
 
   private static io.stator.api.ConsumedCapacity consumed(

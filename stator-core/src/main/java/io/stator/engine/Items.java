@@ -28,6 +28,7 @@ import io.stator.schema.Constraints;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitConflictException;
+import io.stator.storage.CommitOutcomeUnknownException;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
@@ -226,6 +227,7 @@ final class Items {
     byte[] encoded = item == null ? null : ItemCodec.encode(item);
     long newSize = item == null ? 0 : ItemSize.of(item);
     double units = identity == null ? -1 : 0;
+    UnknownOutcomes<Written> unknown = new UnknownOutcomes<>();
     while (true) {
       Catalog.Entry entry = tables.entryForItems(validatedAgainst.name());
       TableDefinition table = entry.table();
@@ -240,6 +242,10 @@ final class Items {
         ongoing.checkNotOngoing(table.space(), key);
       }
       Optional<StoredRecord> current = storage.get(table.space(), key);
+      Written landed = unknown.landed(current); // before the condition, which it may have changed
+      if (landed != null) {
+        return landed;
+      }
       Map<String, AttributeValue> old =
           current.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
       long oldSize = old == null ? 0 : ItemSize.of(old);
@@ -277,8 +283,15 @@ final class Items {
         if (client) {
           ongoing.checkNotOngoing(table.space(), key); // one may have begun since the read
         }
-        storage.commit(commit);
-        return new Written(old, units, indexWrite);
+        Written written = new Written(old, units, indexWrite);
+        try {
+          storage.commit(commit);
+        } catch (CommitOutcomeUnknownException e) {
+          // read again, and find out (UnknownOutcomes)
+          unknown.add(e, version, encoded == null, written);
+          continue;
+        }
+        return written;
       } catch (CommitConflictException e) {
         // a concurrent write, or a change of the table, got in between: read again, check again
         tables.conflicted(e);

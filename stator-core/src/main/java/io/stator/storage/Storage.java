@@ -41,6 +41,13 @@ import java.util.Set;
  * would have to learn the others' versions on every commit, where uniqueness only needs them to
  * take numbers from disjoint ranges (see {@code docs/cassandra.md}).
  *
+ * <p>Unknown outcomes: a storage whose commit can fail after it may have been applied (a
+ * networked store whose answer is lost, a local one whose log write failed after the commit was
+ * visible) throws {@link CommitOutcomeUnknownException}, never a plain {@link StorageException},
+ * so that the caller never takes such a commit for one that wrote nothing. Every other failure
+ * of a commit wrote nothing. The engine finds out what became of it (see {@code
+ * io.stator.engine.UnknownOutcomes}).
+ *
  * <p>Durability: a commit is durable when it returns, unless its thread defers that (see {@link
  * GroupCommit}); a storage that does not group commits keeps {@code GroupCommit}'s defaults.
  *
@@ -86,6 +93,9 @@ public interface Storage extends AutoCloseable, GroupCommit {
    * @return the version every put of the commit got (one for all of them), or {@link
    *     Commit.Expectation#ABSENT} when the commit has no put
    * @throws CommitConflictException when an expectation does not hold; nothing was written
+   * @throws CommitOutcomeUnknownException when the commit may or may not have been applied (a
+   *     timeout, a lost connection): it carries the version its puts got if it was
+   * @throws StorageException any other fault; nothing was written
    */
   long commit(Commit commit);
 

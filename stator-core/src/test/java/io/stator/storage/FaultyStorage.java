@@ -5,21 +5,27 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 /**
  * A real storage with faults a test switches on (Lucene's {@code MockDirectoryWrapper} pattern):
  * commits that fail before anything is written, commits that are written and then fail (what a
- * client of a remote storage sees when the answer to a commit is lost: a timeout whose outcome
- * is unknown), slow commits, and reads that fail. Each fault applies to the next {@code n}
- * operations that match its filter, so a test can aim at one space (an index, a stream) and
- * check what the engine answers and what it leaves behind.
+ * storage that does not report an unknown outcome would say), commits whose outcome is unknown,
+ * applied or not ({@link CommitOutcomeUnknownException}, what a client of a remote storage sees
+ * when the answer to a commit is lost), slow commits, and reads that fail. Each fault applies to
+ * the next {@code n} operations that match its filter, so a test can aim at one space (an
+ * index, a stream) and check what the engine answers and what it leaves behind.
  */
 public final class FaultyStorage implements Storage {
   private final Storage delegate;
   private final AtomicInteger failBefore = new AtomicInteger();
   private final AtomicInteger failAfter = new AtomicInteger();
   private final AtomicInteger failReads = new AtomicInteger();
+  private final AtomicInteger unknownApplied = new AtomicInteger();
+  private final AtomicInteger unknownNotApplied = new AtomicInteger();
+  // Versions for commits that are never applied: negative, so no storage ever issues one
+  private final AtomicLong neverIssued = new AtomicLong(Long.MIN_VALUE);
   private final AtomicInteger failures = new AtomicInteger();
   private volatile Predicate<Commit> commitFilter = commit -> true;
   private volatile long commitDelayNanos;
@@ -37,6 +43,27 @@ public final class FaultyStorage implements Storage {
   /** The next {@code n} matching commits are written, then fail as if their answer were lost. */
   public FaultyStorage failCommitsAfterWriting(int n) {
     failAfter.set(n);
+    return this;
+  }
+
+  /**
+   * The next {@code n} matching commits are applied, then end with {@link
+   * CommitOutcomeUnknownException}: what a networked storage reports when a commit's answer is
+   * lost after the commit took effect.
+   */
+  public FaultyStorage unknownOutcomeAfterApplying(int n) {
+    unknownApplied.set(n);
+    return this;
+  }
+
+  /**
+   * The next {@code n} matching commits are not applied, and end with {@link
+   * CommitOutcomeUnknownException}: a timeout before the commit took effect. The version they
+   * carry is one no storage issues, as the version a commit that never lands would have got
+   * would never be seen either.
+   */
+  public FaultyStorage unknownOutcomeWithoutApplying(int n) {
+    unknownNotApplied.set(n);
     return this;
   }
 
@@ -78,9 +105,20 @@ public final class FaultyStorage implements Storage {
     if (matches && take(failBefore)) {
       throw new StorageException("injected: commit failed, nothing written");
     }
+    if (matches && take(unknownNotApplied)) {
+      boolean puts = commit.writes().stream().anyMatch(w -> !w.isDelete());
+      throw new CommitOutcomeUnknownException(
+          "injected: commit not applied, outcome unknown",
+          puts ? neverIssued.getAndIncrement() : Commit.Expectation.ABSENT,
+          null);
+    }
     long version = delegate.commit(commit);
     if (matches && take(failAfter)) {
       throw new StorageException("injected: commit written, answer lost");
+    }
+    if (matches && take(unknownApplied)) {
+      throw new CommitOutcomeUnknownException(
+          "injected: commit applied, outcome unknown", version, null);
     }
     return version;
   }

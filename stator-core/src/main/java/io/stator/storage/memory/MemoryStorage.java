@@ -122,6 +122,10 @@ public final class MemoryStorage implements Storage {
     }
   }
 
+  /**
+   * Never ends with an unknown outcome ({@code CommitOutcomeUnknownException}): the commit is
+   * applied in this process, under the lock, and nothing after it can fail.
+   */
   @Override
   public long commit(Commit commit) {
     Locks.lockCommit(lock.writeLock());

@@ -1,8 +1,12 @@
 package io.stator.storage.cassandra;
 
+import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DriverException;
+import com.datastax.oss.driver.api.core.RequestThrottlingException;
+import com.datastax.oss.driver.api.core.connection.BusyConnectionException;
+import com.datastax.oss.driver.api.core.connection.ConnectionInitException;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
@@ -10,9 +14,14 @@ import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.servererrors.BootstrappingException;
+import com.datastax.oss.driver.api.core.servererrors.OverloadedException;
+import com.datastax.oss.driver.api.core.servererrors.QueryValidationException;
+import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
 import io.stator.storage.Bound;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitConflictException;
+import io.stator.storage.CommitOutcomeUnknownException;
 import io.stator.storage.SpaceStats;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
@@ -77,9 +86,18 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <h2>What assumes one Stator process</h2>
  *
- * <p>The space names map to ids through a cache that other processes' drops do not reach; and
- * a commit that times out is reported as a {@link StorageException}, its outcome unknown. The SPI
- * changes of issue 36 remove these.
+ * <p>The space names map to ids through a cache that other processes' drops do not reach.
+ *
+ * <h2>Unknown outcomes</h2>
+ *
+ * <p>A commit whose transaction may have begun when it failed (the driver's request timeout, a
+ * coordinator's write or read timeout, a connection lost after sending, a server error) throws
+ * {@link CommitOutcomeUnknownException} with the version its puts got, taken from the reserved
+ * block before sending: the coordinator may still complete an Accord transaction whose client
+ * gave up, so nothing here can say it did not happen. Only a refusal before the transaction ran
+ * (an invalid statement, too few replicas, an overloaded or bootstrapping coordinator, a request
+ * the driver never sent) is a plain {@link StorageException}. The engine finds out what became
+ * of the commit from the versions it left.
  */
 public final class CassandraStorage implements Storage {
   /** The keyspace tests and {@code ./stator cassandra start} use when none is given. */
@@ -492,7 +510,16 @@ public final class CassandraStorage implements Storage {
       cql.append("  END IF\n");
     }
     cql.append("COMMIT TRANSACTION");
-    ResultSet result = session.execute(prepared(cql.toString()).bind(values.toArray()));
+    BoundStatement statement = prepared(cql.toString()).bind(values.toArray());
+    ResultSet result;
+    try {
+      result = session.execute(statement);
+    } catch (DriverException e) {
+      if (refusedBeforeRunning(e)) {
+        throw e;
+      }
+      throw new CommitOutcomeUnknownException("Cassandra: " + e.getMessage(), version, e);
+    }
     if (expectations.isEmpty()) {
       return version;
     }
@@ -508,6 +535,29 @@ public final class CassandraStorage implements Storage {
   }
 
   private record Target(UUID space, StorageKey key) {}
+
+  /**
+   * Whether a commit's failure shows that its transaction never ran: refused by the driver
+   * before it was sent, or by the coordinator before it began (invalid, unavailable, overloaded,
+   * bootstrapping). Anything else (a timeout on either side, a connection lost after sending, a
+   * server error, every node failing) may come after the coordinator began the transaction, and
+   * Accord may complete a transaction whose client has gone: its outcome is unknown.
+   */
+  private static boolean refusedBeforeRunning(DriverException e) {
+    if (e instanceof AllNodesFailedException all) {
+      return !all.getAllErrors().isEmpty()
+          && all.getAllErrors().values().stream()
+              .flatMap(List::stream)
+              .allMatch(t -> t instanceof DriverException d && refusedBeforeRunning(d));
+    }
+    return e instanceof QueryValidationException
+        || e instanceof UnavailableException
+        || e instanceof OverloadedException
+        || e instanceof BootstrappingException
+        || e instanceof RequestThrottlingException
+        || e instanceof BusyConnectionException
+        || e instanceof ConnectionInitException;
+  }
 
   // ---------------------------------------------------------------- stats
 

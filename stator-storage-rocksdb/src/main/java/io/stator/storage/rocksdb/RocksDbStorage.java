@@ -5,6 +5,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import io.stator.storage.Bound;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitConflictException;
+import io.stator.storage.CommitOutcomeUnknownException;
 import io.stator.storage.Locks;
 import io.stator.storage.SpaceStats;
 import io.stator.storage.Storage;
@@ -101,6 +102,15 @@ import org.rocksdb.WriteOptions;
  * refuses a second process on the same directory (its LOCK file). Reads take no commit lock. A
  * multi-key read may observe commits landing between its reads, as it may on DynamoDB; the engine
  * does not rely on multi-key read snapshots outside a commit.
+ *
+ * <p>Two failures leave a commit's outcome unknown ({@code CommitOutcomeUnknownException}):
+ * RocksDB's write failing (its WAL record may be in the buffer or the file, and replayed at the
+ * next open, though this process never sees it applied), and the WAL's write to its file
+ * failing after the commit was applied (readers see it; a restart may not). Either carries the
+ * version the commit's puts got, which no later commit is given. A failure before the write (a
+ * missing space, a closed store) wrote nothing and is a plain {@code StorageException}. A thread
+ * that defers durability learns of a failed WAL write from {@link #awaitDurable}, for all its
+ * commits at once.
  *
  * <p>Why not RocksDB's {@code OptimisticTransactionDB}? It validates per key at commit too, but
  * its conflict check is against the transaction's own read snapshot and is tied to one process's
@@ -793,7 +803,13 @@ public final class RocksDbStorage implements Storage {
       awaitDurableUnlessDeferring();
       throw e;
     }
-    awaitDurableUnlessDeferring();
+    try {
+      awaitDurableUnlessDeferring();
+    } catch (StorageException e) {
+      // Applied, and seen by readers, but perhaps not in the WAL's file: whether it survives a
+      // restart is unknown.
+      throw new CommitOutcomeUnknownException(e.getMessage(), version, e);
+    }
     return version;
   }
 
@@ -890,7 +906,11 @@ public final class RocksDbStorage implements Storage {
       } catch (RocksDBException e) {
         recent.clear(version); // whatever the batch did or did not do, read afresh
         logged--;
-        throw e;
+        // The batch may be in the WAL's buffer or file, to be replayed at the next open: its
+        // version is spent, so that no later commit can be taken for it.
+        lastVersion = version;
+        throw new CommitOutcomeUnknownException(
+            "cannot commit: " + e.getMessage(), puts ? version : Commit.Expectation.ABSENT, e);
       }
       for (int i = 0; i < slots.length; i++) {
         Commit.Write w = writes.get(i);
