@@ -7,6 +7,7 @@ import io.stator.api.ErrorType;
 import io.stator.api.Put;
 import io.stator.api.TransactWriteItem;
 import io.stator.api.TransactWriteItemsRequest;
+import io.stator.engine.UnknownOutcomes.UnknownCommit;
 import io.stator.item.ItemCodec;
 import io.stator.value.AttributeValue;
 import java.nio.ByteBuffer;
@@ -17,6 +18,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,6 +33,14 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * while the first request is still running, a repeat is a TransactionInProgressException. A
  * cancelled transaction applied nothing, so its token is forgotten and a retry runs again.
  *
+ * <p>A transaction answered with an unknown outcome (a 500: its commit may or may not have been
+ * applied, and the engine could not find out) keeps its token, with the commits in question. A
+ * retry with the same token, which every SDK sends by itself, finds out about them first: one
+ * that landed makes the retry answer success without applying it again; ones that have not
+ * landed are fenced off by the retry's own commit (see {@code UnknownOutcomes}); and while they
+ * still cannot be told, the retry answers the 500 again. The token is never forgotten while the
+ * transaction may have been applied.
+ *
  * <p>A request is remembered by a SHA-256 fingerprint of its parameters (not the request itself,
  * which may be megabytes), so 10 minutes of tokens cost about 100 bytes each.
  *
@@ -42,10 +52,24 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 final class ClientRequestTokens {
   static final Duration WINDOW = Duration.ofMinutes(10);
 
-  private record Entry(byte[] fingerprint, Instant completedAt) {
+  /**
+   * A token's request: running ({@code completedAt} null), or answered at {@code completedAt},
+   * applied unless {@code unknown} holds the commits whose outcome it could not tell.
+   */
+  private record Entry(byte[] fingerprint, Instant completedAt, List<UnknownCommit> unknown) {
     boolean inProgress() {
       return completedAt == null;
     }
+  }
+
+  /**
+   * What {@link #begin} found under a token: nothing ({@link #FRESH}), the same request applied
+   * ({@link #APPLIED}), or the same request answered with an unknown outcome, whose commits the
+   * caller must find out about before it runs the request again (see {@code UnknownOutcomes}).
+   */
+  record Begun(boolean applied, List<UnknownCommit> unknown) {
+    static final Begun FRESH = new Begun(false, List.of());
+    static final Begun APPLIED = new Begun(true, List.of());
   }
 
   private record Completion(String token, Instant at) {}
@@ -59,17 +83,18 @@ final class ClientRequestTokens {
   }
 
   /**
-   * Starts a request with {@code token}: returns true when the same request already completed
-   * within the window (the caller answers success without applying it), false when the caller
-   * must run it and then call {@link #complete} or {@link #abandon}.
+   * Starts a request with {@code token}: {@link Begun#APPLIED} when the same request was applied
+   * within the window (the caller answers success without applying it); otherwise the caller
+   * runs it, after finding out about the commits {@link Begun#unknown} lists, and then calls
+   * {@link #complete}, {@link #abandon} or {@link #unknown}.
    */
-  boolean begin(String token, byte[] fingerprint) {
+  Begun begin(String token, byte[] fingerprint) {
     expire();
-    Entry running = new Entry(fingerprint, null);
+    Entry running = new Entry(fingerprint, null, List.of());
     while (true) {
       Entry existing = entries.putIfAbsent(token, running);
       if (existing == null) {
-        return false;
+        return Begun.FRESH;
       }
       if (!existing.inProgress() && expired(existing.completedAt())) {
         entries.remove(token, existing);
@@ -87,14 +112,33 @@ final class ClientRequestTokens {
             ErrorType.TransactionInProgressException,
             "The transaction with the given request token is already in progress.");
       }
-      return true;
+      if (existing.unknown().isEmpty()) {
+        return Begun.APPLIED;
+      }
+      // Answered with an unknown outcome: this retry runs, and finds out about it first
+      if (entries.replace(token, existing, new Entry(fingerprint, null, existing.unknown()))) {
+        return new Begun(false, existing.unknown());
+      }
     }
   }
 
   /** The request with {@code token} was applied: remember it for the window. */
   void complete(String token) {
+    answered(token, List.of());
+  }
+
+  /**
+   * The request with {@code token} was answered with an unknown outcome, its commits {@code
+   * unknown}: remember them for the window, so that a retry with the token finds out about them
+   * rather than applying the request a second time.
+   */
+  void unknown(String token, List<UnknownCommit> unknown) {
+    answered(token, List.copyOf(unknown));
+  }
+
+  private void answered(String token, List<UnknownCommit> unknown) {
     Instant now = clock.instant();
-    entries.computeIfPresent(token, (t, e) -> new Entry(e.fingerprint(), now));
+    entries.computeIfPresent(token, (t, e) -> new Entry(e.fingerprint(), now, unknown));
     completions.add(new Completion(token, now));
   }
 

@@ -17,6 +17,7 @@ import io.stator.api.TransactWriteItem;
 import io.stator.api.TransactWriteItemsRequest;
 import io.stator.api.TransactWriteItemsResponse;
 import io.stator.api.TransactionCanceledException;
+import io.stator.engine.UnknownOutcomes.UnknownCommit;
 import io.stator.capacity.CapacityCalculator;
 import io.stator.capacity.CapacityModel;
 import io.stator.capacity.GlobalIndexWrite;
@@ -40,6 +41,7 @@ import io.stator.schema.KeyAttribute;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitConflictException;
+import io.stator.storage.CommitOutcomeUnknownException;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
@@ -135,6 +137,17 @@ import java.util.function.Function;
  *       ClientRequestTokens}): a restart, or another engine on the same storage, forgets tokens.
  * </ul>
  *
+ * <h2>Unknown outcomes</h2>
+ *
+ * <p>A commit that ends with an unknown outcome (a storage timeout) is never run again blindly:
+ * the transaction reads the keys it wrote and finds out ({@link UnknownOutcomes#outcome}). Landed,
+ * it answers success; not landed, it runs again, and the new commit, expecting what the first
+ * expected, fences it off; a conflict after that first asks whether the first landed meanwhile.
+ * Where its keys cannot tell (another client wrote them since) the transaction answers the
+ * unknown outcome as a 500, and its ClientRequestToken keeps the commits in question, so that
+ * the SDK's retry with the token finds out about them before it runs, and never applies the
+ * transaction a second time.
+ *
  * <h2>Capacity</h2>
  *
  * DynamoDB performs two underlying operations per item (prepare and commit), so a transaction
@@ -226,8 +239,26 @@ final class Transactions {
   TransactWriteItemsResponse write(TransactWriteItemsRequest r) {
     List<Action> actions = validate(r);
     String token = r.clientRequestToken();
-    if (token != null && tokens.begin(token, ClientRequestTokens.fingerprint(r))) {
+    ClientRequestTokens.Begun begun = token == null
+        ? ClientRequestTokens.Begun.FRESH
+        : tokens.begin(token, ClientRequestTokens.fingerprint(r));
+    // Commits of this request (of an earlier try with its token, or of this one) whose outcome
+    // is unknown; while one of them may have landed, the token is not forgotten.
+    List<UnknownCommit> unknown = new ArrayList<>(begun.unknown());
+    boolean applied = begun.applied();
+    if (!applied && !unknown.isEmpty()) {
+      try {
+        applied = landed(unknown, null);
+      } catch (StorageException e) {
+        tokens.unknown(token, unknown);
+        throw failure(actions.stream().map(Action::table).toList(), e);
+      }
+    }
+    if (applied) {
       // Applied before: do not apply again; report the reads of the items, as DynamoDB does.
+      if (!begun.applied()) {
+        tokens.complete(token);
+      }
       try {
         return new TransactWriteItemsResponse(
             Consumption.list(replayReads(actions), r.returnConsumedCapacity()), null);
@@ -243,7 +274,7 @@ final class Transactions {
         actions.stream().map(a -> new ItemId(a.table().space(), a.key())).toList();
     ongoing.begin(marked);
     try {
-      done = commit(actions);
+      done = commit(actions, unknown);
       committed = true;
     } catch (StorageException e) {
       throw failure(actions.stream().map(Action::table).toList(), e);
@@ -252,6 +283,8 @@ final class Transactions {
       if (token != null) {
         if (committed) {
           tokens.complete(token);
+        } else if (!unknown.isEmpty()) {
+          tokens.unknown(token, unknown);
         } else {
           tokens.abandon(token);
         }
@@ -260,6 +293,18 @@ final class Transactions {
     return new TransactWriteItemsResponse(
         Consumption.list(done.consumed().values(), r.returnConsumedCapacity()),
         itemCollectionMetrics(done.indexWrites(), r.returnItemCollectionMetrics()));
+  }
+
+  /**
+   * Whether one of {@code unknown} landed, as their keys tell now; when one may have landed and
+   * its keys cannot tell, throws {@code fault} (or, without one, an unknown outcome of its own),
+   * since running the transaction again could apply it twice.
+   */
+  private boolean landed(List<UnknownCommit> unknown, CommitOutcomeUnknownException fault) {
+    return UnknownOutcomes.anyLanded(storage, unknown, fault != null ? fault
+        : new CommitOutcomeUnknownException(
+            "an earlier try of this transaction may have been applied", unknown.get(0).version(),
+            null));
   }
 
   /** ItemCollectionMetrics per table, for ReturnItemCollectionMetrics SIZE (else null). */
@@ -291,17 +336,34 @@ final class Transactions {
    * and the index writes of the attempt that committed (doubled, as every transactional write
    * is), with that attempt's index side.
    */
-  private Committed commit(List<Action> actions) {
+  private Committed commit(List<Action> actions, List<UnknownCommit> unknown) {
     Map<String, Consumption> consumed = new LinkedHashMap<>();
+    int unknownTries = 0;
     while (true) {
       List<IndexWrite> indexWrites = new ArrayList<>();
       try {
-        commitOnce(actions, indexWrites, consumed);
-        for (IndexWrite w : indexWrites) {
-          w.addTo(consumed.get(w.tableName()), true);
+        Commit commit = attempt(actions, indexWrites, consumed);
+        try {
+          storage.commit(commit);
+        } catch (CommitOutcomeUnknownException e) {
+          // Find out (UnknownOutcomes): landed, it is this request's outcome; not landed, the
+          // next attempt expects what it expected, which fences it off; else answer the fault.
+          UnknownCommit u = new UnknownCommit(commit, e);
+          unknown.add(u);
+          if (!landed(List.of(u), e)) {
+            if (++unknownTries >= UnknownOutcomes.TRIES) {
+              throw e;
+            }
+            continue;
+          }
         }
-        return new Committed(consumed, indexWrites);
+        return committed(consumed, indexWrites);
       } catch (CommitConflictException e) {
+        // An earlier try whose outcome was unknown may have landed meanwhile: then that is the
+        // outcome, and the conflict is with it.
+        if (!unknown.isEmpty() && landed(unknown, null)) {
+          return committed(consumed, indexWrites);
+        }
         // A changed definition, or an item collection another write grew meanwhile (a write to
         // another item, which DynamoDB would not see as a conflict): start over.
         String space = e.failed().space();
@@ -316,10 +378,25 @@ final class Transactions {
   }
 
   /**
-   * One attempt; charges {@code consumed} unless an earlier attempt already did (every action
-   * charges at least one unit, so an empty map means not charged yet).
+   * The transaction committed: what it consumed, with the index writes of {@code indexWrites}
+   * (of the attempt that committed; of the last attempt when an earlier one whose outcome was
+   * unknown turned out to have landed, which wrote the same indexes unless the items changed in
+   * between).
    */
-  private void commitOnce(
+  private static Committed committed(
+      Map<String, Consumption> consumed, List<IndexWrite> indexWrites) {
+    for (IndexWrite w : indexWrites) {
+      w.addTo(consumed.get(w.tableName()), true);
+    }
+    return new Committed(consumed, indexWrites);
+  }
+
+  /**
+   * One attempt: reads and checks every action and returns the commit to make; charges {@code
+   * consumed} unless an earlier attempt already did (every action charges at least one unit, so
+   * an empty map means not charged yet).
+   */
+  private Commit attempt(
       List<Action> actions, List<IndexWrite> indexWrites, Map<String, Consumption> consumed) {
     List<CancellationReason> reasons = new ArrayList<>(actions.size());
     boolean cancelled = false;
@@ -384,7 +461,7 @@ final class Transactions {
     if (cancelled) {
       throw new TransactionCanceledException(reasons);
     }
-    storage.commit(commit);
+    return commit;
   }
 
   /**

@@ -3,8 +3,11 @@ package io.stator.engine;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitOutcomeUnknownException;
 import io.stator.storage.StoredRecord;
+import io.stator.storage.Storage;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -87,4 +90,75 @@ final class UnknownOutcomes<A> {
   }
 
   private record Try<A>(long expected, boolean deletes, long version, A answer) {}
+
+  // ---- commits of several items (TransactWriteItems) ----------------------------------------
+
+  /** A commit whose outcome the storage could not tell, and the version its puts got if it was. */
+  record UnknownCommit(Commit commit, long version) {
+    UnknownCommit(Commit commit, CommitOutcomeUnknownException e) {
+      this(commit, e.version());
+    }
+  }
+
+  /** What became of an {@link UnknownCommit}, as far as its keys tell now. */
+  enum Outcome {
+    /** It was applied. */
+    LANDED,
+    /** It has not been applied: a commit expecting what it expected fences it off. */
+    NOT_LANDED,
+    /** Its keys cannot tell: another commit wrote them since. */
+    UNKNOWN
+  }
+
+  /**
+   * What became of {@code unknown}, from its keys' versions now: the rules above for one item,
+   * over all the keys it wrote. A storage applies a commit wholly or not at all, so one put key
+   * holding its version shows it landed; one written key still holding the version it expected
+   * shows it has not (applying it would have changed that key, and versions never come back).
+   */
+  static Outcome outcome(Storage storage, UnknownCommit unknown) {
+    Commit commit = unknown.commit();
+    Map<Commit.Expectation, Long> expected = new HashMap<>();
+    for (Commit.Expectation e : commit.expectations()) {
+      expected.put(new Commit.Expectation(e.space(), e.key(), 0), e.version());
+    }
+    boolean deletedAll = true;
+    for (Commit.Write w : commit.writes()) {
+      Optional<StoredRecord> now = storage.get(w.space(), w.key());
+      long version = now.map(StoredRecord::version).orElse(Commit.Expectation.ABSENT);
+      if (!w.isDelete() && version == unknown.version()) {
+        return Outcome.LANDED;
+      }
+      Long before = expected.get(new Commit.Expectation(w.space(), w.key(), 0));
+      if (before != null && version == before
+          && !(w.isDelete() && before == Commit.Expectation.ABSENT)) {
+        return Outcome.NOT_LANDED;
+      }
+      deletedAll &= w.isDelete() && now.isEmpty();
+    }
+    // Deletes alone leave no version: their keys being absent counts as landed (see above)
+    return deletedAll && !commit.writes().isEmpty() ? Outcome.LANDED : Outcome.UNKNOWN;
+  }
+
+  /**
+   * Whether one of {@code unknown} landed; throws the fault when one of them may have landed
+   * and cannot be told, since running the request again could apply it twice.
+   */
+  static boolean anyLanded(
+      Storage storage, List<UnknownCommit> unknown, CommitOutcomeUnknownException fault) {
+    boolean untold = false;
+    for (UnknownCommit u : unknown) {
+      switch (outcome(storage, u)) {
+        case LANDED -> {
+          return true;
+        }
+        case UNKNOWN -> untold = true;
+        case NOT_LANDED -> {}
+      }
+    }
+    if (untold) {
+      throw fault;
+    }
+    return false;
+  }
 }

@@ -10,13 +10,18 @@ import io.stator.api.DeleteItemRequest;
 import io.stator.api.GlobalSecondaryIndex;
 import io.stator.api.KeySchemaElement;
 import io.stator.api.Projection;
+import io.stator.api.Put;
 import io.stator.api.PutItemRequest;
 import io.stator.api.StreamSpecification;
+import io.stator.api.TransactWriteItem;
+import io.stator.api.TransactWriteItemsRequest;
+import io.stator.api.Update;
 import io.stator.api.UpdateItemRequest;
 import io.stator.schema.StreamDefinition;
 import io.stator.storage.CommitOutcomeUnknownException;
 import io.stator.storage.FaultyStorage;
 import io.stator.storage.Storage;
+import io.stator.storage.StorageException;
 import io.stator.value.AttributeValue;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +29,8 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
- * Single-item writes whose commit ends with an unknown outcome, applied or not: each is applied
+ * Writes whose commit ends with an unknown outcome, applied or not (single-item writes, and
+ * TransactWriteItems with a ClientRequestToken retried as an SDK retries a 500): each is applied
  * exactly once and answers what it would have answered had the storage told it the outcome (see
  * {@code UnknownOutcomes}). "Applied once" is counted in the table's stream, which gets one
  * record per applied write of an item; the index invariants are checked after each test.
@@ -106,6 +112,70 @@ class UnknownOutcomesTest extends EngineTest {
       assertThat(f.item("a")).containsEntry("n", AttributeValue.n("5"));
       assertThat(f.streamRecords()).isEqualTo(1);
     }
+  }
+
+  @Test
+  void aTransactionWithATokenIsAppliedOnceAndItsRetryAnswersSuccess() {
+    for (Fault fault : FAULTS) {
+      try (Faulty f = open()) {
+        f.engine.putItem(Fixtures.putRequest("Things", item("pk", "c", "n", 5), null));
+        fault.inject.accept(f.storage);
+
+        f.engine.transactWriteItems(addAndPut("token-1"));
+        f.engine.transactWriteItems(addAndPut("token-1")); // the SDK's retry, as after a 500
+
+        assertThat(f.storage.injected()).as(fault.name()).isEqualTo(1);
+        assertThat(f.item("c")).as(fault.name()).containsEntry("n", AttributeValue.n("6"));
+        assertThat(f.item("p")).as(fault.name()).isNotNull();
+        assertThat(f.streamRecords()).as(fault.name()).isEqualTo(3);
+      }
+    }
+  }
+
+  @Test
+  void aTransactionAnsweredWithTheFaultIsNotAppliedAgainByItsRetry() {
+    try (Faulty f = open()) {
+      f.engine.putItem(Fixtures.putRequest("Things", item("pk", "c", "n", 5), null));
+      // Applied, and the read that would find out fails: the engine cannot tell, answers the
+      // fault (a 500), and keeps the token with the commit in question
+      f.storage.unknownOutcomeAfterApplying(1).failReads(1);
+
+      assertThatThrownBy(() -> f.engine.transactWriteItems(addAndPut("token-2")))
+          .isInstanceOf(StorageException.class);
+      f.engine.transactWriteItems(addAndPut("token-2"));
+
+      assertThat(f.storage.injected()).isEqualTo(2);
+      assertThat(f.item("c")).containsEntry("n", AttributeValue.n("6"));
+      assertThat(f.streamRecords()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void aTransactionWhoseTriesStayUnknownIsAppliedOnceByItsRetry() {
+    try (Faulty f = open()) {
+      f.engine.putItem(Fixtures.putRequest("Things", item("pk", "c", "n", 5), null));
+      f.storage.unknownOutcomeWithoutApplying(UnknownOutcomes.TRIES);
+
+      assertThatThrownBy(() -> f.engine.transactWriteItems(addAndPut("token-3")))
+          .isInstanceOf(CommitOutcomeUnknownException.class);
+      assertThat(f.item("c")).containsEntry("n", AttributeValue.n("5"));
+      f.engine.transactWriteItems(addAndPut("token-3"));
+      f.engine.transactWriteItems(addAndPut("token-3"));
+
+      assertThat(f.storage.injected()).isEqualTo(UnknownOutcomes.TRIES);
+      assertThat(f.item("c")).containsEntry("n", AttributeValue.n("6"));
+      assertThat(f.streamRecords()).isEqualTo(3);
+    }
+  }
+
+  /** A transaction that adds 1 to item c's n and puts item p. */
+  private static TransactWriteItemsRequest addAndPut(String token) {
+    return new TransactWriteItemsRequest(List.of(
+        new TransactWriteItem(null, null, null, new Update(item("pk", "c"), "ADD n :one",
+            "Things", null, null, Map.of(":one", AttributeValue.n("1")), null)),
+        new TransactWriteItem(null, new Put(item("pk", "p", "g", "y"), "Things", null, null,
+            null, null), null, null)),
+        null, null, token);
   }
 
   /** An engine of this spec on a faulty storage, with the table Things (a GSI, a stream). */
