@@ -46,6 +46,14 @@ public interface Database extends AutoCloseable {
   /** Reads the items from one serializable snapshot. */
   TransactGetItemsResponse transactGetItems(TransactGetItemsRequest request);
 
+  /**
+   * Runs one PartiQL statement as DynamoDB does: as the PutItem, GetItem, UpdateItem or
+   * DeleteItem it stands for, through this database's own operations.
+   */
+  default ExecuteStatementResponse executeStatement(ExecuteStatementRequest request) {
+    return io.stator.partiql.Statements.execute(this, request);
+  }
+
   UpdateTimeToLiveResponse updateTimeToLive(UpdateTimeToLiveRequest request);
 
   DescribeTimeToLiveResponse describeTimeToLive(DescribeTimeToLiveRequest request);

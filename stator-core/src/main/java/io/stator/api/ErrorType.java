@@ -22,6 +22,7 @@ public enum ErrorType {
   ResourceInUseException(400),
   TableNotFoundException(400),
   ConditionalCheckFailedException(400),
+  DuplicateItemException(400),
   LimitExceededException(400),
   ItemCollectionSizeLimitExceededException(400),
   ProvisionedThroughputExceededException(400),

@@ -6,8 +6,8 @@ import java.util.Set;
  * The names of the operations of DynamoDB's API (version 2012-08-10) that Stator does not serve
  * yet, so that a request for one can say so. DynamoDB itself answers a bare
  * UnknownOperationException only for names it does not know; a user who calls, say,
- * ExecuteStatement deserves to learn that it is Stator that lacks it rather than see an empty
- * error message.
+ * RestoreTableToPointInTime deserves to learn that it is Stator that lacks it rather than see an
+ * empty error message.
  */
 final class DynamoDbOperations {
   private static final String TARGET_PREFIX = "DynamoDB_20120810.";
@@ -18,7 +18,7 @@ final class DynamoDbOperations {
           "DeleteResourcePolicy", "DescribeBackup", "DescribeExport", "DescribeGlobalTable",
           "DescribeGlobalTableSettings", "DescribeImport", "DescribeKinesisStreamingDestination",
           "DescribeTableReplicaAutoScaling", "DisableKinesisStreamingDestination",
-          "EnableKinesisStreamingDestination", "ExecuteStatement", "ExecuteTransaction",
+          "EnableKinesisStreamingDestination", "ExecuteTransaction",
           "ExportTableToPointInTime", "GetResourcePolicy", "ImportTable", "ListBackups",
           "ListExports", "ListGlobalTables", "ListImports", "PutResourcePolicy",
           "RestoreTableFromBackup", "RestoreTableToPointInTime", "UpdateGlobalTable",

@@ -151,6 +151,12 @@ public final class WireProtocol {
           Map.entry("Query", new Operation<>(Requests::query, Database::query, Responses::query)),
           Map.entry("Scan", new Operation<>(Requests::scan, Database::scan, Responses::scan)),
           Map.entry(
+              "ExecuteStatement",
+              new Operation<>(
+                  StatementRequests::executeStatement,
+                  Database::executeStatement,
+                  StatementResponses::executeStatement)),
+          Map.entry(
               "BatchGetItem",
               new Operation<>(
                   MultiItemRequests::batchGetItem,

@@ -108,14 +108,15 @@ class ProtocolTest extends EndToEndTest {
   @Test
   void aDynamoDbOperationStatorLacksSaysSoInsteadOfAnEmptyMessage() throws Exception {
     // The AWS CLI would otherwise print "An error occurred (UnknownOperationException) when
-    // calling the ExecuteStatement operation: " and nothing after it.
+    // calling the RestoreTableToPointInTime operation: " and nothing after it.
     HttpResponse<String> response =
-        post(SIGNATURE, "DynamoDB_20120810.ExecuteStatement", "{\"Statement\":\"SELECT 1\"}");
+        post(SIGNATURE, "DynamoDB_20120810.RestoreTableToPointInTime",
+            "{\"SourceTableName\":\"a\",\"TargetTableName\":\"b\"}");
     assertThat(response.statusCode()).isEqualTo(400);
     assertThat(response.body())
         .contains("#UnknownOperationException\"")
         .contains("\"message\":\"Stator does not support the DynamoDB operation"
-            + " ExecuteStatement yet\"");
+            + " RestoreTableToPointInTime yet\"");
     // A name DynamoDB does not know keeps DynamoDB's bare answer.
     assertThat(post(SIGNATURE, "DynamoDB_20120810.MakeCoffee", "{}").body())
         .doesNotContain("message");

@@ -1,0 +1,188 @@
+package io.stator.partiql;
+
+import io.stator.api.DynamoDbException;
+import io.stator.value.AttributeValue;
+import io.stator.value.Bytes;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes PartiQL terms as DynamoDB expression strings (condition, update, projection), every
+ * name as a {@code #n} placeholder and every value as a {@code :v} one, so that the engine's own
+ * expression parser and evaluator run them; and binds a statement's values to its Parameters.
+ */
+final class ExpressionText {
+  private final List<AttributeValue> parameters;
+  /** Attribute name → its placeholder, so that a name used twice has one placeholder. */
+  private final Map<String, String> names = new LinkedHashMap<>();
+  private final Map<String, AttributeValue> values = new LinkedHashMap<>();
+
+  ExpressionText(List<AttributeValue> parameters) {
+    this.parameters = parameters;
+  }
+
+  /** The ExpressionAttributeNames used so far, or null when none (as on the wire). */
+  Map<String, String> names() {
+    if (names.isEmpty()) {
+      return null;
+    }
+    Map<String, String> byPlaceholder = new LinkedHashMap<>();
+    names.forEach((name, placeholder) -> byPlaceholder.put(placeholder, name));
+    return byPlaceholder;
+  }
+
+  /** The ExpressionAttributeValues used so far, or null when none. */
+  Map<String, AttributeValue> values() {
+    return values.isEmpty() ? null : values;
+  }
+
+  String name(String attribute) {
+    return names.computeIfAbsent(attribute, a -> "#n" + names.size());
+  }
+
+  String value(AttributeValue value) {
+    String placeholder = ":v" + values.size();
+    values.put(placeholder, value);
+    return placeholder;
+  }
+
+  String path(Term.PathTerm path) {
+    StringBuilder text = new StringBuilder();
+    for (Object element : path.elements()) {
+      if (element instanceof Integer index) {
+        text.append('[').append(index).append(']');
+      } else {
+        if (!text.isEmpty()) {
+          text.append('.');
+        }
+        text.append(name((String) element));
+      }
+    }
+    return text.toString();
+  }
+
+  /** A condition (a WHERE clause's, less its key equalities) as a ConditionExpression. */
+  String condition(Term term) {
+    if (term instanceof Term.And and) {
+      return "(" + condition(and.left()) + " AND " + condition(and.right()) + ")";
+    }
+    if (term instanceof Term.Or or) {
+      return "(" + condition(or.left()) + " OR " + condition(or.right()) + ")";
+    }
+    if (term instanceof Term.Not not) {
+      return "(NOT " + condition(not.operand()) + ")";
+    }
+    if (term instanceof Term.Comparison c) {
+      return "(" + operand(c.left()) + " " + c.operator() + " " + operand(c.right()) + ")";
+    }
+    if (term instanceof Term.Between b) {
+      return "(" + operand(b.operand()) + " BETWEEN " + operand(b.low()) + " AND "
+          + operand(b.high()) + ")";
+    }
+    if (term instanceof Term.In in) {
+      List<String> candidates = new ArrayList<>();
+      in.candidates().forEach(c -> candidates.add(operand(c)));
+      return "(" + operand(in.operand()) + " IN (" + String.join(", ", candidates) + "))";
+    }
+    if (term instanceof Term.Is is) {
+      return is(is);
+    }
+    if (term instanceof Term.Call call && isCondition(call.function())) {
+      return call(call);
+    }
+    throw Statements.malformed("Unexpected term: not a condition");
+  }
+
+  private static boolean isCondition(String function) {
+    return switch (function) {
+      case "begins_with", "contains", "attribute_type" -> true;
+      default -> false;
+    };
+  }
+
+  /**
+   * {@code IS [NOT] MISSING} is attribute_not_exists / attribute_exists; in PartiQL a missing
+   * attribute IS NULL too, so {@code IS NULL} holds for a NULL value or none.
+   */
+  private String is(Term.Is is) {
+    if (!(is.operand() instanceof Term.PathTerm path)) {
+      throw Statements.malformed("Unexpected term: IS applies to an attribute");
+    }
+    String p = path(path);
+    if (is.missing()) {
+      return (is.negated() ? "attribute_exists(" : "attribute_not_exists(") + p + ")";
+    }
+    String nullType = value(AttributeValue.s("NULL"));
+    return is.negated()
+        ? "(attribute_exists(" + p + ") AND NOT attribute_type(" + p + ", " + nullType + "))"
+        : "(attribute_not_exists(" + p + ") OR attribute_type(" + p + ", " + nullType + "))";
+  }
+
+  private String call(Term.Call call) {
+    List<String> arguments = new ArrayList<>();
+    call.arguments().forEach(a -> arguments.add(operand(a)));
+    return call.function() + "(" + String.join(", ", arguments) + ")";
+  }
+
+  /** An operand of a condition or of a SET: a path, {@code size(path)} or a value. */
+  String operand(Term term) {
+    if (term instanceof Term.PathTerm path) {
+      return path(path);
+    }
+    if (term instanceof Term.Call call
+        && (call.function().equals("size") || call.function().equals("list_append"))) {
+      return call(call);
+    }
+    if (term instanceof Term.Arithmetic a) {
+      return operand(a.left()) + " " + a.operator() + " " + operand(a.right());
+    }
+    return value(bind(term));
+  }
+
+  /** The value a literal term or a parameter stands for. */
+  AttributeValue bind(Term term) {
+    if (term instanceof Term.Literal literal) {
+      return literal.value();
+    }
+    if (term instanceof Term.Parameter parameter) {
+      return parameters.get(parameter.index());
+    }
+    if (term instanceof Term.MapTerm map) {
+      Map<String, AttributeValue> members = new LinkedHashMap<>();
+      for (Term.MapTerm.Entry entry : map.entries()) {
+        if (members.put(entry.name(), bind(entry.value())) != null) {
+          throw DynamoDbException.validation("Duplicate attribute name in a map: " + entry.name());
+        }
+      }
+      return AttributeValue.m(members);
+    }
+    if (term instanceof Term.ListTerm list) {
+      return AttributeValue.l(list.elements().stream().map(this::bind).toList());
+    }
+    if (term instanceof Term.SetTerm set) {
+      return set(set.elements().stream().map(this::bind).toList());
+    }
+    throw Statements.malformed("Unexpected term: a value was expected");
+  }
+
+  /** {@code <<...>>}: a set of strings, of numbers or of binaries, as its members are. */
+  private static AttributeValue set(List<AttributeValue> members) {
+    if (members.isEmpty()) {
+      throw DynamoDbException.validation("An empty set is not a value");
+    }
+    if (members.stream().allMatch(m -> m instanceof AttributeValue.S)) {
+      return AttributeValue.ss(members.stream().map(m -> ((AttributeValue.S) m).value()).toList());
+    }
+    if (members.stream().allMatch(m -> m instanceof AttributeValue.N)) {
+      return AttributeValue.ns(members.stream().map(m -> ((AttributeValue.N) m).value()).toList());
+    }
+    if (members.stream().allMatch(m -> m instanceof AttributeValue.B)) {
+      List<Bytes> bytes = members.stream().map(m -> ((AttributeValue.B) m).value()).toList();
+      return AttributeValue.bs(bytes);
+    }
+    throw DynamoDbException.validation(
+        "A set's members are all strings, all numbers or all binaries");
+  }
+}

@@ -1,0 +1,450 @@
+package io.stator.partiql;
+
+import io.stator.partiql.Lexer.Kind;
+import io.stator.partiql.Lexer.Token;
+import io.stator.partiql.Statement.Action;
+import io.stator.partiql.Term.PathTerm;
+import io.stator.value.AttributeValue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A recursive-descent parser of DynamoDB's PartiQL statements. Conditions bind as in SQL: OR
+ * below AND below NOT below the comparisons, {@code BETWEEN}, {@code IN} and {@code IS}.
+ * Keywords are matched without regard to case; a name that is a keyword must be quoted.
+ */
+final class Parser {
+  /** Words that end or structure a statement, so never an unquoted attribute or table name. */
+  private static final Set<String> KEYWORDS =
+      Set.of(
+          "SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "BETWEEN", "IN", "IS", "INSERT", "INTO",
+          "VALUE", "VALUES", "UPDATE", "SET", "REMOVE", "DELETE", "RETURNING", "TRUE", "FALSE",
+          "NULL", "MISSING", "ORDER", "BY", "GROUP", "JOIN", "LIMIT");
+
+  private static final Set<String> FUNCTIONS =
+      Set.of(
+          "begins_with", "contains", "attribute_type", "size", "list_append", "set_add",
+          "set_delete", "exists");
+
+  /**
+   * How deep parentheses, NOTs and nested values may go: deeper than any item DynamoDB stores
+   * (32 levels), shallow enough that no statement can exhaust the parser's stack.
+   */
+  private static final int MAX_DEPTH = 64;
+
+  private final List<Token> tokens;
+  private int next;
+  private int parameters;
+  private int depth;
+
+  private Parser(List<Token> tokens) {
+    this.tokens = tokens;
+  }
+
+  /** The statement, or a ValidationException that says what is not well formed. */
+  static Parsed parse(String statement) {
+    Parser parser = new Parser(Lexer.tokens(statement));
+    Statement parsed = parser.statement();
+    return new Parsed(parsed, parser.parameters);
+  }
+
+  /** A statement and how many {@code ?} it holds. */
+  record Parsed(Statement statement, int parameterCount) {}
+
+  private Statement statement() {
+    Token first = peek();
+    Statement statement;
+    if (first.isKeyword("SELECT")) {
+      statement = select();
+    } else if (first.isKeyword("INSERT")) {
+      statement = insert();
+    } else if (first.isKeyword("UPDATE")) {
+      statement = update();
+    } else if (first.isKeyword("DELETE")) {
+      statement = delete();
+    } else {
+      throw Statements.malformed("Expected data manipulation");
+    }
+    if (peek().isSymbol(";")) {
+      next++;
+    }
+    if (peek().kind() != Kind.END) {
+      throw unexpected(peek());
+    }
+    return statement;
+  }
+
+  private Statement select() {
+    expectKeyword("SELECT");
+    List<PathTerm> projection = null;
+    if (peek().isSymbol("*")) {
+      next++;
+    } else {
+      projection = new ArrayList<>();
+      do {
+        projection.add(path());
+      } while (acceptSymbol(","));
+    }
+    expectKeyword("FROM");
+    String table = name();
+    String index = acceptSymbol(".") ? name() : null;
+    Term where = acceptKeyword("WHERE") ? condition() : null;
+    return new Statement.Select(table, index, projection, where);
+  }
+
+  private Statement insert() {
+    expectKeyword("INSERT");
+    expectKeyword("INTO");
+    String table = name();
+    expectKeyword("VALUE");
+    Term item = primary();
+    if (!(item instanceof Term.MapTerm) && !(item instanceof Term.Parameter)) {
+      throw Statements.malformed("Unexpected term: an INSERT's VALUE is a map, {...}");
+    }
+    return new Statement.Insert(table, item);
+  }
+
+  private Statement update() {
+    expectKeyword("UPDATE");
+    String table = name();
+    List<Action> actions = new ArrayList<>();
+    while (true) {
+      if (acceptKeyword("SET")) {
+        do {
+          PathTerm path = path();
+          expectSymbol("=");
+          actions.add(new Action.Set(path, additive()));
+        } while (acceptSymbol(","));
+      } else if (acceptKeyword("REMOVE")) {
+        do {
+          actions.add(new Action.Remove(path()));
+        } while (acceptSymbol(","));
+      } else {
+        break;
+      }
+    }
+    if (actions.isEmpty()) {
+      throw unexpected(peek());
+    }
+    expectKeyword("WHERE");
+    Term where = condition();
+    return new Statement.Update(table, actions, where, returning());
+  }
+
+  private Statement delete() {
+    expectKeyword("DELETE");
+    expectKeyword("FROM");
+    String table = name();
+    expectKeyword("WHERE");
+    Term where = condition();
+    return new Statement.Delete(table, where, returning());
+  }
+
+  /** {@code RETURNING (ALL|MODIFIED) (OLD|NEW) *} as UpdateItem's ReturnValues, or null. */
+  private String returning() {
+    if (!acceptKeyword("RETURNING")) {
+      return null;
+    }
+    Token which = take();
+    Token age = take();
+    expectSymbol("*");
+    boolean all = which.isKeyword("ALL");
+    if (!all && !which.isKeyword("MODIFIED")) {
+      throw unexpected(which);
+    }
+    if (!age.isKeyword("OLD") && !age.isKeyword("NEW")) {
+      throw unexpected(age);
+    }
+    return (all ? "ALL_" : "UPDATED_") + age.keyword();
+  }
+
+  // ---- conditions -------------------------------------------------------------------------
+
+  private Term condition() {
+    Term left = conjunction();
+    while (acceptKeyword("OR")) {
+      left = new Term.Or(left, conjunction());
+    }
+    return left;
+  }
+
+  private Term conjunction() {
+    Term left = negation();
+    while (acceptKeyword("AND")) {
+      left = new Term.And(left, negation());
+    }
+    return left;
+  }
+
+  private Term negation() {
+    if (acceptKeyword("NOT")) {
+      deeper();
+      Term operand = negation();
+      depth--;
+      return new Term.Not(operand);
+    }
+    return predicate();
+  }
+
+  private Term predicate() {
+    Term left = additive();
+    Token token = peek();
+    if (token.kind() == Kind.SYMBOL
+        && Set.of("=", "<>", "!=", "<", "<=", ">", ">=").contains(token.text())) {
+      next++;
+      String operator = token.text().equals("!=") ? "<>" : token.text();
+      return new Term.Comparison(operator, left, additive());
+    }
+    if (acceptKeyword("BETWEEN")) {
+      Term low = additive();
+      expectKeyword("AND");
+      return new Term.Between(left, low, additive());
+    }
+    if (acceptKeyword("IN")) {
+      String close = acceptSymbol("(") ? ")" : "]";
+      if (close.equals("]")) {
+        expectSymbol("[");
+      }
+      List<Term> candidates = new ArrayList<>();
+      do {
+        candidates.add(additive());
+      } while (acceptSymbol(","));
+      expectSymbol(close);
+      return new Term.In(left, candidates);
+    }
+    if (acceptKeyword("IS")) {
+      boolean negated = acceptKeyword("NOT");
+      Token what = take();
+      if (!what.isKeyword("MISSING") && !what.isKeyword("NULL")) {
+        throw unexpected(what);
+      }
+      return new Term.Is(left, negated, what.isKeyword("MISSING"));
+    }
+    return left;
+  }
+
+  private Term additive() {
+    Term left = primary();
+    while (peek().isSymbol("+") || peek().isSymbol("-")) {
+      String operator = take().text();
+      left = new Term.Arithmetic(operator, left, primary());
+    }
+    return left;
+  }
+
+  private Term primary() {
+    deeper();
+    Term term = primaryTerm();
+    depth--;
+    return term;
+  }
+
+  private void deeper() {
+    if (++depth > MAX_DEPTH) {
+      throw Statements.malformed("Statement nested more than " + MAX_DEPTH + " levels deep");
+    }
+  }
+
+  private Term primaryTerm() {
+    Token token = peek();
+    switch (token.kind()) {
+      case PARAMETER -> {
+        next++;
+        return new Term.Parameter(parameters++);
+      }
+      case STRING -> {
+        next++;
+        return new Term.Literal(AttributeValue.s(token.text()));
+      }
+      case NUMBER -> {
+        next++;
+        return new Term.Literal(AttributeValue.n(token.text()));
+      }
+      case QUOTED_NAME -> {
+        return path();
+      }
+      case WORD -> {
+        if (token.isKeyword("TRUE") || token.isKeyword("FALSE")) {
+          next++;
+          return new Term.Literal(AttributeValue.bool(token.isKeyword("TRUE")));
+        }
+        if (token.isKeyword("NULL")) {
+          next++;
+          return new Term.Literal(AttributeValue.NULL);
+        }
+        if (peekAt(1).isSymbol("(") && !KEYWORDS.contains(token.keyword())) {
+          return call();
+        }
+        return path();
+      }
+      case SYMBOL -> {
+        if (acceptSymbol("(")) {
+          Term inner = condition();
+          expectSymbol(")");
+          return inner;
+        }
+        if (token.isSymbol("-") && peekAt(1).kind() == Kind.NUMBER) {
+          next++;
+          return new Term.Literal(AttributeValue.n("-" + take().text()));
+        }
+        if (acceptSymbol("{")) {
+          return map();
+        }
+        if (acceptSymbol("[")) {
+          return new Term.ListTerm(elements("]"));
+        }
+        if (acceptSymbol("<<")) {
+          return new Term.SetTerm(elements(">>"));
+        }
+        throw unexpected(token);
+      }
+      default -> throw unexpected(token);
+    }
+  }
+
+  private Term map() {
+    List<Term.MapTerm.Entry> entries = new ArrayList<>();
+    if (!acceptSymbol("}")) {
+      do {
+        Token name = take();
+        if (name.kind() != Kind.STRING) {
+          throw unexpected(name);
+        }
+        expectSymbol(":");
+        entries.add(new Term.MapTerm.Entry(name.text(), additive()));
+      } while (acceptSymbol(","));
+      expectSymbol("}");
+    }
+    return new Term.MapTerm(entries);
+  }
+
+  private List<Term> elements(String close) {
+    List<Term> elements = new ArrayList<>();
+    if (!acceptSymbol(close)) {
+      do {
+        elements.add(additive());
+      } while (acceptSymbol(","));
+      expectSymbol(close);
+    }
+    return elements;
+  }
+
+  private Term call() {
+    Token name = take();
+    String function = name.text().toLowerCase(java.util.Locale.ROOT);
+    if (!FUNCTIONS.contains(function)) {
+      throw Statements.malformed("Unsupported function: " + name.text());
+    }
+    expectSymbol("(");
+    List<Term> arguments = elements(")");
+    return new Term.Call(function, arguments);
+  }
+
+  private PathTerm path() {
+    List<Object> elements = new ArrayList<>();
+    elements.add(name());
+    while (true) {
+      if (peek().isSymbol(".") && isName(peekAt(1))) {
+        next++;
+        elements.add(name());
+      } else if (acceptSymbol("[")) {
+        Token index = take();
+        if (index.kind() == Kind.STRING) {
+          elements.add(index.text());
+        } else if (index.kind() == Kind.NUMBER
+            && index.text().chars().allMatch(Character::isDigit)) {
+          try {
+            elements.add(Integer.valueOf(index.text()));
+          } catch (NumberFormatException e) {
+            throw Statements.malformed("Unexpected path component: " + index.text());
+          }
+        } else {
+          throw Statements.malformed("Unexpected path component");
+        }
+        expectSymbol("]");
+      } else {
+        return new PathTerm(List.copyOf(elements));
+      }
+    }
+  }
+
+  private boolean isName(Token token) {
+    return token.kind() == Kind.QUOTED_NAME
+        || (token.kind() == Kind.WORD && !KEYWORDS.contains(token.keyword()));
+  }
+
+  /** A table or attribute name: quoted, or an unquoted word that is not a keyword. */
+  private String name() {
+    Token token = take();
+    if (!isName(token)) {
+      throw unexpected(token);
+    }
+    return token.text();
+  }
+
+  // ---- tokens -----------------------------------------------------------------------------
+
+  private Token peek() {
+    return tokens.get(next);
+  }
+
+  private Token peekAt(int ahead) {
+    return tokens.get(Math.min(next + ahead, tokens.size() - 1));
+  }
+
+  private Token take() {
+    Token token = peek();
+    if (token.kind() != Kind.END) {
+      next++;
+    }
+    return token;
+  }
+
+  private boolean acceptKeyword(String keyword) {
+    if (peek().isKeyword(keyword)) {
+      next++;
+      return true;
+    }
+    return false;
+  }
+
+  private boolean acceptSymbol(String symbol) {
+    if (peek().isSymbol(symbol)) {
+      next++;
+      return true;
+    }
+    return false;
+  }
+
+  private void expectKeyword(String keyword) {
+    if (!acceptKeyword(keyword)) {
+      throw unexpected(peek());
+    }
+  }
+
+  private void expectSymbol(String symbol) {
+    if (!acceptSymbol(symbol)) {
+      throw unexpected(peek());
+    }
+  }
+
+  /**
+   * DynamoDB names the kind of what it did not expect ("Unexpected keyword", "Unexpected
+   * term"); the token and its place follow, so that a user finds it in a long statement.
+   */
+  private static RuntimeException unexpected(Token token) {
+    String kind =
+        switch (token.kind()) {
+          case END -> "Unexpected end of statement";
+          case WORD ->
+              KEYWORDS.contains(token.keyword()) ? "Unexpected keyword" : "Unexpected term";
+          default -> "Unexpected term";
+        };
+    if (token.kind() == Kind.END) {
+      return Statements.malformed(kind);
+    }
+    return Statements.malformed(
+        kind + " '" + token.text() + "' at position " + (token.position() + 1));
+  }
+}

@@ -1,0 +1,42 @@
+package io.stator.server.wire;
+
+import io.stator.api.ExecuteStatementRequest;
+import io.stator.value.AttributeValue;
+import java.io.IOException;
+import java.util.List;
+
+/** Readers of the PartiQL operations' requests, member by member as in {@link Requests}. */
+final class StatementRequests {
+  private StatementRequests() {}
+
+  static ExecuteStatementRequest executeStatement(JsonInput in) throws IOException {
+    String statement = null;
+    List<AttributeValue> parameters = null;
+    Boolean consistentRead = null;
+    String nextToken = null;
+    String returnConsumedCapacity = null;
+    Integer limit = null;
+    String returnValuesOnConditionCheckFailure = null;
+    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
+      switch (m) {
+        case "Statement" -> statement = in.string();
+        case "Parameters" -> parameters = in.attributeValueList();
+        case "ConsistentRead" -> consistentRead = in.bool();
+        case "NextToken" -> nextToken = in.string();
+        case "ReturnConsumedCapacity" -> returnConsumedCapacity = in.string();
+        case "Limit" -> limit = in.integer();
+        case "ReturnValuesOnConditionCheckFailure" ->
+            returnValuesOnConditionCheckFailure = in.string();
+        default -> in.skip();
+      }
+    }
+    return new ExecuteStatementRequest(
+        statement,
+        parameters,
+        consistentRead,
+        nextToken,
+        returnConsumedCapacity,
+        limit,
+        returnValuesOnConditionCheckFailure);
+  }
+}

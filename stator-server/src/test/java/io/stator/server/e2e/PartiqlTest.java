@@ -1,0 +1,222 @@
+package io.stator.server.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.DuplicateItemException;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.ExecuteStatementResponse;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.OperationType;
+import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
+
+/**
+ * ExecuteStatement's statements on one item, through the SDK: each write checked afterwards
+ * through GetItem, and one table's GSI and stream checked after PartiQL writes.
+ */
+class PartiqlTest extends EndToEndTest {
+  private static final ScalarAttributeType S = ScalarAttributeType.S;
+  private static final ScalarAttributeType N = ScalarAttributeType.N;
+
+  private ExecuteStatementResponse run(String statement, AttributeValue... parameters) {
+    return dynamo.executeStatement(r -> {
+      r.statement(statement);
+      if (parameters.length > 0) {
+        r.parameters(parameters);
+      }
+    });
+  }
+
+  private Map<String, AttributeValue> get(String table, Map<String, AttributeValue> key) {
+    var got = dynamo.getItem(r -> r.tableName(table).key(key).consistentRead(true));
+    return got.hasItem() ? got.item() : null; // the SDK shows an absent Item as an empty map
+  }
+
+  private void assertConditionFails(String statement) {
+    assertError(ConditionalCheckFailedException.class, "ConditionalCheckFailedException",
+        "The conditional request failed", () -> run(statement));
+  }
+
+  @Test
+  void insertWritesLiteralsAndParameters() {
+    String table = createTable("pql-insert", "pk", S, "sk", N);
+    ExecuteStatementResponse inserted = run("INSERT INTO \"" + table + "\" VALUE {'pk': 'a', "
+        + "'sk': 1, 'name': ?, 'tags': <<'x', 'y'>>, 'nums': <<1, 2.5>>, "
+        + "'doc': {'inner': [1, 'two', true, NULL]}, 'flag': false, 'neg': -3e2}", s("Ann"));
+    assertThat(inserted.items()).isEmpty();
+    Map<String, AttributeValue> item = get(table, item("pk", s("a"), "sk", n("1")));
+    assertThat(item).containsEntry("name", s("Ann"))
+        .containsEntry("flag", AttributeValue.fromBool(false))
+        .containsEntry("neg", n("-300"))
+        .containsEntry("doc", m(item("inner", l(n("1"), s("two"),
+            AttributeValue.fromBool(true), AttributeValue.fromNul(true)))));
+    assertThat(item.get("tags").ss()).containsExactlyInAnyOrder("x", "y");
+    assertThat(item.get("nums").ns()).containsExactlyInAnyOrder("1", "2.5");
+  }
+
+  @Test
+  void insertOfAnExistingKeyIsADuplicateAndWritesNothing() {
+    String table = createTable("pql-dup", "pk", S);
+    run("INSERT INTO \"" + table + "\" VALUE {'pk': ?, 'v': 1}", s("k"));
+    assertError(DuplicateItemException.class, "DuplicateItemException",
+        "Duplicate primary key exists in table",
+        () -> run("INSERT INTO \"" + table + "\" VALUE {'pk': ?, 'v': 2}", s("k")));
+    assertThat(get(table, item("pk", s("k")))).containsEntry("v", n("1"));
+  }
+
+  @Test
+  void selectOnTheFullKeyIsAGetItem() {
+    String table = createTable("pql-select", "pk", S, "sk", S);
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("p"), "sk", s("s"), "a", n("1"),
+        "m", m(item("x", s("X"), "y", s("Y"))), "l", l(s("l0"), s("l1")))));
+
+    ExecuteStatementResponse all = dynamo.executeStatement(r -> r
+        .statement("select * from \"" + table + "\" where pk = ? and \"sk\" = 's'")
+        .parameters(s("p")).consistentRead(true)
+        .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL));
+    assertThat(all.items()).containsExactly(get(table, item("pk", s("p"), "sk", s("s"))));
+    assertThat(all.consumedCapacity().capacityUnits()).isEqualTo(1.0);
+
+    ExecuteStatementResponse some = run(
+        "SELECT a, m.x, l[1] FROM \"" + table + "\" WHERE sk = 's' AND pk = 'p'");
+    assertThat(some.items()).containsExactly(item("a", n("1"), "m", m(item("x", s("X"))),
+        "l", l(s("l1"))));
+
+    assertThat(run("SELECT * FROM \"" + table + "\" WHERE pk = 'p' AND sk = 'none'").items())
+        .isEmpty();
+  }
+
+  @Test
+  void updateSetsAddsRemovesAndReturns() {
+    String table = createTable("pql-update", "pk", S);
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("u"), "count", n("1"),
+        "list", l(n("1")), "tags", AttributeValue.fromSs(List.of("a", "b")),
+        "doc", m(item("inner", s("old"))), "gone", s("x"))));
+
+    ExecuteStatementResponse updated = run("UPDATE \"" + table + "\" SET count = count + ? "
+        + "SET list = list_append(list, [2]), tags = set_add(tags, <<'c'>>) "
+        + "SET doc.inner = 'new' REMOVE gone WHERE pk = 'u' AND count = 1 "
+        + "RETURNING ALL NEW *", n("4"));
+    Map<String, AttributeValue> after = get(table, item("pk", s("u")));
+    assertThat(updated.items()).containsExactly(after);
+    assertThat(after).containsEntry("count", n("5"))
+        .containsEntry("list", l(n("1"), n("2")))
+        .containsEntry("doc", m(item("inner", s("new"))))
+        .doesNotContainKey("gone");
+    assertThat(after.get("tags").ss()).containsExactlyInAnyOrder("a", "b", "c");
+
+    ExecuteStatementResponse removed = run("UPDATE \"" + table + "\" "
+        + "SET tags = set_delete(tags, <<'a'>>) WHERE pk = 'u' RETURNING MODIFIED OLD *");
+    assertThat(removed.items().get(0).get("tags").ss()).containsExactlyInAnyOrder("a", "b", "c");
+    assertThat(get(table, item("pk", s("u"))).get("tags").ss())
+        .containsExactlyInAnyOrder("b", "c");
+  }
+
+  @Test
+  void updateOfAMissingItemOrAFailedConditionIsAConditionalCheckFailure() {
+    String table = createTable("pql-update-cond", "pk", S);
+    run("INSERT INTO \"" + table + "\" VALUE {'pk': 'k', 'v': 1}");
+    assertConditionFails("UPDATE \"" + table + "\" SET v = 2 WHERE pk = 'k' AND v > 1");
+    assertThat(get(table, item("pk", s("k")))).containsEntry("v", n("1"));
+    assertConditionFails("UPDATE \"" + table + "\" SET v = 2 WHERE pk = 'absent'");
+    assertThat(get(table, item("pk", s("absent")))).isNull();
+    run("UPDATE \"" + table + "\" SET v = 2 WHERE pk = 'k' AND v IS NOT MISSING "
+        + "AND other IS MISSING AND (begins_with(pk, 'k') OR v IN (7, 8))");
+    assertThat(get(table, item("pk", s("k")))).containsEntry("v", n("2"));
+  }
+
+  @Test
+  void deleteWithConditionsAndReturning() {
+    String table = createTable("pql-delete", "pk", S);
+    run("INSERT INTO \"" + table + "\" VALUE {'pk': 'd', 'v': 'keep'}");
+    assertConditionFails("DELETE FROM \"" + table + "\" WHERE pk = 'd' AND v <> 'keep'");
+    assertThat(get(table, item("pk", s("d")))).isNotNull();
+
+    ExecuteStatementResponse deleted =
+        run("DELETE FROM \"" + table + "\" WHERE pk = ? AND v = 'keep' RETURNING ALL OLD *",
+            s("d"));
+    assertThat(deleted.items()).containsExactly(item("pk", s("d"), "v", s("keep")));
+    assertThat(get(table, item("pk", s("d")))).isNull();
+  }
+
+  @Test
+  void partiqlWritesReachTheIndexAndTheStream() {
+    String table = uniqueTableName("pql-index");
+    dynamo.createTable(CreateTableRequest.builder()
+        .tableName(table)
+        .attributeDefinitions(attribute("pk", S), attribute("owner", S))
+        .keySchema(key("pk", KeyType.HASH))
+        .globalSecondaryIndexes(GlobalSecondaryIndex.builder().indexName("ByOwner")
+            .keySchema(key("owner", KeyType.HASH))
+            .projection(p -> p.projectionType(ProjectionType.ALL)).build())
+        .streamSpecification(s -> s.streamEnabled(true)
+            .streamViewType(StreamViewType.NEW_AND_OLD_IMAGES))
+        .billingMode(BillingMode.PAY_PER_REQUEST)
+        .build());
+    awaitActive(table);
+
+    run("INSERT INTO \"" + table + "\" VALUE {'pk': 'i', 'owner': 'ann'}");
+    run("UPDATE \"" + table + "\" SET owner = 'bob' WHERE pk = 'i'");
+    run("INSERT INTO \"" + table + "\" VALUE {'pk': 'j', 'owner': 'bob'}");
+    run("DELETE FROM \"" + table + "\" WHERE pk = 'j'");
+
+    assertThat(dynamo.query(r -> r.tableName(table).indexName("ByOwner")
+        .keyConditionExpression("#o = :o").expressionAttributeNames(Map.of("#o", "owner"))
+        .expressionAttributeValues(Map.of(":o", s("bob")))).items())
+        .containsExactly(item("pk", s("i"), "owner", s("bob")));
+    assertThat(dynamo.query(r -> r.tableName(table).indexName("ByOwner")
+        .keyConditionExpression("#o = :o").expressionAttributeNames(Map.of("#o", "owner"))
+        .expressionAttributeValues(Map.of(":o", s("ann")))).items()).isEmpty();
+
+    String arn = dynamo.describeTable(r -> r.tableName(table)).table().latestStreamArn();
+    List<Record> records = new StreamConsumer(endpoint.streamsClient(), arn).readAll();
+    // A stream orders the records of one key; the two keys may lie in different shards.
+    List<Record> ofI = records.stream()
+        .filter(r -> r.dynamodb().keys().get("pk").equals(s("i"))).toList();
+    List<Record> ofJ = records.stream()
+        .filter(r -> r.dynamodb().keys().get("pk").equals(s("j"))).toList();
+    assertThat(ofI).extracting(Record::eventName)
+        .containsExactly(OperationType.INSERT, OperationType.MODIFY);
+    assertThat(ofJ).extracting(Record::eventName)
+        .containsExactly(OperationType.INSERT, OperationType.REMOVE);
+    assertThat(ofI.get(1).dynamodb().oldImage()).containsEntry("owner", s("ann"));
+    assertThat(ofI.get(1).dynamodb().newImage()).containsEntry("owner", s("bob"));
+    assertThat(ofJ.get(1).dynamodb().oldImage()).containsEntry("owner", s("bob"));
+  }
+
+  @Test
+  void errors() {
+    String table = createTable("pql-errors", "pk", S);
+    assertValidation("Statement wasn't well formed, can't be processed: Expected data manipulation",
+        () -> run("UPSERT INTO \"" + table + "\" VALUE {'pk': 'a'}"));
+    assertValidation("Statement wasn't well formed, can't be processed: "
+            + "Unexpected keyword 'WHERE' at position 25",
+        () -> run("SELECT * FROM \"" + "x" + "\" WHERE WHERE"));
+    assertValidationContaining("Statement wasn't well formed, can't be processed: ",
+        () -> run("INSERT INTO \"" + table + "\" VALUE {'pk': 'a'"));
+    assertValidation("Number of parameters in request and statement don't match.",
+        () -> run("INSERT INTO \"" + table + "\" VALUE {'pk': ?}"));
+    assertValidation(
+        "Where clause does not contain a mandatory equality on all key attributes",
+        () -> run("UPDATE \"" + table + "\" SET v = 1 WHERE v = 2"));
+    assertValidation(
+        "Where clause does not contain a mandatory equality on all key attributes",
+        () -> run("DELETE FROM \"" + table + "\" WHERE pk = 'a' OR pk = 'b'"));
+    assertErrorContaining(ResourceNotFoundException.class, "ResourceNotFoundException",
+        "Requested resource not found",
+        () -> run("SELECT * FROM \"no-such-table\" WHERE pk = 'a'"));
+    assertThat(dynamo.scan(r -> r.tableName(table)).items()).isEmpty();
+  }
+}
