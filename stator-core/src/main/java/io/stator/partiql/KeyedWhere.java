@@ -15,8 +15,7 @@ import java.util.Map;
 record KeyedWhere(Map<String, AttributeValue> key, Term condition) {
 
   static KeyedWhere of(Term where, List<String> keyNames, ExpressionText text) {
-    List<Term> conjuncts = new ArrayList<>();
-    flatten(where, conjuncts);
+    List<Term> conjuncts = conjuncts(where);
     Map<String, AttributeValue> key = new LinkedHashMap<>();
     for (String keyName : keyNames) {
       for (int i = 0; i < conjuncts.size(); i++) {
@@ -32,11 +31,32 @@ record KeyedWhere(Map<String, AttributeValue> key, Term condition) {
             "Where clause does not contain a mandatory equality on all key attributes");
       }
     }
+    return new KeyedWhere(key, and(conjuncts));
+  }
+
+  /** As {@link #of}, or null where the clause does not name the full key. */
+  static KeyedWhere ofOrNull(Term where, List<String> keyNames, ExpressionText text) {
+    try {
+      return of(where, keyNames, text);
+    } catch (DynamoDbException e) {
+      return null;
+    }
+  }
+
+  /** The clause's top-level conjuncts, in a list the caller may change; none for no clause. */
+  static List<Term> conjuncts(Term where) {
+    List<Term> conjuncts = new ArrayList<>();
+    flatten(where, conjuncts);
+    return conjuncts;
+  }
+
+  /** The conjunction of the terms, or null for none. */
+  static Term and(List<Term> conjuncts) {
     Term condition = null;
     for (Term conjunct : conjuncts) {
       condition = condition == null ? conjunct : new Term.And(condition, conjunct);
     }
-    return new KeyedWhere(key, condition);
+    return condition;
   }
 
   /** Whether the clause is nothing but the equalities of the full key. */
@@ -54,7 +74,7 @@ record KeyedWhere(Map<String, AttributeValue> key, Term condition) {
   }
 
   /** The value of {@code keyName = value} (either way round), or null. */
-  private static Term keyValue(Term conjunct, String keyName) {
+  static Term keyValue(Term conjunct, String keyName) {
     if (!(conjunct instanceof Term.Comparison c) || !c.operator().equals("=")) {
       return null;
     }
@@ -67,11 +87,11 @@ record KeyedWhere(Map<String, AttributeValue> key, Term condition) {
     return null;
   }
 
-  private static boolean isAttribute(Term term, String name) {
+  static boolean isAttribute(Term term, String name) {
     return term instanceof Term.PathTerm path && path.isTopLevel() && path.name().equals(name);
   }
 
-  private static boolean isValue(Term term) {
+  static boolean isValue(Term term) {
     return term instanceof Term.Literal || term instanceof Term.Parameter;
   }
 }

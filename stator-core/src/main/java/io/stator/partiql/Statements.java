@@ -8,11 +8,10 @@ import io.stator.api.DynamoDbException;
 import io.stator.api.ErrorType;
 import io.stator.api.ExecuteStatementRequest;
 import io.stator.api.ExecuteStatementResponse;
-import io.stator.api.GetItemRequest;
-import io.stator.api.GetItemResponse;
 import io.stator.api.KeySchemaElement;
 import io.stator.api.PutItemRequest;
 import io.stator.api.PutItemResponse;
+import io.stator.api.TableDescription;
 import io.stator.api.UpdateItemRequest;
 import io.stator.api.UpdateItemResponse;
 import io.stator.value.AttributeValue;
@@ -27,7 +26,7 @@ import java.util.Map;
  * <ul>
  *   <li>{@code INSERT} is a PutItem on condition that no item has the key; one that has it is
  *       DuplicateItemException, not an overwrite.
- *   <li>{@code SELECT} with equalities on the full key and nothing else is a GetItem.
+ *   <li>{@code SELECT} is a GetItem, a Query or a Scan, as {@link Selects} says.
  *   <li>{@code UPDATE} is an UpdateItem on condition that the item exists (DynamoDB's UPDATE
  *       never creates one) and that the rest of its WHERE clause holds.
  *   <li>{@code DELETE} is a DeleteItem on condition of the rest of its WHERE clause.
@@ -54,13 +53,15 @@ public final class Statements {
           "Number of parameters in request and statement don't match.");
     }
     Statement statement = parsed.statement();
-    List<String> keyNames = keyNames(database, statement.table());
+    TableDescription table =
+        database.describeTable(new DescribeTableRequest(statement.table())).table();
+    List<String> keyNames = keyNames(table.keySchema());
     ExpressionText text = new ExpressionText(parameters);
     if (statement instanceof Statement.Insert insert) {
       return insert(database, r, insert, keyNames, text);
     }
     if (statement instanceof Statement.Select select) {
-      return select(database, r, select, keyNames, text);
+      return Selects.run(database, r, select, table, text);
     }
     if (statement instanceof Statement.Update update) {
       return update(database, r, update, keyNames, text);
@@ -68,11 +69,10 @@ public final class Statements {
     return delete(database, r, (Statement.Delete) statement, keyNames, text);
   }
 
-  /** The table's key attributes, partition key first; ResourceNotFoundException if none. */
-  private static List<String> keyNames(Database database, String table) {
+  /** The key attributes of a table or an index, partition key first. */
+  static List<String> keyNames(List<KeySchemaElement> keySchema) {
     List<String> names = new ArrayList<>();
-    for (KeySchemaElement element :
-        database.describeTable(new DescribeTableRequest(table)).table().keySchema()) {
+    for (KeySchemaElement element : keySchema) {
       if (element.keyType().equals("HASH")) {
         names.add(0, element.attributeName());
       } else {
@@ -106,41 +106,6 @@ public final class Statements {
             ErrorType.DuplicateItemException, "Duplicate primary key exists in table");
       }
       throw e;
-    }
-  }
-
-  private static ExecuteStatementResponse select(
-      Database database,
-      ExecuteStatementRequest r,
-      Statement.Select select,
-      List<String> keyNames,
-      ExpressionText text) {
-    KeyedWhere where = select.where() == null ? null : keyedOrNull(select.where(), keyNames, text);
-    if (select.index() != null || where == null || !where.onlyKey()) {
-      throw DynamoDbException.validation(
-          "Stator runs a SELECT only with equalities on the table's full primary key so far");
-    }
-    String projection = null;
-    if (select.projection() != null) {
-      List<String> paths = new ArrayList<>();
-      select.projection().forEach(p -> paths.add(text.path(p)));
-      projection = String.join(", ", paths);
-    }
-    GetItemResponse got =
-        database.getItem(
-            new GetItemRequest(
-                select.table(), where.key(), r.consistentRead(), projection, text.names(), null,
-                r.returnConsumedCapacity()));
-    List<Map<String, AttributeValue>> items =
-        got.item() == null ? List.of() : List.of(got.item());
-    return new ExecuteStatementResponse(items, null, got.consumedCapacity(), null);
-  }
-
-  private static KeyedWhere keyedOrNull(Term where, List<String> keyNames, ExpressionText text) {
-    try {
-      return KeyedWhere.of(where, keyNames, text);
-    } catch (DynamoDbException e) {
-      return null;
     }
   }
 

@@ -1,0 +1,160 @@
+package io.stator.partiql;
+
+import io.stator.api.Database;
+import io.stator.api.ExecuteStatementRequest;
+import io.stator.api.ExecuteStatementResponse;
+import io.stator.api.GetItemRequest;
+import io.stator.api.GetItemResponse;
+import io.stator.api.GlobalSecondaryIndexDescription;
+import io.stator.api.KeySchemaElement;
+import io.stator.api.LocalSecondaryIndexDescription;
+import io.stator.api.QueryRequest;
+import io.stator.api.QueryResponse;
+import io.stator.api.ScanRequest;
+import io.stator.api.ScanResponse;
+import io.stator.api.TableDescription;
+import io.stator.value.AttributeValue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A SELECT, run as DynamoDB plans it: equalities on the table's full key and nothing else are a
+ * GetItem; an equality on the partition key (of the table, or of the index named in FROM) is a
+ * Query, with one condition on the sort key ({@code =}, {@code <}, {@code <=}, {@code >},
+ * {@code >=}, {@code BETWEEN}, {@code begins_with}) as part of the key condition and the rest
+ * as its filter; anything else is a Scan with the whole WHERE clause as its filter.
+ */
+final class Selects {
+  private static final Set<String> SORT_KEY_OPERATORS = Set.of("=", "<", "<=", ">", ">=");
+
+  private Selects() {}
+
+  static ExecuteStatementResponse run(
+      Database database,
+      ExecuteStatementRequest r,
+      Statement.Select select,
+      TableDescription table,
+      ExpressionText text) {
+    List<String> tableKey = Statements.keyNames(table.keySchema());
+    if (select.index() == null && r.nextToken() == null && select.where() != null) {
+      KeyedWhere where = KeyedWhere.ofOrNull(select.where(), tableKey, text);
+      if (where != null && where.onlyKey()) {
+        return getItem(database, r, select, where.key(), text);
+      }
+    }
+    List<String> key = select.index() == null ? tableKey : indexKey(table, select.index());
+    List<Term> conjuncts = KeyedWhere.conjuncts(select.where());
+    Term partition =
+        key == null ? null : take(conjuncts, c -> KeyedWhere.keyValue(c, key.get(0)) != null);
+    String projection = projection(select, text);
+    Map<String, AttributeValue> start = NextTokens.decode(r.nextToken());
+    if (partition == null) {
+      String filter = select.where() == null ? null : text.condition(select.where());
+      ScanResponse scanned =
+          database.scan(
+              new ScanRequest(
+                  select.table(), select.index(), null, r.limit(), r.consistentRead(), start,
+                  null, null, filter, projection, text.names(), text.values(),
+                  r.returnConsumedCapacity(), null, null, null));
+      return page(scanned.items(), scanned.lastEvaluatedKey(), scanned.consumedCapacity());
+    }
+    String keyCondition = text.condition(partition);
+    if (key.size() > 1) {
+      Term sort = take(conjuncts, c -> isSortKeyCondition(c, key.get(1)));
+      if (sort != null) {
+        keyCondition += " AND " + text.condition(sort);
+      }
+    }
+    Term rest = KeyedWhere.and(conjuncts);
+    String filter = rest == null ? null : text.condition(rest);
+    QueryResponse queried =
+        database.query(
+            new QueryRequest(
+                select.table(), select.index(), null, r.limit(), r.consistentRead(), null, start,
+                keyCondition, filter, projection, text.names(), text.values(),
+                r.returnConsumedCapacity(), null, null, null, null));
+    return page(queried.items(), queried.lastEvaluatedKey(), queried.consumedCapacity());
+  }
+
+  private static ExecuteStatementResponse getItem(
+      Database database,
+      ExecuteStatementRequest r,
+      Statement.Select select,
+      Map<String, AttributeValue> key,
+      ExpressionText text) {
+    String projection = projection(select, text);
+    GetItemResponse got =
+        database.getItem(
+            new GetItemRequest(
+                select.table(), key, r.consistentRead(), projection, text.names(), null,
+                r.returnConsumedCapacity()));
+    List<Map<String, AttributeValue>> items =
+        got.item() == null ? List.of() : List.of(got.item());
+    return new ExecuteStatementResponse(items, null, got.consumedCapacity(), null);
+  }
+
+  private static ExecuteStatementResponse page(
+      List<Map<String, AttributeValue>> items,
+      Map<String, AttributeValue> lastEvaluatedKey,
+      io.stator.api.ConsumedCapacity capacity) {
+    return new ExecuteStatementResponse(
+        items, NextTokens.encode(lastEvaluatedKey), capacity, lastEvaluatedKey);
+  }
+
+  private static String projection(Statement.Select select, ExpressionText text) {
+    if (select.projection() == null) {
+      return null;
+    }
+    List<String> paths = new ArrayList<>();
+    select.projection().forEach(p -> paths.add(text.path(p)));
+    return String.join(", ", paths);
+  }
+
+  /** The index's key, partition key first; null for an index the table lacks (a Scan says so). */
+  private static List<String> indexKey(TableDescription table, String index) {
+    if (table.globalSecondaryIndexes() != null) {
+      for (GlobalSecondaryIndexDescription gsi : table.globalSecondaryIndexes()) {
+        if (gsi.indexName().equals(index)) {
+          return Statements.keyNames(gsi.keySchema());
+        }
+      }
+    }
+    if (table.localSecondaryIndexes() != null) {
+      for (LocalSecondaryIndexDescription lsi : table.localSecondaryIndexes()) {
+        if (lsi.indexName().equals(index)) {
+          return Statements.keyNames(lsi.keySchema());
+        }
+      }
+    }
+    return null;
+  }
+
+  private static Term take(List<Term> conjuncts, java.util.function.Predicate<Term> which) {
+    for (int i = 0; i < conjuncts.size(); i++) {
+      if (which.test(conjuncts.get(i))) {
+        return conjuncts.remove(i);
+      }
+    }
+    return null;
+  }
+
+  private static boolean isSortKeyCondition(Term term, String attribute) {
+    if (term instanceof Term.Comparison c) {
+      return SORT_KEY_OPERATORS.contains(c.operator())
+          && KeyedWhere.isAttribute(c.left(), attribute)
+          && KeyedWhere.isValue(c.right());
+    }
+    if (term instanceof Term.Between b) {
+      return KeyedWhere.isAttribute(b.operand(), attribute)
+          && KeyedWhere.isValue(b.low())
+          && KeyedWhere.isValue(b.high());
+    }
+    return term instanceof Term.Call call
+        && call.function().equals("begins_with")
+        && call.arguments().size() == 2
+        && KeyedWhere.isAttribute(call.arguments().get(0), attribute)
+        && KeyedWhere.isValue(call.arguments().get(1));
+  }
+}

@@ -1,0 +1,153 @@
+package io.stator.server.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.ExecuteStatementResponse;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+
+/**
+ * SELECT as a Query or a Scan, through the SDK: each answer compared with the Query or Scan
+ * written with expressions over the same items, and paged with Limit and NextToken.
+ */
+class PartiqlSelectTest extends EndToEndTest {
+  private static final ScalarAttributeType S = ScalarAttributeType.S;
+  private static final ScalarAttributeType N = ScalarAttributeType.N;
+
+  /** pk 'p' with sk 1..6 (v alternating 'a'/'b', l of sk elements), and pk 'q' with sk 1. */
+  private String createItems() {
+    String table = uniqueTableName("pql-select");
+    dynamo.createTable(CreateTableRequest.builder()
+        .tableName(table)
+        .attributeDefinitions(attribute("pk", S), attribute("sk", N), attribute("owner", S))
+        .keySchema(key("pk", KeyType.HASH), key("sk", KeyType.RANGE))
+        .globalSecondaryIndexes(GlobalSecondaryIndex.builder().indexName("ByOwner")
+            .keySchema(key("owner", KeyType.HASH), key("sk", KeyType.RANGE))
+            .projection(p -> p.projectionType(ProjectionType.ALL)).build())
+        .billingMode(BillingMode.PAY_PER_REQUEST)
+        .build());
+    awaitActive(table);
+    for (int i = 1; i <= 6; i++) {
+      List<AttributeValue> list = new ArrayList<>();
+      for (int j = 0; j < i; j++) {
+        list.add(n(Integer.toString(j)));
+      }
+      Map<String, AttributeValue> item = new java.util.LinkedHashMap<>(item("pk", s("p"),
+          "sk", n(Integer.toString(i)), "v", s(i % 2 == 0 ? "b" : "a"),
+          "l", AttributeValue.fromL(list), "owner", s(i <= 3 ? "ann" : "bob")));
+      if (i == 5) {
+        item.put("nothing", AttributeValue.fromNul(true));
+      }
+      dynamo.putItem(r -> r.tableName(table).item(item));
+    }
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("q"), "sk", n("1"), "v", s("a"))));
+    return table;
+  }
+
+  private List<Map<String, AttributeValue>> select(String statement, AttributeValue... params) {
+    return dynamo.executeStatement(r -> {
+      r.statement(statement);
+      if (params.length > 0) {
+        r.parameters(params);
+      }
+    }).items();
+  }
+
+  private List<Map<String, AttributeValue>> query(String table, String keyCondition,
+      String filter, Object... placeholders) {
+    return dynamo.query(r -> r.tableName(table).keyConditionExpression(keyCondition)
+        .filterExpression(filter).expressionAttributeValues(attributeValues(placeholders))
+        .consistentRead(true)).items();
+  }
+
+  private List<Map<String, AttributeValue>> scan(String table, String filter,
+      Object... placeholders) {
+    return dynamo.scan(r -> r.tableName(table).filterExpression(filter)
+        .expressionAttributeNames(attributeNames(placeholders))
+        .expressionAttributeValues(attributeValues(placeholders))).items();
+  }
+
+  @Test
+  void anEqualityOnThePartitionKeyIsAQueryWithTheSortKeyConditionAndAFilter() {
+    String table = createItems();
+    String from = "SELECT * FROM \"" + table + "\" WHERE ";
+    assertThat(select(from + "pk = ? AND sk > 2 AND v = 'a'", s("p")))
+        .isEqualTo(query(table, "pk = :p AND sk > :s", "v = :v",
+            ":p", s("p"), ":s", n("2"), ":v", s("a")))
+        .extracting(i -> i.get("sk").n()).containsExactly("3", "5");
+    assertThat(select(from + "pk = 'p' AND sk BETWEEN 2 AND 4"))
+        .extracting(i -> i.get("sk").n()).containsExactly("2", "3", "4");
+    assertThat(select(from + "sk <= 2 AND pk = 'p'"))
+        .extracting(i -> i.get("sk").n()).containsExactly("1", "2");
+    assertThat(select(from + "pk = 'p' AND sk = 6 AND size(l) > 5"))
+        .extracting(i -> i.get("sk").n()).containsExactly("6");
+    assertThat(select(from + "pk = 'none'")).isEmpty();
+  }
+
+  @Test
+  void withoutThePartitionKeyItIsAScanWithTheWholeClauseAsFilter() {
+    String table = createItems();
+    String from = "SELECT * FROM \"" + table + "\"";
+    assertThat(select(from)).containsExactlyInAnyOrderElementsOf(
+        dynamo.scan(r -> r.tableName(table)).items()).hasSize(7);
+    assertThat(select(from + " WHERE v = 'b' OR (sk = 1 AND NOT pk = 'p')"))
+        .containsExactlyInAnyOrderElementsOf(
+            scan(table, "v = :b OR (sk = :one AND NOT pk = :p)",
+                ":b", s("b"), ":one", n("1"), ":p", s("p")))
+        .extracting(i -> i.get("pk").s() + i.get("sk").n())
+        .containsExactlyInAnyOrder("p2", "p4", "p6", "q1");
+    assertThat(select(from + " WHERE contains(l, 4) AND attribute_type(v, 'S')"))
+        .extracting(i -> i.get("sk").n()).containsExactlyInAnyOrder("5", "6");
+    assertThat(select(from + " WHERE l IS MISSING"))
+        .extracting(i -> i.get("pk").s()).containsExactly("q");
+    assertThat(select(from + " WHERE nothing IS NOT MISSING"))
+        .extracting(i -> i.get("sk").n()).containsExactly("5");
+    assertThat(select(from + " WHERE nothing IS NULL AND pk IS NOT NULL")).hasSize(7);
+    assertThat(select(from + " WHERE begins_with(pk, 'q') OR v IN ('x', 'y')"))
+        .extracting(i -> i.get("pk").s()).containsExactly("q");
+  }
+
+  @Test
+  void selectFromAnIndexQueriesIt() {
+    String table = createItems();
+    assertThat(select("SELECT pk, sk FROM \"" + table + "\".\"ByOwner\" "
+        + "WHERE owner = ? AND sk >= 5", s("bob")))
+        .containsExactly(item("pk", s("p"), "sk", n("5")), item("pk", s("p"), "sk", n("6")));
+    assertThat(select("SELECT sk FROM \"" + table + "\".ByOwner WHERE v = 'b'"))
+        .extracting(i -> i.get("sk").n()).containsExactlyInAnyOrder("2", "4", "6");
+  }
+
+  @Test
+  void limitAndNextTokenPageAQueryAndAScan() {
+    String table = createItems();
+    for (String statement : List.of(
+        "SELECT * FROM \"" + table + "\" WHERE pk = 'p'",
+        "SELECT * FROM \"" + table + "\"")) {
+      List<Map<String, AttributeValue>> all = new ArrayList<>();
+      String token = null;
+      int pages = 0;
+      do {
+        String from = token;
+        ExecuteStatementResponse page = dynamo.executeStatement(r -> r.statement(statement)
+            .limit(2).nextToken(from).consistentRead(true));
+        assertThat(page.items()).hasSizeLessThanOrEqualTo(2);
+        all.addAll(page.items());
+        token = page.nextToken();
+        pages++;
+      } while (token != null);
+      assertThat(pages).isGreaterThanOrEqualTo(3);
+      assertThat(all).containsExactlyInAnyOrderElementsOf(select(statement));
+    }
+    assertValidation("Invalid NextToken", () -> dynamo.executeStatement(r -> r
+        .statement("SELECT * FROM \"" + table + "\"").nextToken("not-a-token")));
+  }
+}
