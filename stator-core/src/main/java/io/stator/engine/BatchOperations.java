@@ -28,6 +28,7 @@ import io.stator.schema.Constraints;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitConflictException;
+import io.stator.storage.CommitOutcomeUnknownException;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
@@ -363,6 +364,7 @@ final class BatchOperations {
    */
   private Applied commit(Write w) {
     double units = -1;
+    UnknownOutcomes<Applied> unknown = new UnknownOutcomes<>();
     while (true) {
       Catalog.Entry entry = tables.entryForItems(w.table().name());
       TableDefinition table = entry.table();
@@ -371,6 +373,10 @@ final class BatchOperations {
         throw DynamoDbException.resourceNotFound("Requested resource not found");
       }
       Optional<StoredRecord> current = storage.get(table.space(), w.key());
+      Applied landed = unknown.landed(current);
+      if (landed != null) {
+        return landed;
+      }
       Map<String, AttributeValue> old =
           current.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
       IndexChanges changes = IndexChanges.of(table, old, w.item());
@@ -386,10 +392,8 @@ final class BatchOperations {
         // deleting an absent item changes nothing, and still costs one unit
         return new Applied(units, null);
       }
-      Commit commit =
-          new Commit()
-              .expect(table.space(), w.key(),
-                  current.map(StoredRecord::version).orElse(Commit.Expectation.ABSENT));
+      long version = current.map(StoredRecord::version).orElse(Commit.Expectation.ABSENT);
+      Commit commit = new Commit().expect(table.space(), w.key(), version);
       if (w.encoded() == null) {
         commit.delete(table.space(), w.key());
       } else {
@@ -398,8 +402,15 @@ final class BatchOperations {
       byte[] oldEncoded = current.map(StoredRecord::value).orElse(null);
       try (IndexWrite indexWrite =
           indexes.stage(entry, changes, oldEncoded, w.encoded(), commit, null)) {
-        storage.commit(commit);
-        return new Applied(units, indexWrite);
+        Applied applied = new Applied(units, indexWrite);
+        try {
+          storage.commit(commit);
+        } catch (CommitOutcomeUnknownException e) {
+          // read again, and find out (UnknownOutcomes)
+          unknown.add(e, version, w.encoded() == null, applied);
+          continue;
+        }
+        return applied;
       } catch (CommitConflictException e) {
         // a concurrent write or definition change got in between: read again (the charge stands)
         tables.conflicted(e);

@@ -2,8 +2,8 @@ package io.stator.engine;
 
 import io.stator.storage.Commit;
 import io.stator.storage.CommitOutcomeUnknownException;
-import io.stator.storage.StoredRecord;
 import io.stator.storage.Storage;
+import io.stator.storage.StoredRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -11,8 +11,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What became of a single-item write's commits whose outcome the storage could not tell ({@link
- * CommitOutcomeUnknownException}: a timeout, a lost connection), found out from the item itself.
+ * What became of a write's commits whose outcome the storage could not tell ({@link
+ * CommitOutcomeUnknownException}: a timeout, a lost connection), found out from the keys they
+ * wrote: an instance for the tries of one item's write (PutItem, UpdateItem, DeleteItem, a
+ * BatchWriteItem's write, a TTL delete), and {@link #outcome} for a commit of several items
+ * (TransactWriteItems, whose ClientRequestToken keeps the commits that it could not tell, see
+ * {@code ClientRequestTokens}).
  *
  * <p>Why not answer a 500 and let the client retry: every AWS SDK retries a 500 by itself, so an
  * UpdateItem {@code ADD} whose first try landed would be added twice, and a conditional PutItem
@@ -43,7 +47,11 @@ import java.util.Optional;
  * </ul>
  *
  * <p>Every write of an item commits expecting the version it read (an absent item expects
- * {@link Commit.Expectation#ABSENT}), which is what makes the rerun safe.
+ * {@link Commit.Expectation#ABSENT}), which is what makes the rerun safe. Until a rerun commits,
+ * an earlier try that has not landed may still land (a coordinator can finish it late): a rerun
+ * that ends otherwise, with a storage fault or a TransactionConflictException for a transaction
+ * of this engine begun on the item meanwhile, answers that, and the earlier try may land after
+ * the answer, as after any 500.
  *
  * @param <A> the write's answer, as computed by the try that may have landed
  */

@@ -5,18 +5,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stator.api.AttributeDefinition;
+import io.stator.api.BatchWriteItemRequest;
 import io.stator.api.CreateTableRequest;
 import io.stator.api.DeleteItemRequest;
+import io.stator.api.DeleteRequest;
 import io.stator.api.GlobalSecondaryIndex;
 import io.stator.api.KeySchemaElement;
 import io.stator.api.Projection;
 import io.stator.api.Put;
 import io.stator.api.PutItemRequest;
+import io.stator.api.PutRequest;
 import io.stator.api.StreamSpecification;
 import io.stator.api.TransactWriteItem;
 import io.stator.api.TransactWriteItemsRequest;
 import io.stator.api.Update;
 import io.stator.api.UpdateItemRequest;
+import io.stator.api.WriteRequest;
 import io.stator.schema.StreamDefinition;
 import io.stator.storage.CommitOutcomeUnknownException;
 import io.stator.storage.FaultyStorage;
@@ -29,8 +33,8 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
- * Writes whose commit ends with an unknown outcome, applied or not (single-item writes, and
- * TransactWriteItems with a ClientRequestToken retried as an SDK retries a 500): each is applied
+ * Writes whose commit ends with an unknown outcome, applied or not (single-item writes,
+ * BatchWriteItem, and TransactWriteItems with a ClientRequestToken retried as an SDK retries a 500): each is applied
  * exactly once and answers what it would have answered had the storage told it the outcome (see
  * {@code UnknownOutcomes}). "Applied once" is counted in the table's stream, which gets one
  * record per applied write of an item; the index invariants are checked after each test.
@@ -165,6 +169,26 @@ class UnknownOutcomesTest extends EngineTest {
       assertThat(f.storage.injected()).isEqualTo(UnknownOutcomes.TRIES);
       assertThat(f.item("c")).containsEntry("n", AttributeValue.n("6"));
       assertThat(f.streamRecords()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void aBatchWriteIsAppliedOnceAndAnswersSuccess() {
+    for (Fault fault : FAULTS) {
+      try (Faulty f = open()) {
+        f.engine.putItem(Fixtures.putRequest("Things", item("pk", "d", "g", "x"), null));
+        fault.inject.accept(f.storage);
+
+        var response = f.engine.batchWriteItem(new BatchWriteItemRequest(Map.of("Things", List.of(
+            new WriteRequest(new PutRequest(item("pk", "a", "g", "x")), null),
+            new WriteRequest(null, new DeleteRequest(item("pk", "d"))))), null, null));
+
+        assertThat(f.storage.injected()).as(fault.name()).isEqualTo(1);
+        assertThat(response.unprocessedItems()).as(fault.name()).isNullOrEmpty();
+        assertThat(f.item("a")).as(fault.name()).isEqualTo(item("pk", "a", "g", "x"));
+        assertThat(f.item("d")).as(fault.name()).isNull();
+        assertThat(f.streamRecords()).as(fault.name()).isEqualTo(3);
+      }
     }
   }
 
