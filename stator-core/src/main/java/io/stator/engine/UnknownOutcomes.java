@@ -59,7 +59,8 @@ final class UnknownOutcomes<A> {
   /** How many tries of one write may end unknown before it answers the fault. */
   static final int TRIES = 3;
 
-  private final List<Try<A>> tries = new ArrayList<>(1);
+  // Empty until a try ends unknown: every write makes an instance, almost none adds to it
+  private List<Try<A>> tries = List.of();
   private CommitOutcomeUnknownException last;
 
   /**
@@ -68,6 +69,9 @@ final class UnknownOutcomes<A> {
    * answered {@code answer}.
    */
   void add(CommitOutcomeUnknownException e, long expected, boolean deletes, A answer) {
+    if (tries.isEmpty()) {
+      tries = new ArrayList<>(UnknownOutcomes.TRIES);
+    }
     tries.add(new Try<>(expected, deletes, e.version(), answer));
     last = e;
   }
