@@ -54,6 +54,15 @@ public interface Database extends AutoCloseable {
     return io.stator.partiql.Statements.execute(this, request);
   }
 
+  /**
+   * Runs up to 25 PartiQL statements, all reads (each of one item) or all writes; each succeeds
+   * or fails on its own, its failure reported in its response.
+   */
+  default BatchExecuteStatementResponse batchExecuteStatement(
+      BatchExecuteStatementRequest request) {
+    return io.stator.partiql.BatchStatements.execute(this, request);
+  }
+
   UpdateTimeToLiveResponse updateTimeToLive(UpdateTimeToLiveRequest request);
 
   DescribeTimeToLiveResponse describeTimeToLive(DescribeTimeToLiveRequest request);

@@ -1,6 +1,7 @@
 package io.stator.partiql;
 
 import io.stator.api.Database;
+import io.stator.api.DynamoDbException;
 import io.stator.api.ExecuteStatementRequest;
 import io.stator.api.ExecuteStatementResponse;
 import io.stator.api.GetItemRequest;
@@ -36,13 +37,19 @@ final class Selects {
       ExecuteStatementRequest r,
       Statement.Select select,
       TableDescription table,
-      ExpressionText text) {
+      ExpressionText text,
+      boolean pointReadOnly) {
     List<String> tableKey = Statements.keyNames(table.keySchema());
     if (select.index() == null && r.nextToken() == null && select.where() != null) {
       KeyedWhere where = KeyedWhere.ofOrNull(select.where(), tableKey, text);
       if (where != null && where.onlyKey()) {
         return getItem(database, r, select, where.key(), text);
       }
+    }
+    if (pointReadOnly) {
+      throw DynamoDbException.validation(
+          "A SELECT in a batch must name one item of the table by equalities on its full"
+              + " primary key, and nothing else");
     }
     List<String> key = select.index() == null ? tableKey : indexKey(table, select.index());
     List<Term> conjuncts = KeyedWhere.conjuncts(select.where());

@@ -46,7 +46,15 @@ public final class Statements {
     if (r.statement() == null) {
       throw DynamoDbException.validation("Statement is required");
     }
-    Parser.Parsed parsed = Parser.parse(r.statement());
+    return run(database, r, Parser.parse(r.statement()), false);
+  }
+
+  /**
+   * Runs a statement already parsed from {@code r.statement()}; with {@code pointReadOnly}, a
+   * SELECT must name one item by its full key, as in a batch.
+   */
+  static ExecuteStatementResponse run(
+      Database database, ExecuteStatementRequest r, Parser.Parsed parsed, boolean pointReadOnly) {
     List<AttributeValue> parameters = r.parameters() == null ? List.of() : r.parameters();
     if (parameters.size() != parsed.parameterCount()) {
       throw DynamoDbException.validation(
@@ -61,7 +69,7 @@ public final class Statements {
       return insert(database, r, insert, keyNames, text);
     }
     if (statement instanceof Statement.Select select) {
-      return Selects.run(database, r, select, table, text);
+      return Selects.run(database, r, select, table, text, pointReadOnly);
     }
     if (statement instanceof Statement.Update update) {
       return update(database, r, update, keyNames, text);

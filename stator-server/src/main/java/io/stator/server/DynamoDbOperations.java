@@ -14,7 +14,7 @@ final class DynamoDbOperations {
 
   private static final Set<String> UNSERVED =
       Set.of(
-          "BatchExecuteStatement", "CreateBackup", "CreateGlobalTable", "DeleteBackup",
+          "CreateBackup", "CreateGlobalTable", "DeleteBackup",
           "DeleteResourcePolicy", "DescribeBackup", "DescribeExport", "DescribeGlobalTable",
           "DescribeGlobalTableSettings", "DescribeImport", "DescribeKinesisStreamingDestination",
           "DescribeTableReplicaAutoScaling", "DisableKinesisStreamingDestination",

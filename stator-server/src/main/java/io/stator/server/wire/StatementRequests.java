@@ -1,5 +1,7 @@
 package io.stator.server.wire;
 
+import io.stator.api.BatchExecuteStatementRequest;
+import io.stator.api.BatchStatementRequest;
 import io.stator.api.ExecuteStatementRequest;
 import io.stator.value.AttributeValue;
 import java.io.IOException;
@@ -38,5 +40,39 @@ final class StatementRequests {
         returnConsumedCapacity,
         limit,
         returnValuesOnConditionCheckFailure);
+  }
+
+  static BatchExecuteStatementRequest batchExecuteStatement(JsonInput in) throws IOException {
+    List<BatchStatementRequest> statements = null;
+    String returnConsumedCapacity = null;
+    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
+      switch (m) {
+        case "Statements" -> statements = in.list(StatementRequests::batchStatement);
+        case "ReturnConsumedCapacity" -> returnConsumedCapacity = in.string();
+        default -> in.skip();
+      }
+    }
+    return new BatchExecuteStatementRequest(statements, returnConsumedCapacity);
+  }
+
+  private static BatchStatementRequest batchStatement(JsonInput in) throws IOException {
+    return in.struct("BatchStatementRequest", s -> {
+      String statement = null;
+      List<AttributeValue> parameters = null;
+      Boolean consistentRead = null;
+      String returnValuesOnConditionCheckFailure = null;
+      for (String m = s.nextMember(); m != null; m = s.nextMember()) {
+        switch (m) {
+          case "Statement" -> statement = s.string();
+          case "Parameters" -> parameters = s.attributeValueList();
+          case "ConsistentRead" -> consistentRead = s.bool();
+          case "ReturnValuesOnConditionCheckFailure" ->
+              returnValuesOnConditionCheckFailure = s.string();
+          default -> s.skip();
+        }
+      }
+      return new BatchStatementRequest(
+          statement, parameters, consistentRead, returnValuesOnConditionCheckFailure);
+    });
   }
 }

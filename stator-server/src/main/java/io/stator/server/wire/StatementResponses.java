@@ -1,6 +1,9 @@
 package io.stator.server.wire;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.stator.api.BatchExecuteStatementResponse;
+import io.stator.api.BatchStatementResponse;
+import io.stator.api.ConsumedCapacity;
 import io.stator.api.ExecuteStatementResponse;
 import io.stator.value.AttributeValue;
 import java.io.IOException;
@@ -28,6 +31,40 @@ final class StatementResponses {
     if (r.lastEvaluatedKey() != null) {
       out.writeFieldName("LastEvaluatedKey");
       Responses.item(out, r.lastEvaluatedKey());
+    }
+    out.writeEndObject();
+  }
+
+  static void batchExecuteStatement(JsonGenerator out, BatchExecuteStatementResponse r)
+      throws IOException {
+    out.writeStartObject();
+    out.writeArrayFieldStart("Responses");
+    for (BatchStatementResponse response : r.responses()) {
+      out.writeStartObject();
+      if (response.error() != null) {
+        out.writeObjectFieldStart("Error");
+        out.writeStringField("Code", response.error().code());
+        out.writeStringField("Message", response.error().message());
+        if (response.error().item() != null) {
+          out.writeFieldName("Item");
+          Responses.item(out, response.error().item());
+        }
+        out.writeEndObject();
+      }
+      out.writeStringField("TableName", response.tableName());
+      if (response.item() != null) {
+        out.writeFieldName("Item");
+        Responses.item(out, response.item());
+      }
+      out.writeEndObject();
+    }
+    out.writeEndArray();
+    if (r.consumedCapacity() != null) {
+      out.writeArrayFieldStart("ConsumedCapacity");
+      for (ConsumedCapacity capacity : r.consumedCapacity()) {
+        Responses.consumedCapacity(out, capacity);
+      }
+      out.writeEndArray();
     }
     out.writeEndObject();
   }

@@ -157,6 +157,12 @@ public final class WireProtocol {
                   Database::executeStatement,
                   StatementResponses::executeStatement)),
           Map.entry(
+              "BatchExecuteStatement",
+              new Operation<>(
+                  StatementRequests::batchExecuteStatement,
+                  Database::batchExecuteStatement,
+                  StatementResponses::batchExecuteStatement)),
+          Map.entry(
               "BatchGetItem",
               new Operation<>(
                   MultiItemRequests::batchGetItem,

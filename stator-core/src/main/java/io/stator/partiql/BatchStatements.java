@@ -1,0 +1,96 @@
+package io.stator.partiql;
+
+import io.stator.api.BatchExecuteStatementRequest;
+import io.stator.api.BatchExecuteStatementResponse;
+import io.stator.api.BatchStatementError;
+import io.stator.api.BatchStatementRequest;
+import io.stator.api.BatchStatementResponse;
+import io.stator.api.ConsumedCapacity;
+import io.stator.api.Database;
+import io.stator.api.DynamoDbException;
+import io.stator.api.ErrorType;
+import io.stator.api.ExecuteStatementRequest;
+import io.stator.api.ExecuteStatementResponse;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * BatchExecuteStatement: up to 25 statements, all reads or all writes, each run as
+ * ExecuteStatement runs it and each succeeding or failing on its own, as DynamoDB's batch
+ * does; a failure is reported in the statement's response (BatchStatementError), never for
+ * the whole request.
+ *
+ * <p>Each statement is its own GetItem, PutItem, UpdateItem or DeleteItem rather than one part
+ * of a BatchGetItem or BatchWriteItem: a batch's UPDATE and its conditions have no place in
+ * BatchWriteItem, and the outcome (each statement atomic, none with the others) is the same.
+ * What is checked of the whole request fails it whole: a statement that does not parse, and
+ * reads mixed with writes.
+ */
+public final class BatchStatements {
+  private static final int MAX_STATEMENTS = 25;
+
+  private BatchStatements() {}
+
+  public static BatchExecuteStatementResponse execute(
+      Database database, BatchExecuteStatementRequest r) {
+    List<BatchStatementRequest> statements = r.statements();
+    if (statements == null || statements.isEmpty() || statements.size() > MAX_STATEMENTS) {
+      throw DynamoDbException.validation(
+          "A batch holds from 1 to " + MAX_STATEMENTS + " statements");
+    }
+    List<Parser.Parsed> parsed = new ArrayList<>();
+    for (BatchStatementRequest statement : statements) {
+      if (statement == null || statement.statement() == null) {
+        throw DynamoDbException.validation("Statement is required");
+      }
+      parsed.add(Parser.parse(statement.statement()));
+    }
+    long reads = parsed.stream().filter(p -> p.statement() instanceof Statement.Select).count();
+    if (reads != 0 && reads != parsed.size()) {
+      throw DynamoDbException.validation(
+          "A batch's statements are all reads (SELECT) or all writes (INSERT, UPDATE, DELETE)");
+    }
+    List<BatchStatementResponse> responses = new ArrayList<>();
+    List<ConsumedCapacity> capacities = new ArrayList<>();
+    for (int i = 0; i < parsed.size(); i++) {
+      BatchStatementRequest statement = statements.get(i);
+      String table = parsed.get(i).statement().table();
+      ExecuteStatementRequest request =
+          new ExecuteStatementRequest(
+              statement.statement(), statement.parameters(), statement.consistentRead(), null,
+              r.returnConsumedCapacity(), null, statement.returnValuesOnConditionCheckFailure());
+      try {
+        ExecuteStatementResponse done = Statements.run(database, request, parsed.get(i), true);
+        boolean read = reads != 0;
+        responses.add(
+            new BatchStatementResponse(
+                null, table, read && !done.items().isEmpty() ? done.items().get(0) : null));
+        if (done.consumedCapacity() != null) {
+          capacities.add(done.consumedCapacity());
+        }
+      } catch (DynamoDbException e) {
+        responses.add(
+            new BatchStatementResponse(
+                new BatchStatementError(code(e.type()), e.getMessage(), e.item()), table, null));
+      }
+    }
+    return new BatchExecuteStatementResponse(responses, capacities.isEmpty() ? null : capacities);
+  }
+
+  /** DynamoDB's BatchStatementErrorCodeEnum for an operation's error. */
+  private static String code(ErrorType type) {
+    return switch (type) {
+      case ConditionalCheckFailedException -> "ConditionalCheckFailed";
+      case DuplicateItemException -> "DuplicateItem";
+      case ResourceNotFoundException -> "ResourceNotFound";
+      case ValidationException -> "ValidationError";
+      case ProvisionedThroughputExceededException -> "ProvisionedThroughputExceeded";
+      case ItemCollectionSizeLimitExceededException -> "ItemCollectionSizeLimitExceeded";
+      case TransactionConflictException -> "TransactionConflict";
+      case RequestLimitExceeded -> "RequestLimitExceeded";
+      case ThrottlingException -> "ThrottlingError";
+      case AccessDeniedException -> "AccessDenied";
+      default -> "InternalServerError";
+    };
+  }
+}
