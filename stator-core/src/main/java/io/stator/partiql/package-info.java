@@ -4,7 +4,9 @@
  * io.stator.partiql.Lexer}, {@link io.stator.partiql.Parser}) into syntax trees ({@link
  * io.stator.partiql.Statement}, {@link io.stator.partiql.Term}), then translated into the
  * requests of the operations DynamoDB runs them as (PutItem, GetItem, UpdateItem, DeleteItem,
- * Query, Scan) with expression strings and ExpressionAttributeNames/Values.
+ * Query, Scan) with expression strings and ExpressionAttributeNames/Values. {@link
+ * io.stator.partiql.Statements} runs ExecuteStatement, {@code Selects} plans a
+ * SELECT, {@link io.stator.partiql.BatchStatements} runs BatchExecuteStatement.
  *
  * <p>It lives in the core, beside the expression package, so that an embedded {@link
  * io.stator.api.Database} runs statements as the server does ({@code Database.executeStatement}).
