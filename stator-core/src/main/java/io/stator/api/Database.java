@@ -63,6 +63,14 @@ public interface Database extends AutoCloseable {
     return io.stator.partiql.BatchStatements.execute(this, request);
   }
 
+  /**
+   * Runs up to 100 PartiQL statements, all reads or all writes, as one TransactGetItems or
+   * TransactWriteItems: all apply or none.
+   */
+  default ExecuteTransactionResponse executeTransaction(ExecuteTransactionRequest request) {
+    return io.stator.partiql.TransactionStatements.execute(this, request);
+  }
+
   UpdateTimeToLiveResponse updateTimeToLive(UpdateTimeToLiveRequest request);
 
   DescribeTimeToLiveResponse describeTimeToLive(DescribeTimeToLiveRequest request);

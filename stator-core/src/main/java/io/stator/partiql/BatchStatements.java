@@ -34,22 +34,14 @@ public final class BatchStatements {
   public static BatchExecuteStatementResponse execute(
       Database database, BatchExecuteStatementRequest r) {
     List<BatchStatementRequest> statements = r.statements();
-    if (statements == null || statements.isEmpty() || statements.size() > MAX_STATEMENTS) {
-      throw DynamoDbException.validation(
-          "A batch holds from 1 to " + MAX_STATEMENTS + " statements");
+    if (statements == null || statements.stream().anyMatch(java.util.Objects::isNull)) {
+      throw DynamoDbException.validation("Statements are required");
     }
-    List<Parser.Parsed> parsed = new ArrayList<>();
-    for (BatchStatementRequest statement : statements) {
-      if (statement == null || statement.statement() == null) {
-        throw DynamoDbException.validation("Statement is required");
-      }
-      parsed.add(Parser.parse(statement.statement()));
-    }
-    long reads = parsed.stream().filter(p -> p.statement() instanceof Statement.Select).count();
-    if (reads != 0 && reads != parsed.size()) {
-      throw DynamoDbException.validation(
-          "A batch's statements are all reads (SELECT) or all writes (INSERT, UPDATE, DELETE)");
-    }
+    StatementList list =
+        StatementList.of(
+            statements.stream().map(BatchStatementRequest::statement).toList(), MAX_STATEMENTS,
+            "batch");
+    List<Parser.Parsed> parsed = list.parsed();
     List<BatchStatementResponse> responses = new ArrayList<>();
     List<ConsumedCapacity> capacities = new ArrayList<>();
     for (int i = 0; i < parsed.size(); i++) {
@@ -61,7 +53,7 @@ public final class BatchStatements {
               r.returnConsumedCapacity(), null, statement.returnValuesOnConditionCheckFailure());
       try {
         ExecuteStatementResponse done = Statements.run(database, request, parsed.get(i), true);
-        boolean read = reads != 0;
+        boolean read = list.reads();
         responses.add(
             new BatchStatementResponse(
                 null, table, read && !done.items().isEmpty() ? done.items().get(0) : null));

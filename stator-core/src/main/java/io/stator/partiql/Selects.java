@@ -110,7 +110,7 @@ final class Selects {
         items, NextTokens.encode(lastEvaluatedKey), capacity, lastEvaluatedKey);
   }
 
-  private static String projection(Statement.Select select, ExpressionText text) {
+  static String projection(Statement.Select select, ExpressionText text) {
     if (select.projection() == null) {
       return null;
     }

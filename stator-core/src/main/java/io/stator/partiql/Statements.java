@@ -55,26 +55,29 @@ public final class Statements {
    */
   static ExecuteStatementResponse run(
       Database database, ExecuteStatementRequest r, Parser.Parsed parsed, boolean pointReadOnly) {
-    List<AttributeValue> parameters = r.parameters() == null ? List.of() : r.parameters();
-    if (parameters.size() != parsed.parameterCount()) {
-      throw DynamoDbException.validation(
-          "Number of parameters in request and statement don't match.");
-    }
+    ExpressionText text = bind(parsed, r.parameters());
     Statement statement = parsed.statement();
-    TableDescription table =
-        database.describeTable(new DescribeTableRequest(statement.table())).table();
+    TableDescription table = describe(database, statement);
     List<String> keyNames = keyNames(table.keySchema());
-    ExpressionText text = new ExpressionText(parameters);
-    if (statement instanceof Statement.Insert insert) {
-      return insert(database, r, insert, keyNames, text);
-    }
     if (statement instanceof Statement.Select select) {
       return Selects.run(database, r, select, table, text, pointReadOnly);
     }
-    if (statement instanceof Statement.Update update) {
-      return update(database, r, update, keyNames, text);
+    return write(database, r, Write.of(statement, keyNames, text));
+  }
+
+  /** The statement's values bound to its Parameters, once their count is checked. */
+  static ExpressionText bind(Parser.Parsed parsed, List<AttributeValue> parameters) {
+    List<AttributeValue> given = parameters == null ? List.of() : parameters;
+    if (given.size() != parsed.parameterCount()) {
+      throw DynamoDbException.validation(
+          "Number of parameters in request and statement don't match.");
     }
-    return delete(database, r, (Statement.Delete) statement, keyNames, text);
+    return new ExpressionText(given);
+  }
+
+  /** The statement's table; ResourceNotFoundException if there is none of its name. */
+  static TableDescription describe(Database database, Statement statement) {
+    return database.describeTable(new DescribeTableRequest(statement.table())).table();
   }
 
   /** The key attributes of a table or an index, partition key first. */
@@ -90,72 +93,38 @@ public final class Statements {
     return names;
   }
 
-  private static ExecuteStatementResponse insert(
-      Database database,
-      ExecuteStatementRequest r,
-      Statement.Insert insert,
-      List<String> keyNames,
-      ExpressionText text) {
-    AttributeValue item = text.bind(insert.item());
-    if (!(item instanceof AttributeValue.M map)) {
-      throw DynamoDbException.validation("An INSERT's VALUE must be a map of the item");
-    }
-    String condition = "attribute_not_exists(" + text.name(keyNames.get(0)) + ")";
-    try {
-      PutItemResponse put =
-          database.putItem(
-              new PutItemRequest(
-                  insert.table(), map.value(), condition, text.names(), null, null,
-                  r.returnConsumedCapacity(), null, null, null, null));
-      return written(null, put.consumedCapacity());
-    } catch (DynamoDbException e) {
-      if (e.type() == ErrorType.ConditionalCheckFailedException) {
-        throw new DynamoDbException(
-            ErrorType.DuplicateItemException, "Duplicate primary key exists in table");
+  private static ExecuteStatementResponse write(
+      Database database, ExecuteStatementRequest r, Write w) {
+    if (w.isInsert()) {
+      try {
+        PutItemResponse put =
+            database.putItem(
+                new PutItemRequest(
+                    w.table(), w.item(), w.condition(), w.names(), null, null,
+                    r.returnConsumedCapacity(), null, null, null, null));
+        return written(null, put.consumedCapacity());
+      } catch (DynamoDbException e) {
+        if (e.type() == ErrorType.ConditionalCheckFailedException) {
+          throw Write.duplicate();
+        }
+        throw e;
       }
-      throw e;
     }
-  }
-
-  private static ExecuteStatementResponse update(
-      Database database,
-      ExecuteStatementRequest r,
-      Statement.Update update,
-      List<String> keyNames,
-      ExpressionText text) {
-    KeyedWhere where = KeyedWhere.of(update.where(), keyNames, text);
-    String updateExpression = UpdateText.of(update.actions(), text);
-    // DynamoDB's UPDATE changes an item that exists; of one that does not, the condition fails.
-    String condition = "attribute_exists(" + text.name(keyNames.get(0)) + ")";
-    if (where.condition() != null) {
-      condition += " AND " + text.condition(where.condition());
+    if (w.updateExpression() != null) {
+      UpdateItemResponse updated =
+          database.updateItem(
+              new UpdateItemRequest(
+                  w.table(), w.key(), w.updateExpression(), w.condition(), w.names(), w.values(),
+                  w.returnValues(), r.returnConsumedCapacity(), null,
+                  r.returnValuesOnConditionCheckFailure(), null, null, null));
+      return written(updated.attributes(), updated.consumedCapacity());
     }
-    UpdateItemResponse updated =
-        database.updateItem(
-            new UpdateItemRequest(
-                update.table(), where.key(), updateExpression, condition, text.names(),
-                text.values(), update.returnValues(), r.returnConsumedCapacity(), null,
-                r.returnValuesOnConditionCheckFailure(), null, null, null));
-    return written(updated.attributes(), updated.consumedCapacity());
-  }
-
-  private static ExecuteStatementResponse delete(
-      Database database,
-      ExecuteStatementRequest r,
-      Statement.Delete delete,
-      List<String> keyNames,
-      ExpressionText text) {
-    if (delete.returnValues() != null && !delete.returnValues().equals("ALL_OLD")) {
-      throw DynamoDbException.validation("A DELETE can return ALL OLD * only");
-    }
-    KeyedWhere where = KeyedWhere.of(delete.where(), keyNames, text);
-    String condition = where.condition() == null ? null : text.condition(where.condition());
     DeleteItemResponse deleted =
         database.deleteItem(
             new DeleteItemRequest(
-                delete.table(), where.key(), condition, text.names(), text.values(),
-                delete.returnValues(), r.returnConsumedCapacity(), null,
-                r.returnValuesOnConditionCheckFailure(), null, null));
+                w.table(), w.key(), w.condition(), w.names(), w.values(), w.returnValues(),
+                r.returnConsumedCapacity(), null, r.returnValuesOnConditionCheckFailure(), null,
+                null));
     return written(deleted.attributes(), deleted.consumedCapacity());
   }
 

@@ -6,7 +6,8 @@
  * requests of the operations DynamoDB runs them as (PutItem, GetItem, UpdateItem, DeleteItem,
  * Query, Scan) with expression strings and ExpressionAttributeNames/Values. {@link
  * io.stator.partiql.Statements} runs ExecuteStatement, {@code Selects} plans a
- * SELECT, {@link io.stator.partiql.BatchStatements} runs BatchExecuteStatement.
+ * SELECT, {@link io.stator.partiql.BatchStatements} runs BatchExecuteStatement and {@link
+ * io.stator.partiql.TransactionStatements} ExecuteTransaction.
  *
  * <p>It lives in the core, beside the expression package, so that an embedded {@link
  * io.stator.api.Database} runs statements as the server does ({@code Database.executeStatement}).

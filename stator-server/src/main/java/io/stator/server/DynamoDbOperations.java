@@ -18,7 +18,7 @@ final class DynamoDbOperations {
           "DeleteResourcePolicy", "DescribeBackup", "DescribeExport", "DescribeGlobalTable",
           "DescribeGlobalTableSettings", "DescribeImport", "DescribeKinesisStreamingDestination",
           "DescribeTableReplicaAutoScaling", "DisableKinesisStreamingDestination",
-          "EnableKinesisStreamingDestination", "ExecuteTransaction",
+          "EnableKinesisStreamingDestination",
           "ExportTableToPointInTime", "GetResourcePolicy", "ImportTable", "ListBackups",
           "ListExports", "ListGlobalTables", "ListImports", "PutResourcePolicy",
           "RestoreTableFromBackup", "RestoreTableToPointInTime", "UpdateGlobalTable",

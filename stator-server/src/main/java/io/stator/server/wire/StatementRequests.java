@@ -3,6 +3,8 @@ package io.stator.server.wire;
 import io.stator.api.BatchExecuteStatementRequest;
 import io.stator.api.BatchStatementRequest;
 import io.stator.api.ExecuteStatementRequest;
+import io.stator.api.ExecuteTransactionRequest;
+import io.stator.api.ParameterizedStatement;
 import io.stator.value.AttributeValue;
 import java.io.IOException;
 import java.util.List;
@@ -73,6 +75,41 @@ final class StatementRequests {
       }
       return new BatchStatementRequest(
           statement, parameters, consistentRead, returnValuesOnConditionCheckFailure);
+    });
+  }
+
+  static ExecuteTransactionRequest executeTransaction(JsonInput in) throws IOException {
+    List<ParameterizedStatement> statements = null;
+    String clientRequestToken = null;
+    String returnConsumedCapacity = null;
+    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
+      switch (m) {
+        case "TransactStatements" ->
+            statements = in.list(StatementRequests::parameterizedStatement);
+        case "ClientRequestToken" -> clientRequestToken = in.string();
+        case "ReturnConsumedCapacity" -> returnConsumedCapacity = in.string();
+        default -> in.skip();
+      }
+    }
+    return new ExecuteTransactionRequest(statements, clientRequestToken, returnConsumedCapacity);
+  }
+
+  private static ParameterizedStatement parameterizedStatement(JsonInput in) throws IOException {
+    return in.struct("ParameterizedStatement", s -> {
+      String statement = null;
+      List<AttributeValue> parameters = null;
+      String returnValuesOnConditionCheckFailure = null;
+      for (String m = s.nextMember(); m != null; m = s.nextMember()) {
+        switch (m) {
+          case "Statement" -> statement = s.string();
+          case "Parameters" -> parameters = s.attributeValueList();
+          case "ReturnValuesOnConditionCheckFailure" ->
+              returnValuesOnConditionCheckFailure = s.string();
+          default -> s.skip();
+        }
+      }
+      return new ParameterizedStatement(
+          statement, parameters, returnValuesOnConditionCheckFailure);
     });
   }
 }

@@ -5,6 +5,9 @@ import io.stator.api.BatchExecuteStatementResponse;
 import io.stator.api.BatchStatementResponse;
 import io.stator.api.ConsumedCapacity;
 import io.stator.api.ExecuteStatementResponse;
+import io.stator.api.ExecuteTransactionResponse;
+import io.stator.api.TransactGetItemsResponse;
+import io.stator.api.TransactWriteItemsResponse;
 import io.stator.value.AttributeValue;
 import java.io.IOException;
 import java.util.Map;
@@ -67,5 +70,17 @@ final class StatementResponses {
       out.writeEndArray();
     }
     out.writeEndObject();
+  }
+
+  /** A transaction of reads answers as TransactGetItems, one of writes as TransactWriteItems. */
+  static void executeTransaction(JsonGenerator out, ExecuteTransactionResponse r)
+      throws IOException {
+    if (r.responses() != null) {
+      MultiItemResponses.transactGetItems(
+          out, new TransactGetItemsResponse(r.consumedCapacity(), r.responses()));
+    } else {
+      MultiItemResponses.transactWriteItems(
+          out, new TransactWriteItemsResponse(r.consumedCapacity(), null));
+    }
   }
 }

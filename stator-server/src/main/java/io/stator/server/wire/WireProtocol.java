@@ -163,6 +163,12 @@ public final class WireProtocol {
                   Database::batchExecuteStatement,
                   StatementResponses::batchExecuteStatement)),
           Map.entry(
+              "ExecuteTransaction",
+              new Operation<>(
+                  StatementRequests::executeTransaction,
+                  Database::executeTransaction,
+                  StatementResponses::executeTransaction)),
+          Map.entry(
               "BatchGetItem",
               new Operation<>(
                   MultiItemRequests::batchGetItem,

@@ -1,0 +1,122 @@
+package io.stator.partiql;
+
+import io.stator.api.CancellationReason;
+import io.stator.api.Database;
+import io.stator.api.Delete;
+import io.stator.api.DynamoDbException;
+import io.stator.api.ExecuteTransactionRequest;
+import io.stator.api.ExecuteTransactionResponse;
+import io.stator.api.Get;
+import io.stator.api.ParameterizedStatement;
+import io.stator.api.Put;
+import io.stator.api.TransactGetItem;
+import io.stator.api.TransactGetItemsRequest;
+import io.stator.api.TransactGetItemsResponse;
+import io.stator.api.TransactWriteItem;
+import io.stator.api.TransactWriteItemsRequest;
+import io.stator.api.TransactWriteItemsResponse;
+import io.stator.api.TransactionCanceledException;
+import io.stator.api.Update;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * ExecuteTransaction: up to 100 statements, all reads or all writes, run as one
+ * TransactGetItems or TransactWriteItems, so they are atomic and isolated exactly as those
+ * (the same commit path, ClientRequestToken idempotency, one cancellation reason per
+ * statement). An INSERT whose key has an item is cancelled for {@code DuplicateItem}, as
+ * DynamoDB reports it, where the Put's own reason would be ConditionalCheckFailed.
+ */
+public final class TransactionStatements {
+  private static final int MAX_STATEMENTS = 100;
+
+  private TransactionStatements() {}
+
+  public static ExecuteTransactionResponse execute(
+      Database database, ExecuteTransactionRequest r) {
+    List<ParameterizedStatement> statements = r.transactStatements();
+    if (statements == null || statements.stream().anyMatch(java.util.Objects::isNull)) {
+      throw DynamoDbException.validation("TransactStatements are required");
+    }
+    StatementList list =
+        StatementList.of(
+            statements.stream().map(ParameterizedStatement::statement).toList(), MAX_STATEMENTS,
+            "transaction");
+    List<Parser.Parsed> parsed = list.parsed();
+    return list.reads() ? read(database, r, parsed) : write(database, r, parsed);
+  }
+
+  private static ExecuteTransactionResponse read(
+      Database database, ExecuteTransactionRequest r, List<Parser.Parsed> parsed) {
+    List<TransactGetItem> gets = new ArrayList<>();
+    for (int i = 0; i < parsed.size(); i++) {
+      Statement.Select select = (Statement.Select) parsed.get(i).statement();
+      ExpressionText text =
+          Statements.bind(parsed.get(i), r.transactStatements().get(i).parameters());
+      List<String> keyNames =
+          Statements.keyNames(Statements.describe(database, select).keySchema());
+      KeyedWhere where =
+          select.where() == null ? null : KeyedWhere.ofOrNull(select.where(), keyNames, text);
+      if (select.index() != null || where == null || !where.onlyKey()) {
+        throw DynamoDbException.validation(
+            "A SELECT in a transaction must name one item of the table by equalities on its"
+                + " full primary key, and nothing else");
+      }
+      String projection = Selects.projection(select, text);
+      gets.add(new TransactGetItem(
+          new Get(where.key(), select.table(), projection, text.names())));
+    }
+    TransactGetItemsResponse got =
+        database.transactGetItems(new TransactGetItemsRequest(gets, r.returnConsumedCapacity()));
+    return new ExecuteTransactionResponse(got.responses(), got.consumedCapacity());
+  }
+
+  private static ExecuteTransactionResponse write(
+      Database database, ExecuteTransactionRequest r, List<Parser.Parsed> parsed) {
+    List<TransactWriteItem> writes = new ArrayList<>();
+    List<Boolean> inserts = new ArrayList<>();
+    for (int i = 0; i < parsed.size(); i++) {
+      ParameterizedStatement statement = r.transactStatements().get(i);
+      ExpressionText text = Statements.bind(parsed.get(i), statement.parameters());
+      Statement s = parsed.get(i).statement();
+      Write w =
+          Write.of(s, Statements.keyNames(Statements.describe(database, s).keySchema()), text);
+      if (w.returnValues() != null) {
+        throw DynamoDbException.validation("A statement in a transaction cannot have RETURNING");
+      }
+      String onFailure = statement.returnValuesOnConditionCheckFailure();
+      inserts.add(w.isInsert());
+      if (w.isInsert()) {
+        writes.add(new TransactWriteItem(null,
+            new Put(w.item(), w.table(), w.condition(), w.names(), w.values(), onFailure),
+            null, null));
+      } else if (w.updateExpression() != null) {
+        writes.add(new TransactWriteItem(null, null, null,
+            new Update(w.key(), w.updateExpression(), w.table(), w.condition(), w.names(),
+                w.values(), onFailure)));
+      } else {
+        writes.add(new TransactWriteItem(null, null,
+            new Delete(w.key(), w.table(), w.condition(), w.names(), w.values(), onFailure),
+            null));
+      }
+    }
+    try {
+      TransactWriteItemsResponse done =
+          database.transactWriteItems(
+              new TransactWriteItemsRequest(
+                  writes, r.returnConsumedCapacity(), null, r.clientRequestToken()));
+      return new ExecuteTransactionResponse(null, done.consumedCapacity());
+    } catch (TransactionCanceledException e) {
+      List<CancellationReason> reasons = new ArrayList<>(e.cancellationReasons());
+      boolean changed = false;
+      for (int i = 0; i < reasons.size(); i++) {
+        if (inserts.get(i) && "ConditionalCheckFailed".equals(reasons.get(i).code())) {
+          reasons.set(i, new CancellationReason(
+              null, "DuplicateItem", Write.duplicate().getMessage()));
+          changed = true;
+        }
+      }
+      throw changed ? new TransactionCanceledException(reasons) : e;
+    }
+  }
+}

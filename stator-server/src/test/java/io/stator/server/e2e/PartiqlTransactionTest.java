@@ -1,0 +1,92 @@
+package io.stator.server.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.ExecuteTransactionResponse;
+import software.amazon.awssdk.services.dynamodb.model.ParameterizedStatement;
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+
+/**
+ * ExecuteTransaction through the SDK: all statements apply or none, with one cancellation
+ * reason per statement, the table checked through GetItem afterwards.
+ */
+class PartiqlTransactionTest extends EndToEndTest {
+  private static final ScalarAttributeType S = ScalarAttributeType.S;
+
+  private static ParameterizedStatement statement(String text, AttributeValue... parameters) {
+    ParameterizedStatement.Builder b = ParameterizedStatement.builder().statement(text);
+    if (parameters.length > 0) {
+      b.parameters(parameters);
+    }
+    return b.build();
+  }
+
+  private Map<String, AttributeValue> get(String table, String pk) {
+    var got = dynamo.getItem(r -> r.tableName(table).key(item("pk", s(pk))).consistentRead(true));
+    return got.hasItem() ? got.item() : null;
+  }
+
+  @Test
+  void writesApplyTogetherOrNotAtAll() {
+    String table = createTable("pql-tx-w", "pk", S);
+    String t = "\"" + table + "\"";
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("from"), "balance", n("10"))));
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("to"), "balance", n("0"))));
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("other"))));
+
+    TransactionCanceledException cancelled = assertErrorContaining(
+        TransactionCanceledException.class, "TransactionCanceledException",
+        "Transaction cancelled",
+        () -> dynamo.executeTransaction(r -> r.transactStatements(
+            statement("UPDATE " + t + " SET balance = balance - ? WHERE pk = 'from' "
+                + "AND balance >= ?", n("20"), n("20")),
+            statement("UPDATE " + t + " SET balance = balance + 20 WHERE pk = 'to'"),
+            statement("INSERT INTO " + t + " VALUE {'pk': 'other'}"))));
+    assertThat(cancelled.cancellationReasons()).extracting(CancellationReason::code)
+        .containsExactly("ConditionalCheckFailed", "None", "DuplicateItem");
+    assertThat(get(table, "from")).containsEntry("balance", n("10"));
+    assertThat(get(table, "to")).containsEntry("balance", n("0"));
+
+    ExecuteTransactionResponse done = dynamo.executeTransaction(r -> r
+        .clientRequestToken("move-5")
+        .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+        .transactStatements(
+            statement("UPDATE " + t + " SET balance = balance - 5 WHERE pk = 'from'"),
+            statement("UPDATE " + t + " SET balance = balance + 5 WHERE pk = 'to'"),
+            statement("INSERT INTO " + t + " VALUE {'pk': 'log', 'moved': 5}"),
+            statement("DELETE FROM " + t + " WHERE pk = 'nothing'")));
+    assertThat(done.consumedCapacity()).isNotEmpty();
+    assertThat(get(table, "from")).containsEntry("balance", n("5"));
+    assertThat(get(table, "to")).containsEntry("balance", n("5"));
+    assertThat(get(table, "log")).containsEntry("moved", n("5"));
+  }
+
+  @Test
+  void readsAreOneSnapshotOfWholeItems() {
+    String table = createTable("pql-tx-r", "pk", S);
+    String t = "\"" + table + "\"";
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("a"), "v", s("A"), "w", s("W"))));
+    ExecuteTransactionResponse read = dynamo.executeTransaction(r -> r.transactStatements(
+        statement("SELECT v FROM " + t + " WHERE pk = ?", s("a")),
+        statement("SELECT * FROM " + t + " WHERE pk = 'none'")));
+    assertThat(read.responses()).hasSize(2);
+    assertThat(read.responses().get(0).item()).isEqualTo(item("v", s("A")));
+    assertThat(read.responses().get(1).hasItem()).isFalse();
+
+    assertValidation(
+        "A transaction's statements are all reads (SELECT) or all writes (INSERT, UPDATE, DELETE)",
+        () -> dynamo.executeTransaction(r -> r.transactStatements(
+            statement("SELECT * FROM " + t + " WHERE pk = 'a'"),
+            statement("DELETE FROM " + t + " WHERE pk = 'a'"))));
+    assertValidationContaining("full primary key",
+        () -> dynamo.executeTransaction(r -> r.transactStatements(
+            statement("SELECT * FROM " + t + " WHERE v = 'A'"))));
+    assertThat(get(table, "a")).isNotNull();
+  }
+}
