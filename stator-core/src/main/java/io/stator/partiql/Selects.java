@@ -52,7 +52,8 @@ final class Selects {
               + " primary key, and nothing else");
     }
     List<String> key = select.index() == null ? tableKey : indexKey(table, select.index());
-    List<Term> conjuncts = KeyedWhere.conjuncts(select.where());
+    List<Term> conjuncts = new ArrayList<>();
+    KeyedWhere.conjuncts(select.where()).forEach(c -> conjuncts.add(attributeFirst(c)));
     Term partition =
         key == null ? null : take(conjuncts, c -> KeyedWhere.keyValue(c, key.get(0)) != null);
     String projection = projection(select, text);
@@ -145,6 +146,27 @@ final class Selects {
       }
     }
     return null;
+  }
+
+  /**
+   * {@code 5 < sk} as {@code sk > 5}: a key condition names the key first, and a sort-key
+   * condition left in a Query's filter would be refused.
+   */
+  private static Term attributeFirst(Term term) {
+    if (term instanceof Term.Comparison c
+        && KeyedWhere.isValue(c.left())
+        && c.right() instanceof Term.PathTerm) {
+      String flipped =
+          switch (c.operator()) {
+            case "<" -> ">";
+            case "<=" -> ">=";
+            case ">" -> "<";
+            case ">=" -> "<=";
+            default -> c.operator();
+          };
+      return new Term.Comparison(flipped, c.right(), c.left());
+    }
+    return term;
   }
 
   private static boolean isSortKeyCondition(Term term, String attribute) {

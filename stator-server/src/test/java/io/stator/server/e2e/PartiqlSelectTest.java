@@ -86,6 +86,8 @@ class PartiqlSelectTest extends EndToEndTest {
         .extracting(i -> i.get("sk").n()).containsExactly("3", "5");
     assertThat(select(from + "pk = 'p' AND sk BETWEEN 2 AND 4"))
         .extracting(i -> i.get("sk").n()).containsExactly("2", "3", "4");
+    assertThat(select(from + "'p' = pk AND 4 < sk"))
+        .extracting(i -> i.get("sk").n()).containsExactly("5", "6");
     assertThat(select(from + "sk <= 2 AND pk = 'p'"))
         .extracting(i -> i.get("sk").n()).containsExactly("1", "2");
     assertThat(select(from + "pk = 'p' AND sk = 6 AND size(l) > 5"))
