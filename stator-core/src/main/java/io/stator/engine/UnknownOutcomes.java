@@ -1,5 +1,6 @@
 package io.stator.engine;
 
+import io.stator.engine.OngoingTransactions.ItemId;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitOutcomeUnknownException;
 import io.stator.storage.Storage;
@@ -130,9 +131,9 @@ final class UnknownOutcomes<A> {
    */
   static Outcome outcome(Storage storage, UnknownCommit unknown) {
     Commit commit = unknown.commit();
-    Map<Commit.Expectation, Long> expected = new HashMap<>();
+    Map<ItemId, Long> expected = new HashMap<>();
     for (Commit.Expectation e : commit.expectations()) {
-      expected.put(new Commit.Expectation(e.space(), e.key(), 0), e.version());
+      expected.put(new ItemId(e.space(), e.key()), e.version());
     }
     boolean deletedAll = true;
     for (Commit.Write w : commit.writes()) {
@@ -141,7 +142,7 @@ final class UnknownOutcomes<A> {
       if (!w.isDelete() && version == unknown.version()) {
         return Outcome.LANDED;
       }
-      Long before = expected.get(new Commit.Expectation(w.space(), w.key(), 0));
+      Long before = expected.get(new ItemId(w.space(), w.key()));
       if (before != null && version == before
           && !(w.isDelete() && before == Commit.Expectation.ABSENT)) {
         return Outcome.NOT_LANDED;

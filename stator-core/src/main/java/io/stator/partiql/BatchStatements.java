@@ -34,13 +34,8 @@ public final class BatchStatements {
   public static BatchExecuteStatementResponse execute(
       Database database, BatchExecuteStatementRequest r) {
     List<BatchStatementRequest> statements = r.statements();
-    if (statements == null || statements.stream().anyMatch(java.util.Objects::isNull)) {
-      throw DynamoDbException.validation("Statements are required");
-    }
-    StatementList list =
-        StatementList.of(
-            statements.stream().map(BatchStatementRequest::statement).toList(), MAX_STATEMENTS,
-            "batch");
+    StatementList list = StatementList.of(
+        statements, BatchStatementRequest::statement, MAX_STATEMENTS, "Statements", "batch");
     List<Parser.Parsed> parsed = list.parsed();
     List<BatchStatementResponse> responses = new ArrayList<>();
     List<ConsumedCapacity> capacities = new ArrayList<>();

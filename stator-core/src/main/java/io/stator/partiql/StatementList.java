@@ -3,6 +3,8 @@ package io.stator.partiql;
 import io.stator.api.DynamoDbException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * The statements of a batch or a transaction, all parsed before any runs (one that does not
@@ -10,9 +12,17 @@ import java.util.List;
  */
 record StatementList(List<Parser.Parsed> parsed, boolean reads) {
 
-  /** {@code container} names the request in the errors: "batch" or "transaction". */
-  static StatementList of(List<String> statements, int max, String container) {
-    if (statements == null || statements.isEmpty() || statements.size() > max) {
+  /**
+   * Parses the statements of {@code requests}, read by {@code text}; {@code member} names
+   * the request's list ("Statements") and {@code container} the request ("batch") in the errors.
+   */
+  static <T> StatementList of(
+      List<T> requests, Function<T, String> text, int max, String member, String container) {
+    if (requests == null || requests.stream().anyMatch(Objects::isNull)) {
+      throw DynamoDbException.validation(member + " are required");
+    }
+    List<String> statements = requests.stream().map(text).toList();
+    if (statements.isEmpty() || statements.size() > max) {
       throw DynamoDbException.validation(
           "A " + container + " holds from 1 to " + max + " statements");
     }

@@ -35,13 +35,8 @@ public final class TransactionStatements {
   public static ExecuteTransactionResponse execute(
       Database database, ExecuteTransactionRequest r) {
     List<ParameterizedStatement> statements = r.transactStatements();
-    if (statements == null || statements.stream().anyMatch(java.util.Objects::isNull)) {
-      throw DynamoDbException.validation("TransactStatements are required");
-    }
-    StatementList list =
-        StatementList.of(
-            statements.stream().map(ParameterizedStatement::statement).toList(), MAX_STATEMENTS,
-            "transaction");
+    StatementList list = StatementList.of(statements, ParameterizedStatement::statement,
+        MAX_STATEMENTS, "TransactStatements", "transaction");
     List<Parser.Parsed> parsed = list.parsed();
     return list.reads() ? read(database, r, parsed) : write(database, r, parsed);
   }
