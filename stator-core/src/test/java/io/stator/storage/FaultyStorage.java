@@ -28,6 +28,7 @@ public final class FaultyStorage implements Storage {
   private final AtomicLong neverIssued = new AtomicLong(Long.MIN_VALUE);
   private final AtomicInteger failures = new AtomicInteger();
   private volatile Predicate<Commit> commitFilter = commit -> true;
+  private volatile Predicate<String> readFilter = space -> true;
   private volatile long commitDelayNanos;
 
   public FaultyStorage(Storage delegate) {
@@ -85,6 +86,15 @@ public final class FaultyStorage implements Storage {
     return this;
   }
 
+  /**
+   * Read faults apply only to reads of a space {@code space} accepts, so that a background job
+   * (GSI propagation, a TTL sweep) reading its own spaces cannot take a fault aimed at a request.
+   */
+  public FaultyStorage onlyReads(Predicate<String> space) {
+    readFilter = space;
+    return this;
+  }
+
   /** How many faults have been injected so far. */
   public int injected() {
     return failures.get();
@@ -125,26 +135,26 @@ public final class FaultyStorage implements Storage {
 
   @Override
   public Optional<StoredRecord> get(String space, StorageKey key) {
-    failRead();
+    failRead(space);
     return delegate.get(space, key);
   }
 
   @Override
   public List<StoredRecord> query(
       String space, byte[] partition, Bound lower, Bound upper, boolean forward, int limit) {
-    failRead();
+    failRead(space);
     return delegate.query(space, partition, lower, upper, forward, limit);
   }
 
   @Override
   public List<StoredRecord> scan(
       String space, byte[] fromPartition, byte[] toPartition, StorageKey startAfter, int limit) {
-    failRead();
+    failRead(space);
     return delegate.scan(space, fromPartition, toPartition, startAfter, limit);
   }
 
-  private void failRead() {
-    if (take(failReads)) {
+  private void failRead(String space) {
+    if (readFilter.test(space) && take(failReads)) {
       throw new StorageException("injected: read failed");
     }
   }
