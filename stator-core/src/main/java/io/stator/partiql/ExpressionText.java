@@ -23,6 +23,11 @@ final class ExpressionText {
     this.parameters = parameters;
   }
 
+  /** A text with the same Parameters and no names or values yet, for another request. */
+  ExpressionText fresh() {
+    return new ExpressionText(parameters);
+  }
+
   /** The ExpressionAttributeNames used so far, or null when none (as on the wire). */
   Map<String, String> names() {
     if (names.isEmpty()) {

@@ -14,25 +14,39 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * ExecuteStatement's NextToken: the LastEvaluatedKey of the Query or Scan a SELECT ran, opaque
- * to the client. A version byte comes first, so that a later format can refuse this one; a
- * token that does not decode is a ValidationException, and one that decodes to a key the table
- * does not have is refused by the Query or Scan as an ExclusiveStartKey would be.
+ * ExecuteStatement's NextToken, opaque to the client: where a SELECT stopped. That is the
+ * LastEvaluatedKey of the Query or Scan it ran and, for a SELECT that reads several partitions
+ * (an {@code IN} on the partition key), which of them it was reading; a SELECT that stopped
+ * between two partitions has no key, only the partition to start. A version byte comes first, so
+ * that a later format can refuse this one; a token that does not decode is a ValidationException,
+ * and one that decodes to a key the table does not have is refused by the Query or Scan as an
+ * ExclusiveStartKey would be.
  */
 final class NextTokens {
-  private static final int VERSION = 1;
+  /** Version 1 held the key alone; it still reads, as the first partition's. */
+  private static final int KEY_ONLY = 1;
+
+  private static final int VERSION = 2;
 
   private NextTokens() {}
 
+  /** Where a read resumes: the {@code partition}th of those it reads, after {@code key} or at its start. */
+  record Position(int partition, Map<String, AttributeValue> key) {
+    static final Position START = new Position(0, null);
+  }
+
   static String encode(Map<String, AttributeValue> lastEvaluatedKey) {
-    if (lastEvaluatedKey == null) {
-      return null;
-    }
+    return lastEvaluatedKey == null ? null : encode(new Position(0, lastEvaluatedKey));
+  }
+
+  static String encode(Position position) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    Map<String, AttributeValue> key = position.key() == null ? Map.of() : position.key();
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       out.writeByte(VERSION);
-      out.writeByte(lastEvaluatedKey.size());
-      for (Map.Entry<String, AttributeValue> entry : lastEvaluatedKey.entrySet()) {
+      out.writeShort(position.partition());
+      out.writeByte(key.size());
+      for (Map.Entry<String, AttributeValue> entry : key.entrySet()) {
         out.writeUTF(entry.getKey());
         AttributeValue value = entry.getValue();
         out.writeUTF(value.type());
@@ -59,15 +73,26 @@ final class NextTokens {
     throw new IllegalArgumentException("a key attribute is S, N or B, not " + value.type());
   }
 
+  /** The key of a token that names no partition but the first: a Query's or a Scan's. */
   static Map<String, AttributeValue> decode(String token) {
+    Position position = position(token);
+    if (position.partition() != 0) {
+      throw invalid();
+    }
+    return position.key();
+  }
+
+  static Position position(String token) {
     if (token == null) {
-      return null;
+      return Position.START;
     }
     try (DataInputStream in =
         new DataInputStream(new ByteArrayInputStream(Base64.getUrlDecoder().decode(token)))) {
-      if (in.readUnsignedByte() != VERSION) {
+      int version = in.readUnsignedByte();
+      if (version != VERSION && version != KEY_ONLY) {
         throw invalid();
       }
+      int partition = version == VERSION ? in.readUnsignedShort() : 0;
       int count = in.readUnsignedByte();
       Map<String, AttributeValue> key = new LinkedHashMap<>();
       for (int i = 0; i < count; i++) {
@@ -91,14 +116,14 @@ final class NextTokens {
       if (in.available() != 0) {
         throw invalid();
       }
-      return key;
+      return new Position(partition, key.isEmpty() ? null : key);
     } catch (IOException | RuntimeException e) {
       // Not base64, cut short, a number that is none: all one mistake to the client.
       throw invalid();
     }
   }
 
-  private static DynamoDbException invalid() {
+  static DynamoDbException invalid() {
     return DynamoDbException.validation("Invalid NextToken");
   }
 }

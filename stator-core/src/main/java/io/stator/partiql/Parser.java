@@ -90,7 +90,28 @@ final class Parser {
     String table = name();
     String index = acceptSymbol(".") ? name() : null;
     Term where = acceptKeyword("WHERE") ? condition() : null;
-    return new Statement.Select(table, index, projection, where);
+    return new Statement.Select(table, index, projection, where, orderBy());
+  }
+
+  /** {@code ORDER BY key [ASC|DESC], ...}, or none. */
+  private List<Statement.OrderBy> orderBy() {
+    if (!acceptKeyword("ORDER")) {
+      return List.of();
+    }
+    expectKeyword("BY");
+    List<Statement.OrderBy> keys = new ArrayList<>();
+    do {
+      PathTerm key = path();
+      if (!key.isTopLevel()) {
+        throw Statements.malformed("Unexpected term: ORDER BY names a key attribute");
+      }
+      boolean descending = acceptKeyword("DESC");
+      if (!descending) {
+        acceptKeyword("ASC");
+      }
+      keys.add(new Statement.OrderBy(key.name(), descending));
+    } while (acceptSymbol(","));
+    return keys;
   }
 
   private Statement insert() {

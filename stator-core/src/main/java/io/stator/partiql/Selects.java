@@ -9,8 +9,6 @@ import io.stator.api.GetItemResponse;
 import io.stator.api.GlobalSecondaryIndexDescription;
 import io.stator.api.KeySchemaElement;
 import io.stator.api.LocalSecondaryIndexDescription;
-import io.stator.api.QueryRequest;
-import io.stator.api.QueryResponse;
 import io.stator.api.ScanRequest;
 import io.stator.api.ScanResponse;
 import io.stator.api.TableDescription;
@@ -25,7 +23,9 @@ import java.util.Set;
  * GetItem; an equality on the partition key (of the table, or of the index named in FROM) is a
  * Query, with one condition on the sort key ({@code =}, {@code <}, {@code <=}, {@code >},
  * {@code >=}, {@code BETWEEN}, {@code begins_with}) as part of the key condition and the rest
- * as its filter; anything else is a Scan with the whole WHERE clause as its filter.
+ * as its filter; several partition key values ({@code IN}, or equalities joined by {@code OR})
+ * are one such Query per value ({@link PartitionQueries}); anything else is a Scan with the
+ * whole WHERE clause as its filter.
  */
 final class Selects {
   private static final Set<String> SORT_KEY_OPERATORS = Set.of("=", "<", "<=", ">", ">=");
@@ -40,6 +40,19 @@ final class Selects {
       ExpressionText text,
       boolean pointReadOnly) {
     List<String> tableKey = Statements.keyNames(table.keySchema());
+    List<String> key = select.index() == null ? tableKey : indexKey(table, select.index());
+    List<Term> conjuncts = new ArrayList<>();
+    KeyedWhere.conjuncts(select.where()).forEach(c -> conjuncts.add(attributeFirst(c)));
+    List<Term> partitionValues = null;
+    if (key != null) {
+      for (int i = 0; i < conjuncts.size() && partitionValues == null; i++) {
+        partitionValues = partitionValues(conjuncts.get(i), key.get(0));
+        if (partitionValues != null) {
+          conjuncts.remove(i);
+        }
+      }
+      OrderBy.check(select, key, partitionValues == null ? 0 : partitionValues.size());
+    }
     if (select.index() == null && r.nextToken() == null && select.where() != null) {
       KeyedWhere where = KeyedWhere.ofOrNull(select.where(), tableKey, text);
       if (where != null && where.onlyKey()) {
@@ -51,39 +64,50 @@ final class Selects {
           "A SELECT in a batch must name one item of the table by equalities on its full"
               + " primary key, and nothing else");
     }
-    List<String> key = select.index() == null ? tableKey : indexKey(table, select.index());
-    List<Term> conjuncts = new ArrayList<>();
-    KeyedWhere.conjuncts(select.where()).forEach(c -> conjuncts.add(attributeFirst(c)));
-    Term partition =
-        key == null ? null : take(conjuncts, c -> KeyedWhere.keyValue(c, key.get(0)) != null);
-    String projection = projection(select, text);
-    Map<String, AttributeValue> start = NextTokens.decode(r.nextToken());
-    if (partition == null) {
+    if (partitionValues == null) {
+      Map<String, AttributeValue> start = NextTokens.decode(r.nextToken());
       String filter = select.where() == null ? null : text.condition(select.where());
       ScanResponse scanned =
           database.scan(
               new ScanRequest(
                   select.table(), select.index(), null, r.limit(), r.consistentRead(), start,
-                  null, null, filter, projection, text.names(), text.values(),
+                  null, null, filter, projection(select, text), text.names(), text.values(),
                   r.returnConsumedCapacity(), null, null, null));
       return page(scanned.items(), scanned.lastEvaluatedKey(), scanned.consumedCapacity());
     }
-    String keyCondition = text.condition(partition);
-    if (key.size() > 1) {
-      Term sort = take(conjuncts, c -> isSortKeyCondition(c, key.get(1)));
-      if (sort != null) {
-        keyCondition += " AND " + text.condition(sort);
-      }
+    Term sort =
+        key.size() > 1 ? take(conjuncts, c -> isSortKeyCondition(c, key.get(1))) : null;
+    return new PartitionQueries(database, r, select, key, sort, KeyedWhere.and(conjuncts))
+        .run(partitionValues, text);
+  }
+
+  /**
+   * The partition key's values that a conjunct selects: {@code pk = v}, {@code pk IN (v, ...)}
+   * or {@code pk = v OR pk = w ...}; null where it selects no partition by its key.
+   */
+  private static List<Term> partitionValues(Term conjunct, String partitionKey) {
+    Term value = KeyedWhere.keyValue(conjunct, partitionKey);
+    if (value != null) {
+      return List.of(value);
     }
-    Term rest = KeyedWhere.and(conjuncts);
-    String filter = rest == null ? null : text.condition(rest);
-    QueryResponse queried =
-        database.query(
-            new QueryRequest(
-                select.table(), select.index(), null, r.limit(), r.consistentRead(), null, start,
-                keyCondition, filter, projection, text.names(), text.values(),
-                r.returnConsumedCapacity(), null, null, null, null));
-    return page(queried.items(), queried.lastEvaluatedKey(), queried.consumedCapacity());
+    if (conjunct instanceof Term.In in
+        && KeyedWhere.isAttribute(in.operand(), partitionKey)
+        && !in.candidates().isEmpty()
+        && in.candidates().stream().allMatch(KeyedWhere::isValue)) {
+      return in.candidates();
+    }
+    if (conjunct instanceof Term.Or or) {
+      List<Term> values = new ArrayList<>();
+      for (Term alternative : List.of(or.left(), or.right())) {
+        List<Term> some = partitionValues(alternative, partitionKey);
+        if (some == null) {
+          return null;
+        }
+        values.addAll(some);
+      }
+      return values;
+    }
+    return null;
   }
 
   private static ExecuteStatementResponse getItem(
@@ -103,7 +127,7 @@ final class Selects {
     return new ExecuteStatementResponse(items, null, got.consumedCapacity(), null);
   }
 
-  private static ExecuteStatementResponse page(
+  static ExecuteStatementResponse page(
       List<Map<String, AttributeValue>> items,
       Map<String, AttributeValue> lastEvaluatedKey,
       io.stator.api.ConsumedCapacity capacity) {
@@ -139,7 +163,7 @@ final class Selects {
     return null;
   }
 
-  private static Term take(List<Term> conjuncts, java.util.function.Predicate<Term> which) {
+  static Term take(List<Term> conjuncts, java.util.function.Predicate<Term> which) {
     for (int i = 0; i < conjuncts.size(); i++) {
       if (which.test(conjuncts.get(i))) {
         return conjuncts.remove(i);
@@ -169,7 +193,7 @@ final class Selects {
     return term;
   }
 
-  private static boolean isSortKeyCondition(Term term, String attribute) {
+  static boolean isSortKeyCondition(Term term, String attribute) {
     if (term instanceof Term.Comparison c) {
       return SORT_KEY_OPERATORS.contains(c.operator())
           && KeyedWhere.isAttribute(c.left(), attribute)

@@ -7,9 +7,16 @@ sealed interface Statement {
 
   String table();
 
-  /** {@code SELECT * | paths FROM "table"[."index"] [WHERE condition]}. */
-  record Select(String table, String index, List<Term.PathTerm> projection, Term where)
-      implements Statement {}
+  /**
+   * {@code SELECT * | paths FROM "table"[."index"] [WHERE condition] [ORDER BY key [ASC|DESC],
+   * ...]}; {@code orderBy} is empty without ORDER BY.
+   */
+  record Select(
+      String table, String index, List<Term.PathTerm> projection, Term where,
+      List<OrderBy> orderBy) implements Statement {}
+
+  /** One key of an ORDER BY clause and its direction. */
+  record OrderBy(String attribute, boolean descending) {}
 
   /** {@code INSERT INTO "table" VALUE {...}}. */
   record Insert(String table, Term item) implements Statement {}

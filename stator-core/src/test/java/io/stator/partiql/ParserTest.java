@@ -113,8 +113,12 @@ class ParserTest {
     assertThat(error("EXPLAIN SELECT * FROM t")).isEqualTo(prefix + "Expected data manipulation");
     assertThat(error("")).isEqualTo(prefix + "Expected data manipulation");
     assertThat(error("SELECT * FROM t WHERE")).isEqualTo(prefix + "Unexpected end of statement");
-    assertThat(error("SELECT * FROM t ORDER BY a"))
-        .isEqualTo(prefix + "Unexpected keyword 'ORDER' at position 17");
+    assertThat(error("SELECT * FROM t GROUP BY a"))
+        .isEqualTo(prefix + "Unexpected keyword 'GROUP' at position 17");
+    assertThat(error("SELECT * FROM t ORDER a"))
+        .isEqualTo(prefix + "Unexpected term 'a' at position 23");
+    assertThat(error("SELECT * FROM t ORDER BY a.b"))
+        .isEqualTo(prefix + "Unexpected term: ORDER BY names a key attribute");
     assertThat(error("SELECT * FROM t t2"))
         .isEqualTo(prefix + "Unexpected term 't2' at position 17");
     assertThat(error("SELECT * FROM 't'")).isEqualTo(prefix + "Unexpected term 't' at position 15");

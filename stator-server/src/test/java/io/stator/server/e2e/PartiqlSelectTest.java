@@ -152,4 +152,87 @@ class PartiqlSelectTest extends EndToEndTest {
     assertValidation("Invalid NextToken", () -> dynamo.executeStatement(r -> r
         .statement("SELECT * FROM \"" + table + "\"").nextToken("not-a-token")));
   }
+
+  @Test
+  void inOnThePartitionKeyQueriesEachPartitionInKeyOrder() {
+    String table = createItems();
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("o"), "sk", n("9"), "v", s("a"))));
+    String from = "SELECT * FROM \"" + table + "\" WHERE ";
+    // Key order: o, p, q, whatever the order written; each partition's items in sort-key order
+    assertThat(select(from + "pk IN ('q', 'o', 'p', 'o') AND sk < 3"))
+        .extracting(i -> i.get("pk").s() + i.get("sk").n())
+        .containsExactly("p1", "p2", "q1");
+    assertThat(select(from + "(pk = 'q' OR pk = ?) AND v = 'a'", s("o")))
+        .extracting(i -> i.get("pk").s() + i.get("sk").n())
+        .containsExactly("o9", "q1");
+    assertThat(select(from + "pk IN ['none', 'q']"))
+        .extracting(i -> i.get("pk").s() + i.get("sk").n()).containsExactly("q1");
+
+    // One Query per partition: three tiny partitions, each half a unit when eventually consistent
+    ExecuteStatementResponse counted = dynamo.executeStatement(r -> r
+        .statement(from + "pk IN ('o', 'p', 'q')").returnConsumedCapacity("TOTAL"));
+    assertThat(counted.items()).hasSize(8);
+    assertThat(counted.consumedCapacity().capacityUnits()).isEqualTo(1.5);
+  }
+
+  @Test
+  void limitAndNextTokenPageAcrossPartitions() {
+    String table = createItems();
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("o"), "sk", n("9"), "v", s("a"))));
+    String statement = "SELECT * FROM \"" + table + "\" WHERE pk IN ('q', 'p', 'o')";
+    for (int limit : List.of(1, 2, 3, 7, 8)) {
+      List<String> all = new ArrayList<>();
+      String token = null;
+      do {
+        String from = token;
+        ExecuteStatementResponse page = dynamo.executeStatement(r -> r.statement(statement)
+            .limit(limit).nextToken(from));
+        assertThat(page.items()).as("limit %d", limit).hasSizeLessThanOrEqualTo(limit);
+        page.items().forEach(i -> all.add(i.get("pk").s() + i.get("sk").n()));
+        token = page.nextToken();
+      } while (token != null);
+      assertThat(all).as("limit %d", limit)
+          .containsExactly("o9", "p1", "p2", "p3", "p4", "p5", "p6", "q1");
+    }
+  }
+
+  @Test
+  void orderByReadsKeysInTheOrderAsked() {
+    String table = createItems();
+    String from = "SELECT * FROM \"" + table + "\" WHERE ";
+    assertThat(select(from + "pk = 'p' AND sk >= 4 ORDER BY sk DESC"))
+        .extracting(i -> i.get("sk").n()).containsExactly("6", "5", "4");
+    assertThat(select(from + "pk = 'p' AND sk <= 2 ORDER BY sk ASC"))
+        .extracting(i -> i.get("sk").n()).containsExactly("1", "2");
+    assertThat(select(from + "pk IN ('p', 'q') AND sk < 3 ORDER BY pk DESC, sk DESC"))
+        .extracting(i -> i.get("pk").s() + i.get("sk").n())
+        .containsExactly("q1", "p2", "p1");
+    assertThat(select(from + "pk IN ('p', 'q') AND sk < 3 ORDER BY pk"))
+        .extracting(i -> i.get("pk").s() + i.get("sk").n())
+        .containsExactly("p1", "p2", "q1");
+    assertThat(select("SELECT sk FROM \"" + table + "\".\"ByOwner\" WHERE owner = 'ann'"
+        + " ORDER BY sk DESC"))
+        .extracting(i -> i.get("sk").n()).containsExactly("3", "2", "1");
+  }
+
+  @Test
+  void orderByOutsideTheKeyOrWithoutPartitionsIsRefused() {
+    String table = createItems();
+    String from = "SELECT * FROM \"" + table + "\"";
+    assertValidation("Must have WHERE clause in the statement when using ORDER BY clause.",
+        () -> select(from + " ORDER BY sk"));
+    assertValidation("Attribute v in ORDER BY clause must be part of the primary key",
+        () -> select(from + " WHERE pk = 'p' ORDER BY v"));
+    assertValidation("Must have at least one non-optional hash key condition in WHERE clause"
+        + " when using ORDER BY clause.", () -> select(from + " WHERE sk = 1 ORDER BY sk"));
+    assertValidation("Must have hash key in ORDER BY clause when more than one hash key"
+        + " condition specified in WHERE clause.",
+        () -> select(from + " WHERE pk IN ('p', 'q') ORDER BY sk"));
+    StringBuilder many = new StringBuilder(from + " WHERE pk IN (");
+    for (int i = 0; i <= 50; i++) {
+      many.append(i == 0 ? "" : ", ").append("'k").append(i).append("'");
+    }
+    assertValidation("A SELECT may name at most 50 values of the partition key pk; it names 51",
+        () -> select(many + ")"));
+  }
 }

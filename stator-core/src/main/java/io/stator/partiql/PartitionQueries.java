@@ -1,0 +1,174 @@
+package io.stator.partiql;
+
+import io.stator.api.Capacity;
+import io.stator.api.ConsumedCapacity;
+import io.stator.api.Database;
+import io.stator.api.DynamoDbException;
+import io.stator.api.ExecuteStatementRequest;
+import io.stator.api.ExecuteStatementResponse;
+import io.stator.api.QueryRequest;
+import io.stator.api.QueryResponse;
+import io.stator.key.KeyCodec;
+import io.stator.value.AttributeValue;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BinaryOperator;
+
+/**
+ * A SELECT that names its partitions by their key: one Query per partition key value, read one
+ * after the other in the order of the values (ascending, or descending where ORDER BY says so
+ * for the partition key), each with the same sort-key condition, filter and projection. The
+ * request's Limit counts the items evaluated across them, as a Query's does, and NextToken says
+ * which partition to resume and after which key ({@link NextTokens.Position}).
+ */
+final class PartitionQueries {
+  /** DynamoDB's bound on the partition key values of one SELECT. */
+  static final int MAX_PARTITIONS = 50;
+
+  private final Database database;
+  private final ExecuteStatementRequest request;
+  private final Statement.Select select;
+  private final List<String> key;
+  private final Term sortCondition;
+  private final Term filter;
+
+  PartitionQueries(
+      Database database, ExecuteStatementRequest request, Statement.Select select,
+      List<String> key, Term sortCondition, Term filter) {
+    this.database = database;
+    this.request = request;
+    this.select = select;
+    this.key = key;
+    this.sortCondition = sortCondition;
+    this.filter = filter;
+  }
+
+  ExecuteStatementResponse run(List<Term> values, ExpressionText text) {
+    List<AttributeValue> partitions = partitions(values, text);
+    NextTokens.Position position = NextTokens.position(request.nextToken());
+    if (position.partition() >= partitions.size()) {
+      throw NextTokens.invalid();
+    }
+    Boolean forward = key.size() > 1 ? !OrderBy.descending(select, key.get(1)) : null;
+    Integer remaining = request.limit();
+    List<Map<String, AttributeValue>> items = new ArrayList<>();
+    ConsumedCapacity consumed = null;
+    Map<String, AttributeValue> start = position.key();
+    for (int i = position.partition(); i < partitions.size(); i++) {
+      QueryResponse queried = query(partitions.get(i), start, remaining, forward, text.fresh());
+      items.addAll(queried.items());
+      consumed = sum(consumed, queried.consumedCapacity());
+      if (queried.lastEvaluatedKey() != null) {
+        // The Limit or the page's size stopped this partition's Query
+        return new ExecuteStatementResponse(
+            items, NextTokens.encode(new NextTokens.Position(i, queried.lastEvaluatedKey())),
+            consumed, queried.lastEvaluatedKey());
+      }
+      if (remaining != null) {
+        remaining -= queried.scannedCount();
+        if (remaining <= 0 && i + 1 < partitions.size()) {
+          return new ExecuteStatementResponse(
+              items, NextTokens.encode(new NextTokens.Position(i + 1, null)), consumed, null);
+        }
+      }
+      start = null;
+    }
+    return new ExecuteStatementResponse(items, null, consumed, null);
+  }
+
+  private QueryResponse query(
+      AttributeValue partition, Map<String, AttributeValue> start, Integer limit,
+      Boolean forward, ExpressionText text) {
+    Term partitionKey = new Term.PathTerm(List.of(key.get(0)));
+    String keyCondition =
+        text.condition(new Term.Comparison("=", partitionKey, new Term.Literal(partition)));
+    if (sortCondition != null) {
+      keyCondition += " AND " + text.condition(sortCondition);
+    }
+    String filterText = filter == null ? null : text.condition(filter);
+    String projection = Selects.projection(select, text);
+    return database.query(
+        new QueryRequest(
+            select.table(), select.index(), null, limit, request.consistentRead(), forward,
+            start, keyCondition, filterText, projection, text.names(), text.values(),
+            request.returnConsumedCapacity(), null, null, null, null));
+  }
+
+  /** The distinct partition key values, in the order they are read. */
+  private List<AttributeValue> partitions(List<Term> values, ExpressionText text) {
+    Map<String, AttributeValue> distinct = new HashMap<>();
+    List<AttributeValue> partitions = new ArrayList<>();
+    for (Term value : values) {
+      AttributeValue bound = text.bind(value);
+      if (distinct.putIfAbsent(bound.type() + Arrays.toString(order(bound)), bound) == null) {
+        partitions.add(bound);
+      }
+    }
+    if (partitions.size() > MAX_PARTITIONS) {
+      throw DynamoDbException.validation("A SELECT may name at most " + MAX_PARTITIONS
+          + " values of the partition key " + key.get(0) + "; it names " + partitions.size());
+    }
+    Comparator<AttributeValue> byKey =
+        (a, b) -> Arrays.compareUnsigned(order(a), order(b));
+    partitions.sort(OrderBy.descending(select, key.get(0)) ? byKey.reversed() : byKey);
+    return partitions;
+  }
+
+  /**
+   * A key value's bytes in the storage's key order; none for a value no key can have, whose
+   * Query then refuses it as any Query would.
+   */
+  private static byte[] order(AttributeValue value) {
+    try {
+      return KeyCodec.sort(value);
+    } catch (RuntimeException notAKeyValue) {
+      return new byte[0];
+    }
+  }
+
+  /** Two Queries' consumed capacity as one: each figure summed, absent where both lack it. */
+  static ConsumedCapacity sum(ConsumedCapacity a, ConsumedCapacity b) {
+    if (a == null || b == null) {
+      return a == null ? b : a;
+    }
+    return new ConsumedCapacity(
+        a.tableName(),
+        add(a.capacityUnits(), b.capacityUnits()),
+        add(a.readCapacityUnits(), b.readCapacityUnits()),
+        add(a.writeCapacityUnits(), b.writeCapacityUnits()),
+        sum(a.table(), b.table()),
+        merge(a.localSecondaryIndexes(), b.localSecondaryIndexes()),
+        merge(a.globalSecondaryIndexes(), b.globalSecondaryIndexes()));
+  }
+
+  private static Capacity sum(Capacity a, Capacity b) {
+    if (a == null || b == null) {
+      return a == null ? b : a;
+    }
+    return new Capacity(
+        add(a.readCapacityUnits(), b.readCapacityUnits()),
+        add(a.writeCapacityUnits(), b.writeCapacityUnits()),
+        add(a.capacityUnits(), b.capacityUnits()));
+  }
+
+  private static Map<String, Capacity> merge(Map<String, Capacity> a, Map<String, Capacity> b) {
+    if (a == null || b == null) {
+      return a == null ? b : a;
+    }
+    Map<String, Capacity> merged = new HashMap<>(a);
+    BinaryOperator<Capacity> plus = PartitionQueries::sum;
+    b.forEach((index, capacity) -> merged.merge(index, capacity, plus));
+    return merged;
+  }
+
+  private static Double add(Double a, Double b) {
+    if (a == null || b == null) {
+      return a == null ? b : a;
+    }
+    return a + b;
+  }
+}
