@@ -40,6 +40,9 @@ public final class ModelValidation {
 
   private final JsonParser parser;
 
+  /** The number of elements or entries of the list or map read last. */
+  private int size;
+
   private ModelValidation(JsonParser parser) {
     this.parser = parser;
   }
@@ -108,12 +111,16 @@ public final class ModelValidation {
       }
       Shape.Member member = shape.members.get(index);
       given[index] = true;
-      if (!member.shape().constrained && !renderMembers) {
+      if (!member.shape().constrained && !renderMembers && member.requiredFor() == null) {
         parser.skipChildren();
         continue;
       }
       List<Violation> found = new ArrayList<>(0);
+      size = -1;
       String memberShown = value(member.shape(), child(path, member.path()), renderMembers, found);
+      if (member.requiredFor() != null && size == 0) {
+        given[index] = false; // empty counts as missing for DynamoDB's own sentence
+      }
       if (renderMembers) {
         shown.append(member.name()).append(": ").append(memberShown).append(',');
       }
@@ -129,7 +136,11 @@ public final class ModelValidation {
     }
     for (int i = 0; i < n; i++) {
       Shape.Member member = shape.members.get(i);
-      if (member.required() && !given[i]) {
+      if (member.requiredFor() != null && !given[i]) {
+        // Instead of every other error of the request, as DynamoDB is recorded to answer.
+        throw DynamoDbException.validation("The " + member.path() + " parameter is required for "
+            + member.requiredFor());
+      } else if (member.required() && !given[i]) {
         violation(errors, "null", child(path, member.path()), "Member must not be null");
       } else if (byMember != null && byMember.get(i) != null) {
         errors.addAll(byMember.get(i));
@@ -168,6 +179,7 @@ public final class ModelValidation {
       }
     }
     String shown = renderElements ? out.append(']').toString() : null;
+    size = count;
     length(shape, path, shown, count, errors);
     errors.addAll(elementErrors);
     return render ? shown : null;
@@ -223,6 +235,7 @@ public final class ModelValidation {
       }
     }
     String shown = renderEntries ? out.append('}').toString() : null;
+    size = count;
     length(shape, path, shown, count, errors);
     for (int i = 0; i < badKeys; i++) {
       violation(errors, quoted(shown), path,

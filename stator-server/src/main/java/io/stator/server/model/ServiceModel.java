@@ -91,6 +91,13 @@ final class ServiceModel {
         if (fields.get("required") != null) {
           required.addAll(Arrays.asList(fields.get("required").split(",")));
         }
+        Map<String, String> sentences = new HashMap<>();
+        if (fields.get("requiredSentence") != null) {
+          for (String pair : fields.get("requiredSentence").split(",")) {
+            int colon = pair.indexOf(':');
+            sentences.put(pair.substring(0, colon), pair.substring(colon + 1));
+          }
+        }
         List<Shape.Member> list = new ArrayList<>();
         for (String pair : members.split(",")) {
           int colon = pair.indexOf(':');
@@ -100,7 +107,8 @@ final class ServiceModel {
                   name,
                   Character.toLowerCase(name.charAt(0)) + name.substring(1),
                   shapes.get(pair.substring(colon + 1)),
-                  required.contains(name)));
+                  required.contains(name),
+                  sentences.get(name)));
         }
         shape.members = List.copyOf(list);
         Map<String, Integer> index = new HashMap<>();

@@ -20,8 +20,12 @@ final class Shape {
     OTHER
   }
 
-  /** A member of a structure: its name in the request and, lower-camel-cased, in messages. */
-  record Member(String name, String path, Shape shape, boolean required) {}
+  /**
+   * A member of a structure: its name in the request and, lower-camel-cased, in messages;
+   * {@code requiredFor} names the operation of DynamoDB's own sentence for it when missing or
+   * empty ({@code The requestItems parameter is required for BatchGetItem}), else null.
+   */
+  record Member(String name, String path, Shape shape, boolean required, String requiredFor) {}
 
   final String name;
   final Type type;

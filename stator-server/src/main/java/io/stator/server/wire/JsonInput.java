@@ -520,14 +520,19 @@ final class JsonInput {
         throw DynamoDbException.serialization(
             "Base64 encoded length is expected a multiple of 4 bytes but found: " + text.length());
       }
-      byte[] bytes;
-      try {
-        bytes = Base64.getDecoder().decode(text);
-      } catch (IllegalArgumentException e) {
-        throw DynamoDbException.serialization(e.getMessage());
-      }
-      // A final character carrying bits that the padding discards is not canonical base64.
+      // DynamoDB names the first character outside the alphabet (padding only at the end).
       int length = text.length();
+      int pads = length > 0 && text.charAt(length - 1) == '='
+          ? (length > 1 && text.charAt(length - 2) == '=' ? 2 : 1)
+          : 0;
+      for (int i = 0; i < length - pads; i++) {
+        if (sextet(text.charAt(i)) < 0) {
+          throw DynamoDbException.serialization(
+              "Invalid base 64 character: '" + text.charAt(i) + "'");
+        }
+      }
+      byte[] bytes = Base64.getDecoder().decode(text);
+      // A final character carrying bits that the padding discards is not canonical base64.
       if (length > 0 && text.charAt(length - 1) == '=') {
         boolean twoPads = text.charAt(length - 2) == '=';
         int last = sextet(text.charAt(length - (twoPads ? 3 : 2)));
@@ -549,7 +554,7 @@ final class JsonInput {
       if (c >= '0' && c <= '9') {
         return c - '0' + 52;
       }
-      return c == '+' ? 62 : 63;
+      return c == '+' ? 62 : c == '/' ? 63 : -1;
     }
   }
 }

@@ -365,6 +365,10 @@ class ExpressionErrorsTest extends EndToEndTest {
     assertValidation("Invalid UpdateExpression: The document path has too many nesting "
             + "levels; nesting levels: 33",
         () -> update("REMOVE " + deep32 + "[0]"));
+    assertValidation("Invalid ProjectionExpression: The document path has too many nesting "
+            + "levels; nesting levels: 33",
+        () -> dynamo.getItem(r -> r.tableName(table).key(KEY)
+            .projectionExpression(deep32 + ".a")));
     assertUnchanged();
   }
 

@@ -49,6 +49,37 @@ class ModelConstraintsTest extends EndToEndTest {
   }
 
   @Test
+  void aBatchWithoutRequestItemsIsRefusedInDynamoDbsOwnSentence() {
+    // Missing or empty, and before any other error of the request (an invalid enum here).
+    assertValidation("The requestItems parameter is required for BatchGetItem",
+        () -> dynamo.batchGetItem(r -> r.returnConsumedCapacity("ALL")));
+    assertValidation("The requestItems parameter is required for BatchGetItem",
+        () -> dynamo.batchGetItem(r -> r.requestItems(Map.of())));
+    assertValidation("The requestItems parameter is required for BatchWriteItem",
+        () -> dynamo.batchWriteItem(r -> r.returnItemCollectionMetrics("ALL")));
+    assertValidation("The requestItems parameter is required for BatchWriteItem",
+        () -> dynamo.batchWriteItem(r -> r.requestItems(Map.of())));
+    // Given, its own constraints are the model's as ever.
+    assertValidation(PREFIX + "Value '[]' at 'requestItems.orders.member.keys' failed to satisfy"
+            + " constraint: Member must have length greater than or equal to 1",
+        () -> dynamo.batchGetItem(r -> r.requestItems(
+            Map.of("orders", KeysAndAttributes.builder().keys(List.of()).build()))));
+  }
+
+  @Test
+  void aKeyAttributesNameIsAtMost255Characters() {
+    String name = "k".repeat(256);
+    assertValidation("2 validation errors detected: Value '" + name + "' at"
+            + " 'attributeDefinitions.1.member.attributeName' failed to satisfy constraint: Member"
+            + " must have length less than or equal to 255; Value '" + name + "' at"
+            + " 'keySchema.1.member.attributeName' failed to satisfy constraint: Member must have"
+            + " length less than or equal to 255",
+        () -> dynamo.createTable(r -> r.tableName(uniqueTableName("long-key"))
+            .keySchema(key(name, KeyType.HASH)).attributeDefinitions(attribute(name, S))
+            .billingMode("PAY_PER_REQUEST")));
+  }
+
+  @Test
   void anEnumListsTheModelsValueSet() {
     assertValidation(PREFIX + "Value 'FREE' at 'billingMode' failed to satisfy constraint: Member"
             + " must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]",

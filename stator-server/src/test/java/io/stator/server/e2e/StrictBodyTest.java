@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -215,6 +216,30 @@ class StrictBodyTest extends EndToEndTest {
     expected.add(item("id", s("acct-\uD83D\uDE00"), "v", s("raw \uD83D\uDE00")));
     expected.add(item("id", s("acct-\uDBFF\uDFFF"), "v", s("last")));
     assertThat(scan()).isEqualTo(expected);
+  }
+
+  // ---- values that do not decode --------------------------------------------------------------
+
+  @Test
+  void aValueThatDoesNotDecodeIsRefusedInDynamoDbsWordsNotJavas() throws Exception {
+    // Each body and DynamoDB's message for it. A binary value's base64: its length, a character
+    // outside the alphabet (Java's own decoder says "Illegal base64 character 21"), a last
+    // character whose extra bits are set. Then a member of the wrong JSON type.
+    Map<byte[], String> refused = new LinkedHashMap<>();
+    refused.put(putItemWith("\"b\":{\"B\":\"abc\"}"),
+        "Base64 encoded length is expected a multiple of 4 bytes but found: 3");
+    refused.put(putItemWith("\"b\":{\"B\":\"ab!d\"}"), "Invalid base 64 character: '!'");
+    refused.put(putItemWith("\"b\":{\"BS\":[\"YQ==\",\"Y=Q=\"]}"),
+        "Invalid base 64 character: '='");
+    refused.put(putItemWith("\"b\":{\"B\":\"YR==\"}"),
+        "Invalid last non-pad Base64 character dectected");
+    refused.put(putItemWith("\"v\":{\"S\":5}"), "NUMBER_VALUE cannot be converted to String");
+    refused.put(putItemWith("\"v\":{\"L\":\"x\"}"), "Unexpected field type");
+    refused.put(json("{\"TableName\":[\"" + table + "\"],\"Item\":{}}"),
+        "Unrecognized collection type class java.lang.String");
+    for (Map.Entry<byte[], String> body : refused.entrySet()) {
+      assertRefused("PutItem", body.getKey(), "\"Message\":\"" + body.getValue() + "\"}");
+    }
   }
 
   // ---- helpers ------------------------------------------------------------------------------

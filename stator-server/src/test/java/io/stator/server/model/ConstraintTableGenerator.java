@@ -75,6 +75,18 @@ public final class ConstraintTableGenerator {
   private static final String UNCHECKED = "Unchecked";
 
   /**
+   * Required members that DynamoDB is recorded to refuse, when missing or empty, with a sentence
+   * of their own before any other check of the request ({@code The requestItems parameter is
+   * required for BatchGetItem}, even beside an invalid ReturnConsumedCapacity), rather than with
+   * the model's {@code Member must not be null}: the member, and the operation the sentence
+   * names. The table gives their structure {@code requiredSentence=MEMBER:OPERATION}.
+   */
+  private static final Map<String, String> RECORDED_REQUIRED_SENTENCE =
+      Map.of(
+          "BatchGetItemInput.RequestItems", "BatchGetItem",
+          "BatchWriteItemInput.RequestItems", "BatchWriteItem");
+
+  /**
    * String shapes whose length DynamoDB is recorded to report before their pattern (an empty
    * index name: {@code length greater than or equal to 3}, then the pattern); the others report
    * the pattern first, as recorded for TableName and BackupName.
@@ -173,6 +185,12 @@ public final class ConstraintTableGenerator {
     List<String> required = (List<String>) shape.get("required");
     if (required != null && !required.isEmpty()) {
       line.append("\trequired=").append(String.join(",", required));
+      for (String member : required) {
+        String operation = RECORDED_REQUIRED_SENTENCE.get(name + "." + member);
+        if (operation != null && prefix.isEmpty()) {
+          line.append("\trequiredSentence=").append(member).append(':').append(operation);
+        }
+      }
     }
     for (String part : List.of("member", "key", "value")) {
       Map<String, Object> ref = (Map<String, Object>) shape.get(part);

@@ -209,6 +209,10 @@ class JsonInputTest {
             "{\"Item\":{\"a\":{\"B\":\"AB==\"}}}",
             "Invalid last non-pad Base64 character dectected"),
         Arguments.of(
+            "{\"Item\":{\"a\":{\"B\":\"ab!d\"}}}", "Invalid base 64 character: '!'"),
+        Arguments.of(
+            "{\"Item\":{\"a\":{\"B\":\"a=bc\"}}}", "Invalid base 64 character: '='"),
+        Arguments.of(
             "{\"Item\":{\"a\":{\"L\":{}}}}",
             "Start of structure or map found where not expected"),
         Arguments.of("{\"Item\":{\"a\":{\"SS\":\"x\"}}}", "Unexpected field type"),
