@@ -36,6 +36,7 @@ import io.stator.schema.TableDefinition;
 import io.stator.schema.TableSettings;
 import io.stator.schema.TableValidation;
 import io.stator.storage.CommitConflictException;
+import io.stator.storage.OnConflict;
 import io.stator.storage.SpaceStats;
 import io.stator.storage.Storage;
 import io.stator.stream.Streams;
@@ -108,75 +109,80 @@ final class Tables {
    */
   DeleteTableResponse delete(DeleteTableRequest r, Consumer<TableDefinition> deleted) {
     checkName(r.tableName());
-    while (true) {
+    // A conflict: the definition changed under us (UpdateTable, or delete and re-create).
+    return OnConflict.rerun(() -> {
       Catalog.Entry entry = lookup(r.tableName());
       if (entry.table().settings().deletionProtectionEnabled()) {
         throw DynamoDbException.validation(
             "Resource cannot be deleted as it is currently protected against deletion. Disable"
                 + " deletion protection first.");
       }
+      TableDescription before = describe(entry.table());
       try {
-        TableDescription before = describe(entry.table());
-        try {
-          catalog.delete(entry.table(), entry.version(), options.clock().instant());
-        } finally {
-          cache.invalidate(entry.table().name());
-        }
-        deleted.accept(entry.table());
-        return new DeleteTableResponse(withStatus(before, "DELETING"));
-      } catch (CommitConflictException e) {
-        // the definition changed under us (UpdateTable, or delete and re-create): look again
+        catalog.delete(entry.table(), entry.version(), options.clock().instant());
+      } finally {
+        cache.invalidate(entry.table().name());
       }
-    }
+      deleted.accept(entry.table());
+      return new DeleteTableResponse(withStatus(before, "DELETING"));
+    });
   }
 
   UpdateTableResponse update(UpdateTableRequest r) {
     TableValidation.updateTableRequest(r);
-    while (true) {
-      Catalog.Entry entry = lookup(r.tableName());
-      TableDefinition updated =
-          TableValidation.updateTable(entry.table(), r, options.clock().instant());
-      GlobalIndexUpdates.Applied applied = null;
-      if (r.globalSecondaryIndexUpdates() != null && !r.globalSecondaryIndexUpdates().isEmpty()) {
-        applied = GlobalIndexUpdates.apply(updated, r);
-        updated = applied.table();
-      }
-      updated = SettingsValidation.update(updated, r, options.clock().instant());
-      updated =
-          StreamSpecifications.apply(updated, r.streamSpecification(), options.clock().instant());
-      if (updated == entry.table()) {
-        return new UpdateTableResponse(describe(updated));
-      }
-      if (applied != null && applied.created() != null) {
-        storage.createSpace(applied.created().space());
-        storage.createSpace(updated.changeLog());
-      }
-      if (!streamsOnlyIn(updated, entry.table()).isEmpty()) {
-        storage.createSpace(StreamDefinition.SHARED_SPACE); // a new stream's records go there
-      }
-      try {
-        catalog.replace(updated, entry.version());
-      } catch (CommitConflictException e) {
-        if (applied != null && applied.created() != null) {
-          storage.dropSpace(applied.created().space());
-        }
-        continue; // concurrent change: apply the request to the new definition
-      } finally {
-        cache.invalidate(updated.name());
-      }
-      if (applied != null && applied.created() != null) {
-        indexes.backfill(updated.name(), applied.created());
-      }
-      if (applied != null && applied.deleted() != null) {
-        // After the catalog commit: from now on no write or propagation commits into it.
-        storage.dropSpace(applied.deleted().space());
-      }
-      // Streams disabled more than 24 hours ago are forgotten: their records go too.
-      for (StreamDefinition s : streamsOnlyIn(entry.table(), updated)) {
-        streams.deleteRecords(entry.table(), s);
-      }
+    // A conflict: another change of the table; the request is applied to the new definition.
+    return OnConflict.rerun(() -> updateOnce(r));
+  }
+
+  private UpdateTableResponse updateOnce(UpdateTableRequest r) {
+    Catalog.Entry entry = lookup(r.tableName());
+    TableDefinition updated =
+        TableValidation.updateTable(entry.table(), r, options.clock().instant());
+    GlobalIndexUpdates.Applied applied = null;
+    if (r.globalSecondaryIndexUpdates() != null && !r.globalSecondaryIndexUpdates().isEmpty()) {
+      applied = GlobalIndexUpdates.apply(updated, r);
+      updated = applied.table();
+    }
+    updated = SettingsValidation.update(updated, r, options.clock().instant());
+    updated =
+        StreamSpecifications.apply(updated, r.streamSpecification(), options.clock().instant());
+    if (updated == entry.table()) {
       return new UpdateTableResponse(describe(updated));
     }
+    IndexDefinition created = applied == null ? null : applied.created();
+    if (created != null) {
+      storage.createSpace(created.space());
+      storage.createSpace(updated.changeLog());
+    }
+    if (!streamsOnlyIn(updated, entry.table()).isEmpty()) {
+      storage.createSpace(StreamDefinition.SHARED_SPACE); // a new stream's records go there
+    }
+    TableDefinition replacement = updated;
+    try {
+      OnConflict.answer(() -> {
+        catalog.replace(replacement, entry.version());
+        return replacement;
+      }, conflict -> {
+        if (created != null) {
+          storage.dropSpace(created.space()); // this attempt's index never was
+        }
+        throw conflict; // for update to apply the request to the new definition
+      });
+    } finally {
+      cache.invalidate(updated.name());
+    }
+    if (created != null) {
+      indexes.backfill(updated.name(), created);
+    }
+    if (applied != null && applied.deleted() != null) {
+      // After the catalog commit: from now on no write or propagation commits into it.
+      storage.dropSpace(applied.deleted().space());
+    }
+    // Streams disabled more than 24 hours ago are forgotten: their records go too.
+    for (StreamDefinition s : streamsOnlyIn(entry.table(), updated)) {
+      streams.deleteRecords(entry.table(), s);
+    }
+    return new UpdateTableResponse(describe(updated));
   }
 
   /** The streams {@code table} has and {@code other} has not. */
@@ -248,18 +254,17 @@ final class Tables {
    * a {@link DynamoDbException} to refuse; returns the new definition.
    */
   TableDefinition change(String tableName, UnaryOperator<TableDefinition> change) {
-    while (true) {
+    // A conflict: another change of the table; the change is applied to the new definition.
+    return OnConflict.rerun(() -> {
       Catalog.Entry entry = lookup(tableName);
       TableDefinition changed = change.apply(entry.table());
       try {
         catalog.replace(changed, entry.version());
         return changed;
-      } catch (CommitConflictException e) {
-        // concurrent change: apply the change to the new definition
       } finally {
         cache.invalidate(tableName);
       }
-    }
+    });
   }
 
   /** The ARN of the table named {@code tableName}. */

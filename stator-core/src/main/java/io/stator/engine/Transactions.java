@@ -42,6 +42,7 @@ import io.stator.schema.TableDefinition;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitConflictException;
 import io.stator.storage.CommitOutcomeUnknownException;
+import io.stator.storage.OnConflict;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
@@ -826,34 +827,31 @@ final class Transactions {
   }
 
   private TransactGetItemsResponse snapshot(List<Read> reads, String returnConsumedCapacity) {
-    Commit.Expectation failed = null;
-    for (int attempt = 0; attempt < SNAPSHOT_ATTEMPTS; attempt++) {
-      List<ItemResponse> responses = new ArrayList<>(reads.size());
-      long[] sizes = new long[reads.size()];
-      Commit check = new Commit();
-      for (int i = 0; i < reads.size(); i++) {
-        Read read = reads.get(i);
-        Optional<StoredRecord> record = storage.get(read.table().space(), read.key());
-        check.expect(read.table().space(), read.key(),
-            record.map(StoredRecord::version).orElse(Commit.Expectation.ABSENT));
-        Map<String, AttributeValue> item =
-            record.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
-        sizes[i] = item == null ? 0 : ItemSize.of(item);
-        responses.add(new ItemResponse(
-            item == null ? null : RequestConstraints.project(item, read.projection())));
-      }
-      try {
-        storage.commit(check); // writes nothing: only proves all versions held at one instant
-      } catch (CommitConflictException e) {
-        failed = e.failed();
-        Thread.yield();
-        continue;
-      }
-      return new TransactGetItemsResponse(
-          Consumption.list(charge(reads, sizes), returnConsumedCapacity),
-          Collections.unmodifiableList(responses));
+    return OnConflict.rerun(
+        SNAPSHOT_ATTEMPTS,
+        () -> snapshotOnce(reads, returnConsumedCapacity),
+        conflict -> readConflict(reads, conflict.failed()));
+  }
+
+  private TransactGetItemsResponse snapshotOnce(List<Read> reads, String returnConsumedCapacity) {
+    List<ItemResponse> responses = new ArrayList<>(reads.size());
+    long[] sizes = new long[reads.size()];
+    Commit check = new Commit();
+    for (int i = 0; i < reads.size(); i++) {
+      Read read = reads.get(i);
+      Optional<StoredRecord> record = storage.get(read.table().space(), read.key());
+      check.expect(read.table().space(), read.key(),
+          record.map(StoredRecord::version).orElse(Commit.Expectation.ABSENT));
+      Map<String, AttributeValue> item =
+          record.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
+      sizes[i] = item == null ? 0 : ItemSize.of(item);
+      responses.add(new ItemResponse(
+          item == null ? null : RequestConstraints.project(item, read.projection())));
     }
-    throw readConflict(reads, failed);
+    storage.commit(check); // writes nothing: only proves all versions held at one instant
+    return new TransactGetItemsResponse(
+        Consumption.list(charge(reads, sizes), returnConsumedCapacity),
+        Collections.unmodifiableList(responses));
   }
 
   /**

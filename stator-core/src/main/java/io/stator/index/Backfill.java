@@ -5,7 +5,7 @@ import io.stator.schema.Catalog;
 import io.stator.schema.IndexDefinition;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Commit;
-import io.stator.storage.CommitConflictException;
+import io.stator.storage.OnConflict;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
@@ -64,27 +64,11 @@ final class Backfill {
   void run() {
     StorageKey after = null;
     while (!Thread.currentThread().isInterrupted()) {
-      Optional<Catalog.Entry> entry = current();
-      if (entry.isEmpty()) {
+      StorageKey from = after;
+      // A conflict: an item (or the definition) changed since the read; the chunk is read again.
+      List<StoredRecord> chunk = OnConflict.rerun(() -> fill(from));
+      if (chunk == null) {
         return;
-      }
-      TableDefinition table = entry.get().table();
-      IndexDefinition index = table.index(indexName);
-      List<StoredRecord> chunk = storage.scan(table.space(), null, null, after, CHUNK);
-      Commit commit =
-          new Commit().expect(Catalog.SPACE, Catalog.key(tableName), entry.get().version());
-      for (StoredRecord r : chunk) {
-        commit.expect(table.space(), r.key(), r.version());
-        var item = ItemCodec.decode(r.value());
-        StorageKey key = IndexKeys.entryKey(table, index, item);
-        if (key != null) {
-          commit.put(index.space(), key, ItemCodec.encode(IndexKeys.project(table, index, item)));
-        }
-      }
-      try {
-        storage.commit(commit);
-      } catch (CommitConflictException e) {
-        continue; // an item (or the definition) changed since the read: read the chunk again
       }
       if (chunk.size() < CHUNK) {
         break;
@@ -92,6 +76,33 @@ final class Backfill {
       after = chunk.get(chunk.size() - 1).key();
     }
     activate();
+  }
+
+  /**
+   * Reads the chunk after {@code after} and commits its entries, expecting the version of every
+   * item read and of the definition; returns the chunk, or null when the index is no longer
+   * being created (or the backfill was stopped).
+   */
+  private List<StoredRecord> fill(StorageKey after) {
+    Optional<Catalog.Entry> entry = current();
+    if (entry.isEmpty() || Thread.currentThread().isInterrupted()) {
+      return null;
+    }
+    TableDefinition table = entry.get().table();
+    IndexDefinition index = table.index(indexName);
+    List<StoredRecord> chunk = storage.scan(table.space(), null, null, after, CHUNK);
+    Commit commit =
+        new Commit().expect(Catalog.SPACE, Catalog.key(tableName), entry.get().version());
+    for (StoredRecord r : chunk) {
+      commit.expect(table.space(), r.key(), r.version());
+      var item = ItemCodec.decode(r.value());
+      StorageKey key = IndexKeys.entryKey(table, index, item);
+      if (key != null) {
+        commit.put(index.space(), key, ItemCodec.encode(IndexKeys.project(table, index, item)));
+      }
+    }
+    storage.commit(commit);
+    return chunk;
   }
 
   /** The table's entry while it still has this incarnation of the index CREATING. */
@@ -108,22 +119,19 @@ final class Backfill {
   }
 
   private void activate() {
-    while (!Thread.currentThread().isInterrupted()) {
+    // A conflict: another change of the table; ours is applied to it.
+    OnConflict.rerun(() -> {
       Optional<Catalog.Entry> entry = current();
-      if (entry.isEmpty()) {
-        return;
+      if (entry.isEmpty() || Thread.currentThread().isInterrupted()) {
+        return null;
       }
       TableDefinition table = entry.get().table();
       List<IndexDefinition> indexes = new ArrayList<>(table.indexes());
       IndexDefinition index = table.index(indexName);
       indexes.set(indexes.indexOf(index), index.withStatus(IndexDefinition.ACTIVE));
-      try {
-        catalog.replace(table.withIndexes(indexes, table.attributeDefinitions()),
-            entry.get().version());
-        return;
-      } catch (CommitConflictException e) {
-        // another change of the table: apply ours to it
-      }
-    }
+      catalog.replace(table.withIndexes(indexes, table.attributeDefinitions()),
+          entry.get().version());
+      return null;
+    });
   }
 }

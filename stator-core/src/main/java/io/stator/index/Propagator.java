@@ -5,7 +5,7 @@ import io.stator.schema.Catalog;
 import io.stator.schema.IndexDefinition;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Commit;
-import io.stator.storage.CommitConflictException;
+import io.stator.storage.OnConflict;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
@@ -418,84 +418,104 @@ final class Propagator {
    * milliseconds after which to try again.
    */
   private long drain(String tableName) {
-    int limit = BATCH;
     while (true) {
-      long mark = backlogMark(tableName); // before the watermark and the scan
-      Optional<Catalog.Entry> entry = catalog.get(tableName);
-      if (entry.isEmpty()) {
-        Cursor gone = cursors.remove(tableName);
-        if (gone != null) {
-          ahead.remove(gone.changeLog());
-        }
-        clearBacklog(tableName, mark);
-        return -1; // deleted: its log went with it
-      }
-      TableDefinition table = entry.get().table();
-      Cursor cursor = cursors.get(tableName);
-      StorageKey after =
-          cursor != null && cursor.changeLog().equals(table.changeLog()) ? cursor.last() : null;
-      long watermark = sequencer.watermark(); // before the scan: see the essay
-      long horizon = clock.millis() - lagMillis;
-      Commit commit =
-          new Commit().expect(Catalog.SPACE, Catalog.key(tableName), entry.get().version());
-      long wait = -1;
-      int applied = 0;
-      StorageKey last = null;
-      try {
-        List<StoredRecord> records = storage.scan(table.changeLog(), null, null, after, limit);
-        if (records.isEmpty()) {
-          clearBacklog(tableName, mark);
-          ahead.remove(table.changeLog()); // every record applied: nothing is ahead any more
-          return -1;
-        }
-        Map<StorageKey, List<ChangeRecord>> byItem = new LinkedHashMap<>();
-        for (StoredRecord r : records) {
-          if (ChangeRecord.sequence(r.key()) >= watermark) {
-            wait = 1;
-            break;
-          }
-          ChangeRecord change = ChangeRecord.decode(r.key(), r.value());
-          if (change.timestamp() > horizon) {
-            wait = change.timestamp() - horizon;
-            break;
-          }
-          if (change.image() != null) { // else a delete of no item: nothing to repair
-            byItem.computeIfAbsent(IndexKeys.tableKey(table, change.image()),
-                k -> new ArrayList<>()).add(change);
-          }
-          commit.delete(table.changeLog(), r.key());
-          last = r.key();
-          applied++;
-        }
-        if (applied == 0) {
-          return wait;
-        }
-        Map<StorageKey, List<Target>> tableAhead =
-            ahead.computeIfAbsent(table.changeLog(), l -> new HashMap<>());
-        Map<StorageKey, List<Target>> nowAhead = new HashMap<>();
-        byItem.forEach((itemKey, changes) -> nowAhead.put(
-            itemKey, repair(table, itemKey, changes, tableAhead.get(itemKey), commit)));
-        storage.commit(commit);
-        nowAhead.forEach((itemKey, targets) -> {
-          if (targets.isEmpty()) {
-            tableAhead.remove(itemKey);
-          } else {
-            tableAhead.put(itemKey, targets);
-          }
-        });
-      } catch (CommitConflictException e) {
-        // An item or the definition changed since the read: read again, fewer records at once.
-        limit = Math.max(1, applied / 2);
-        continue;
-      } catch (StorageException e) {
-        return 1; // a space dropped under us; the catalog will say why on the next try
-      }
-      cursors.put(tableName, new Cursor(table.changeLog(), last));
-      limit = BATCH;
-      if (wait >= 0) {
+      Batch batch = new Batch();
+      // A conflict: an item or the definition changed since the read; read again, fewer records.
+      long wait = OnConflict.rerun(() -> drainOnce(tableName, batch), conflict -> batch.shrink());
+      if (wait != MORE) {
         return wait;
       }
     }
+  }
+
+  /** {@link #drainOnce}'s answer when it applied a batch and the log may have more. */
+  private static final long MORE = -2;
+
+  /** How many records of the log a try reads, and how many the last one applied. */
+  private static final class Batch {
+    int limit = BATCH;
+    int applied;
+
+    /** After a conflict: half of what the try applied, as fewer items are likelier to hold. */
+    void shrink() {
+      limit = Math.max(1, applied / 2);
+    }
+  }
+
+  /**
+   * Applies one batch of the log: -1 when the log is empty, {@link #MORE} when a batch was
+   * applied and more may follow, else the milliseconds after which to try again.
+   */
+  private long drainOnce(String tableName, Batch batch) {
+    long mark = backlogMark(tableName); // before the watermark and the scan
+    Optional<Catalog.Entry> entry = catalog.get(tableName);
+    if (entry.isEmpty()) {
+      Cursor gone = cursors.remove(tableName);
+      if (gone != null) {
+        ahead.remove(gone.changeLog());
+      }
+      clearBacklog(tableName, mark);
+      return -1; // deleted: its log went with it
+    }
+    TableDefinition table = entry.get().table();
+    Cursor cursor = cursors.get(tableName);
+    StorageKey after =
+        cursor != null && cursor.changeLog().equals(table.changeLog()) ? cursor.last() : null;
+    long watermark = sequencer.watermark(); // before the scan: see the essay
+    long horizon = clock.millis() - lagMillis;
+    Commit commit =
+        new Commit().expect(Catalog.SPACE, Catalog.key(tableName), entry.get().version());
+    long wait = -1;
+    batch.applied = 0;
+    StorageKey last = null;
+    try {
+      List<StoredRecord> records =
+          storage.scan(table.changeLog(), null, null, after, batch.limit);
+      if (records.isEmpty()) {
+        clearBacklog(tableName, mark);
+        ahead.remove(table.changeLog()); // every record applied: nothing is ahead any more
+        return -1;
+      }
+      Map<StorageKey, List<ChangeRecord>> byItem = new LinkedHashMap<>();
+      for (StoredRecord r : records) {
+        if (ChangeRecord.sequence(r.key()) >= watermark) {
+          wait = 1;
+          break;
+        }
+        ChangeRecord change = ChangeRecord.decode(r.key(), r.value());
+        if (change.timestamp() > horizon) {
+          wait = change.timestamp() - horizon;
+          break;
+        }
+        if (change.image() != null) { // else a delete of no item: nothing to repair
+          byItem.computeIfAbsent(IndexKeys.tableKey(table, change.image()),
+              k -> new ArrayList<>()).add(change);
+        }
+        commit.delete(table.changeLog(), r.key());
+        last = r.key();
+        batch.applied++;
+      }
+      if (batch.applied == 0) {
+        return wait;
+      }
+      Map<StorageKey, List<Target>> tableAhead =
+          ahead.computeIfAbsent(table.changeLog(), l -> new HashMap<>());
+      Map<StorageKey, List<Target>> nowAhead = new HashMap<>();
+      byItem.forEach((itemKey, changes) -> nowAhead.put(
+          itemKey, repair(table, itemKey, changes, tableAhead.get(itemKey), commit)));
+      storage.commit(commit);
+      nowAhead.forEach((itemKey, targets) -> {
+        if (targets.isEmpty()) {
+          tableAhead.remove(itemKey);
+        } else {
+          tableAhead.put(itemKey, targets);
+        }
+      });
+    } catch (StorageException e) {
+      return 1; // a space dropped under us; the catalog will say why on the next try
+    }
+    cursors.put(tableName, new Cursor(table.changeLog(), last));
+    return wait >= 0 ? wait : MORE;
   }
 
   /**

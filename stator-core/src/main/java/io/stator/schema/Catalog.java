@@ -3,7 +3,7 @@ package io.stator.schema;
 import io.stator.api.DynamoDbException;
 import io.stator.item.ItemCodec;
 import io.stator.storage.Commit;
-import io.stator.storage.CommitConflictException;
+import io.stator.storage.OnConflict;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
@@ -101,17 +101,16 @@ public final class Catalog {
         storage.createSpace(space);
       }
     }
-    try {
-      storage.commit(
-          new Commit()
-              .expect(SPACE, key(table.name()), Commit.Expectation.ABSENT)
-              .put(SPACE, key(table.name()), encode(table)));
-    } catch (CommitConflictException e) {
+    Commit record =
+        new Commit()
+            .expect(SPACE, key(table.name()), Commit.Expectation.ABSENT)
+            .put(SPACE, key(table.name()), encode(table));
+    OnConflict.answer(() -> storage.commit(record), conflict -> {
       for (String space : spaces(table)) {
         storage.dropSpace(space);
       }
       throw DynamoDbException.resourceInUse("Table already exists: " + table.name());
-    }
+    });
   }
 
   /**

@@ -29,7 +29,7 @@ import io.stator.schema.StreamDefinition;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Bound;
 import io.stator.storage.Commit;
-import io.stator.storage.CommitConflictException;
+import io.stator.storage.OnConflict;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.storage.StoredRecord;
@@ -311,13 +311,12 @@ public final class Streams implements DynamoDbStreams {
       }
       List<StreamDefinition> streams = new ArrayList<>(current.streams());
       streams.set(streams.size() - 1, updated);
-      try {
+      // A conflict: changed meanwhile (UpdateTable, another write's record of this split); the
+      // write fails on the catalog version and retries with the new definition, which follows.
+      changed = OnConflict.answer(() -> {
         catalog.replace(current.withStreams(streams), entry.get().version());
-        changed = true;
-      } catch (CommitConflictException e) {
-        // changed meanwhile (UpdateTable, another write's record of this split): the write
-        // fails on the catalog version and retries with the new definition, which follows
-      }
+        return true;
+      }, conflict -> false);
     }
     if (changed) {
       onCatalogChange.accept(table.name());
