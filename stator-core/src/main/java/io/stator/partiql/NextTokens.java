@@ -30,7 +30,7 @@ final class NextTokens {
 
   private NextTokens() {}
 
-  /** Where a read resumes: the {@code partition}th of those it reads, after {@code key} or at its start. */
+  /** Where a read resumes: its {@code partition}th partition, after {@code key} or at its start. */
   record Position(int partition, Map<String, AttributeValue> key) {
     static final Position START = new Position(0, null);
   }

@@ -63,6 +63,12 @@ final class Parser {
       statement = update();
     } else if (first.isKeyword("DELETE")) {
       statement = delete();
+    } else if (first.isKeyword("EXISTS") && peekAt(1).isSymbol("(")) {
+      next++;
+      expectSymbol("(");
+      Statement.Select select = (Statement.Select) select();
+      expectSymbol(")");
+      statement = new Statement.Exists(select);
     } else {
       throw Statements.malformed("Expected data manipulation");
     }

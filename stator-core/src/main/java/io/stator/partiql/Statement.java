@@ -18,6 +18,17 @@ sealed interface Statement {
   /** One key of an ORDER BY clause and its direction. */
   record OrderBy(String attribute, boolean descending) {}
 
+  /**
+   * {@code EXISTS(SELECT ... WHERE <full key> [AND condition])}: a transaction's ConditionCheck,
+   * which holds where the item exists and meets the condition.
+   */
+  record Exists(Select select) implements Statement {
+    @Override
+    public String table() {
+      return select.table();
+    }
+  }
+
   /** {@code INSERT INTO "table" VALUE {...}}. */
   record Insert(String table, Term item) implements Statement {}
 

@@ -37,7 +37,7 @@ record StatementList(List<Parser.Parsed> parsed, boolean reads) {
     if (reads != 0 && reads != parsed.size()) {
       throw DynamoDbException.validation(
           "A " + container + "'s statements are all reads (SELECT) or all writes"
-              + " (INSERT, UPDATE, DELETE)");
+              + " (INSERT, UPDATE, DELETE, EXISTS)");
     }
     return new StatementList(parsed, reads != 0);
   }

@@ -62,6 +62,10 @@ public final class Statements {
     if (statement instanceof Statement.Select select) {
       return Selects.run(database, r, select, table, text, pointReadOnly);
     }
+    if (statement instanceof Statement.Exists) {
+      throw DynamoDbException.validation(
+          "EXISTS can only be used in ExecuteTransaction write requests.");
+    }
     return write(database, r, Write.of(statement, keyNames, text));
   }
 

@@ -1,6 +1,7 @@
 package io.stator.partiql;
 
 import io.stator.api.CancellationReason;
+import io.stator.api.ConditionCheck;
 import io.stator.api.Database;
 import io.stator.api.Delete;
 import io.stator.api.DynamoDbException;
@@ -81,7 +82,12 @@ public final class TransactionStatements {
       }
       String onFailure = statement.returnValuesOnConditionCheckFailure();
       inserts.add(w.isInsert());
-      if (w.isInsert()) {
+      if (w.isConditionCheck()) {
+        writes.add(new TransactWriteItem(
+            new ConditionCheck(w.key(), w.table(), w.condition(), w.names(), w.values(),
+                onFailure),
+            null, null, null));
+      } else if (w.isInsert()) {
         writes.add(new TransactWriteItem(null,
             new Put(w.item(), w.table(), w.condition(), w.names(), w.values(), onFailure),
             null, null));

@@ -9,7 +9,7 @@ import java.util.Map;
  * A PartiQL write translated into the members of the item operation it stands for: the item
  * (INSERT) or the key (UPDATE, DELETE), the update expression, the condition and their names
  * and values. ExecuteStatement runs it as a PutItem, UpdateItem or DeleteItem; ExecuteTransaction
- * as the Put, Update or Delete of a TransactWriteItems.
+ * as the Put, Update or Delete of a TransactWriteItems, and an EXISTS as its ConditionCheck.
  */
 record Write(
     Statement statement,
@@ -43,6 +43,21 @@ record Write(
           statement, null, where.key(), updateExpression, condition, text.names(), text.values(),
           update.returnValues());
     }
+    if (statement instanceof Statement.Exists exists) {
+      Statement.Select select = exists.select();
+      if (select.index() != null || select.where() == null) {
+        throw DynamoDbException.validation(
+            "EXISTS must select one item of a table by equalities on its full primary key");
+      }
+      KeyedWhere where = KeyedWhere.of(select.where(), keyNames, text);
+      // The SELECT finds nothing where the item does not exist, whatever the rest of its clause
+      String condition = "attribute_exists(" + text.name(keyNames.get(0)) + ")";
+      if (where.condition() != null) {
+        condition += " AND " + text.condition(where.condition());
+      }
+      return new Write(
+          statement, null, where.key(), null, condition, text.names(), text.values(), null);
+    }
     Statement.Delete delete = (Statement.Delete) statement;
     if (delete.returnValues() != null && !delete.returnValues().equals("ALL_OLD")) {
       throw DynamoDbException.validation("A DELETE can return ALL OLD * only");
@@ -52,6 +67,10 @@ record Write(
     return new Write(
         statement, null, where.key(), null, condition, text.names(), text.values(),
         delete.returnValues());
+  }
+
+  boolean isConditionCheck() {
+    return statement instanceof Statement.Exists;
   }
 
   boolean isInsert() {

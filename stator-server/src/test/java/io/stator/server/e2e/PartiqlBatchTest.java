@@ -105,7 +105,8 @@ class PartiqlBatchTest extends EndToEndTest {
         () -> batch(statement("INSERT INTO " + t + " VALUE {'pk': 'a'}"),
             statement("MERGE INTO " + t)));
     assertValidation(
-        "A batch's statements are all reads (SELECT) or all writes (INSERT, UPDATE, DELETE)",
+        "A batch's statements are all reads (SELECT) or all writes (INSERT, UPDATE, DELETE,"
+            + " EXISTS)",
         () -> batch(statement("INSERT INTO " + t + " VALUE {'pk': 'a'}"),
             statement("SELECT * FROM " + t + " WHERE pk = 'a'")));
     List<BatchStatementRequest> many = new ArrayList<>();

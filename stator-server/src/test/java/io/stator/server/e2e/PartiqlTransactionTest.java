@@ -80,7 +80,8 @@ class PartiqlTransactionTest extends EndToEndTest {
     assertThat(read.responses().get(1).hasItem()).isFalse();
 
     assertValidation(
-        "A transaction's statements are all reads (SELECT) or all writes (INSERT, UPDATE, DELETE)",
+        "A transaction's statements are all reads (SELECT) or all writes (INSERT, UPDATE, DELETE,"
+            + " EXISTS)",
         () -> dynamo.executeTransaction(r -> r.transactStatements(
             statement("SELECT * FROM " + t + " WHERE pk = 'a'"),
             statement("DELETE FROM " + t + " WHERE pk = 'a'"))));
@@ -88,5 +89,56 @@ class PartiqlTransactionTest extends EndToEndTest {
         () -> dynamo.executeTransaction(r -> r.transactStatements(
             statement("SELECT * FROM " + t + " WHERE v = 'A'"))));
     assertThat(get(table, "a")).isNotNull();
+  }
+
+  @Test
+  void existsChecksAnItemAsAConditionCheck() {
+    String table = createTable("pql-tx-exists", "pk", S);
+    String t = "\"" + table + "\"";
+    AttributeValue yes = AttributeValue.fromBool(true);
+    AttributeValue no = AttributeValue.fromBool(false);
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("account"), "open", yes)));
+
+    // The account exists and is open: the order is written
+    dynamo.executeTransaction(r -> r.transactStatements(
+        statement("EXISTS(SELECT * FROM " + t + " WHERE pk = 'account' AND open = ?)",
+            yes),
+        statement("INSERT INTO " + t + " VALUE {'pk': 'order-1'}")));
+    assertThat(get(table, "order-1")).isNotNull();
+
+    // A closed account, or one that does not exist: nothing is written, and the EXISTS is the
+    // statement that failed, returning the item where asked
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("account"), "open", no)));
+    TransactionCanceledException closed = assertErrorContaining(
+        TransactionCanceledException.class, "TransactionCanceledException",
+        "Transaction cancelled",
+        () -> dynamo.executeTransaction(r -> r.transactStatements(
+            ParameterizedStatement.builder()
+                .statement("exists (SELECT * FROM " + t + " WHERE pk = 'account' AND open = true)")
+                .returnValuesOnConditionCheckFailure("ALL_OLD").build(),
+            statement("INSERT INTO " + t + " VALUE {'pk': 'order-2'}"))));
+    assertThat(closed.cancellationReasons()).extracting(CancellationReason::code)
+        .containsExactly("ConditionalCheckFailed", "None");
+    assertThat(closed.cancellationReasons().get(0).item())
+        .isEqualTo(item("pk", s("account"), "open", no));
+    TransactionCanceledException missing = assertErrorContaining(
+        TransactionCanceledException.class, "TransactionCanceledException",
+        "Transaction cancelled",
+        () -> dynamo.executeTransaction(r -> r.transactStatements(
+            statement("EXISTS(SELECT * FROM " + t + " WHERE pk = 'nobody')"),
+            statement("INSERT INTO " + t + " VALUE {'pk': 'order-3'}"))));
+    assertThat(missing.cancellationReasons()).extracting(CancellationReason::code)
+        .containsExactly("ConditionalCheckFailed", "None");
+    assertThat(get(table, "order-2")).isNull();
+    assertThat(get(table, "order-3")).isNull();
+
+    assertValidation("EXISTS can only be used in ExecuteTransaction write requests.",
+        () -> dynamo.executeStatement(r -> r
+            .statement("EXISTS(SELECT * FROM " + t + " WHERE pk = 'account')")));
+    assertValidation("Where clause does not contain a mandatory equality on all key attributes",
+        () -> dynamo.executeTransaction(r -> r.transactStatements(
+            statement("EXISTS(SELECT * FROM " + t + " WHERE open = true)"),
+            statement("INSERT INTO " + t + " VALUE {'pk': 'order-4'}"))));
+    assertThat(get(table, "order-4")).isNull();
   }
 }
