@@ -27,12 +27,12 @@ import java.util.regex.Pattern;
  * of the table's {@link TableSettings} in the catalog, so they go with the table when it is
  * deleted, and DynamoDB's "eventually consistent" tagging is, in Stator, immediate.
  *
- * <p>The checks run in DynamoDB's order: a missing ARN ("Invalid TableArn"); something that is
- * no ARN at all, which DynamoDB's authorization refuses before validation
- * (AccessDeniedException); the members' constraints; an ARN that names no table, such as an
- * index's ("Invalid TableArn: Invalid ResourceArn provided as input ..."); an empty list of tags
- * or keys; then the table, which must exist in this region and account (ResourceNotFound, with
- * DynamoDB's own spelling "ResourcArn").
+ * <p>The checks run in DynamoDB's order: a missing ARN ("Invalid TableArn"); the members'
+ * constraints; an ARN that is no table's ARN, not an ARN at all or an index's ("Invalid TableArn:
+ * Invalid ResourceArn provided as input ..."); an empty list of tags or keys; then the table,
+ * which must exist in this region and account. A well-formed ARN of a table that is not there
+ * is refused as DynamoDB refuses it, by authorization (AccessDeniedException), since no policy
+ * can allow an action on a resource that does not exist.
  */
 final class Tagging {
   /**
@@ -41,9 +41,9 @@ final class Tagging {
    */
   static final int PAGE_SIZE = 10;
 
-  private static final Pattern ANY_ARN = Pattern.compile("^.+:.+:.+:.+:.+:.+/.+$");
+  /** A table's ARN: any partition, a region, an account, and a table name's characters. */
   private static final Pattern TABLE_ARN =
-      Pattern.compile("^arn:aws:dynamodb:.+:\\d+:table/[^/]{2}[^/]+$");
+      Pattern.compile("arn:[a-z-]+:dynamodb:[^:]+:\\d+:table/[a-zA-Z0-9_.-]{3,255}");
 
   private final Tables tables;
   private final EngineOptions options;
@@ -54,7 +54,7 @@ final class Tagging {
   }
 
   TagResourceResponse tagResource(TagResourceRequest r) {
-    checkArn(r.resourceArn(), "TagResource");
+    checkArn(r.resourceArn());
     Constraints c = arnConstraints(r.resourceArn());
     c.notNull("tags", r.tags());
     SettingsValidation.tagConstraints(c, r.tags());
@@ -63,13 +63,13 @@ final class Tagging {
     if (r.tags().isEmpty()) {
       throw DynamoDbException.validation("Atleast one Tag needs to be provided as Input.");
     }
-    change(r.resourceArn(), notFoundNaming(r.resourceArn()),
+    change(r.resourceArn(), "TagResource",
         s -> s.withTags(SettingsValidation.tagged(s.tags(), r.tags())));
     return new TagResourceResponse();
   }
 
   UntagResourceResponse untagResource(UntagResourceRequest r) {
-    checkArn(r.resourceArn(), "UntagResource");
+    checkArn(r.resourceArn());
     Constraints c = arnConstraints(r.resourceArn());
     c.notNull("tagKeys", r.tagKeys());
     if (r.tagKeys() != null) {
@@ -85,8 +85,7 @@ final class Tagging {
     if (r.tagKeys().isEmpty()) {
       throw DynamoDbException.validation("Atleast one Tag Key needs to be provided as Input.");
     }
-    // DynamoDB's UntagResource names no ARN when the table does not exist.
-    change(r.resourceArn(), "Requested resource not found", s -> {
+    change(r.resourceArn(), "UntagResource", s -> {
       Map<String, String> tags = new TreeMap<>(s.tags());
       r.tagKeys().forEach(tags::remove);
       return s.withTags(tags);
@@ -95,10 +94,10 @@ final class Tagging {
   }
 
   ListTagsOfResourceResponse listTagsOfResource(ListTagsOfResourceRequest r) {
-    checkArn(r.resourceArn(), "ListTagsOfResource");
+    checkArn(r.resourceArn());
     arnConstraints(r.resourceArn()).check();
     checkTableArn(r.resourceArn());
-    TableDefinition table = table(r.resourceArn(), notFoundNaming(r.resourceArn()));
+    TableDefinition table = table(r.resourceArn(), "ListTagsOfResource");
     SortedMap<String, String> tags = table.settings().tags();
     if (r.nextToken() != null) {
       // The token is the last key of the previous page; tags come in key order.
@@ -118,15 +117,9 @@ final class Tagging {
 
   // ---- checks -------------------------------------------------------------------------------
 
-  private void checkArn(String arn, String operation) {
+  private static void checkArn(String arn) {
     if (arn == null) {
       throw DynamoDbException.validation("Invalid TableArn");
-    }
-    if (!ANY_ARN.matcher(arn).matches()) {
-      throw new DynamoDbException(
-          ErrorType.AccessDeniedException,
-          "User: arn:aws:iam::" + options.accountId() + ":user/stator is not authorized to"
-              + " perform: dynamodb:" + operation + " on resource: " + arn);
     }
   }
 
@@ -143,35 +136,41 @@ final class Tagging {
     }
   }
 
-  private static String notFoundNaming(String arn) {
-    return "Requested resource not found: ResourcArn: " + arn + " not found";
+  /**
+   * DynamoDB's answer for a well-formed ARN that names no table of this region and account:
+   * its authorization finds no policy that allows the action on that resource.
+   */
+  private DynamoDbException denied(String arn, String operation) {
+    return new DynamoDbException(
+        ErrorType.AccessDeniedException,
+        "User: arn:aws:iam::" + options.accountId() + ":user/stator is not authorized to"
+            + " perform: dynamodb:" + operation + " on resource: " + arn
+            + " because no resource-based policy allows the dynamodb:" + operation + " action");
   }
 
   /** The table the ARN names: in this region and account, and existing. */
-  private TableDefinition table(String arn, String notFound) {
-    String name = tableName(arn, notFound);
+  private TableDefinition table(String arn, String operation) {
+    String name = tableName(arn, operation);
     try {
       return tables.definition(name);
     } catch (DynamoDbException e) {
-      throw e.type() == ErrorType.ResourceNotFoundException
-          ? DynamoDbException.resourceNotFound(notFound) : e;
+      throw e.type() == ErrorType.ResourceNotFoundException ? denied(arn, operation) : e;
     }
   }
 
-  private void change(String arn, String notFound, UnaryOperator<TableSettings> change) {
-    String name = tableName(arn, notFound);
+  private void change(String arn, String operation, UnaryOperator<TableSettings> change) {
+    String name = tableName(arn, operation);
     try {
       tables.change(name, t -> t.withSettings(change.apply(t.settings())));
     } catch (DynamoDbException e) {
-      throw e.type() == ErrorType.ResourceNotFoundException
-          ? DynamoDbException.resourceNotFound(notFound) : e;
+      throw e.type() == ErrorType.ResourceNotFoundException ? denied(arn, operation) : e;
     }
   }
 
-  private String tableName(String arn, String notFound) {
+  private String tableName(String arn, String operation) {
     String name = arn.substring(arn.indexOf(":table/") + ":table/".length());
     if (!arn.equals(tables.arn(name))) {
-      throw DynamoDbException.resourceNotFound(notFound); // another region or account
+      throw denied(arn, operation); // another region or account
     }
     return name;
   }

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * The {@link TableSettings} parts of CreateTable and UpdateTable (deletion protection, table
@@ -49,8 +50,18 @@ public final class SettingsValidation {
   }
 
   /**
-   * Each tag's key (1 to 128 characters) and value (0 to 256 characters, required), reported
-   * at {@code tags.<n>.member.key} as DynamoDB's constraint messages name them.
+   * The characters AWS allows in a tag's key and value: Unicode letters, digits and white
+   * space, and {@code _ . : / = + - @} (DynamoDB's tagging restrictions); reported in AWS's
+   * tagging words for it.
+   */
+  static final String TAG_PATTERN = "[\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*";
+
+  private static final Pattern TAG_CHARACTERS = Pattern.compile(TAG_PATTERN);
+
+  /**
+   * Each tag's key (1 to 128 characters) and value (0 to 256 characters, required), of the
+   * characters AWS allows in tags, reported at {@code tags.<n>.member.key} as DynamoDB's
+   * constraint messages name them.
    */
   public static void tagConstraints(Constraints c, List<Tag> tags) {
     if (tags == null) {
@@ -63,11 +74,21 @@ public final class SettingsValidation {
       if (t.key() != null) {
         c.lengthAtLeast(path + ".key", t.key(), t.key().length(), 1);
         c.lengthAtMost(path + ".key", t.key(), t.key().length(), 128);
+        tagCharacters(c, path + ".key", t.key());
       }
       c.notNull(path + ".value", t.value());
       if (t.value() != null) {
         c.lengthAtMost(path + ".value", t.value(), t.value().length(), 256);
+        tagCharacters(c, path + ".value", t.value());
       }
+    }
+  }
+
+  /** A tag key's or value's characters. */
+  public static void tagCharacters(Constraints c, String path, String text) {
+    if (!TAG_CHARACTERS.matcher(text).matches()) {
+      c.add(path, text,
+          "Member must satisfy regular expression pattern: " + TAG_PATTERN);
     }
   }
 

@@ -301,9 +301,8 @@ class TableSettingsTest {
     expect(() -> db.tagResource(new TagResourceRequest(null, tags)),
         ErrorType.ValidationException, "Invalid TableArn");
     expect(() -> db.tagResource(new TagResourceRequest("Orders", tags)),
-        ErrorType.AccessDeniedException,
-        "User: arn:aws:iam::000000000000:user/stator is not authorized to perform:"
-            + " dynamodb:TagResource on resource: Orders");
+        ErrorType.ValidationException,
+        "Invalid TableArn: Invalid ResourceArn provided as input Orders");
     expect(() -> db.tagResource(new TagResourceRequest(ARN + "Orders/index/byDate", tags)),
         ErrorType.ValidationException,
         "Invalid TableArn: Invalid ResourceArn provided as input " + ARN + "Orders/index/byDate");
@@ -316,17 +315,21 @@ class TableSettingsTest {
     expect(() -> db.untagResource(new UntagResourceRequest(ARN + "Orders", List.of())),
         ErrorType.ValidationException, "Atleast one Tag Key needs to be provided as Input.");
     expect(() -> db.tagResource(new TagResourceRequest(ARN + "Missing", tags)),
-        ErrorType.ResourceNotFoundException,
-        "Requested resource not found: ResourcArn: " + ARN + "Missing not found");
+        ErrorType.AccessDeniedException, denied("TagResource", ARN + "Missing"));
     expect(() -> db.listTagsOfResource(new ListTagsOfResourceRequest(ARN + "Missing", null)),
-        ErrorType.ResourceNotFoundException,
-        "Requested resource not found: ResourcArn: " + ARN + "Missing not found");
+        ErrorType.AccessDeniedException, denied("ListTagsOfResource", ARN + "Missing"));
     expect(() -> db.untagResource(new UntagResourceRequest(ARN + "Missing", List.of("a"))),
-        ErrorType.ResourceNotFoundException, "Requested resource not found");
+        ErrorType.AccessDeniedException, denied("UntagResource", ARN + "Missing"));
     String otherRegion = "arn:aws:dynamodb:eu-west-1:000000000000:table/Orders";
     expect(() -> db.listTagsOfResource(new ListTagsOfResourceRequest(otherRegion, null)),
-        ErrorType.ResourceNotFoundException,
-        "Requested resource not found: ResourcArn: " + otherRegion + " not found");
+        ErrorType.AccessDeniedException, denied("ListTagsOfResource", otherRegion));
+  }
+
+  /** DynamoDB's refusal of a well-formed ARN of a table that is not there. */
+  private static String denied(String operation, String arn) {
+    return "User: arn:aws:iam::000000000000:user/stator is not authorized to perform: dynamodb:"
+        + operation + " on resource: " + arn + " because no resource-based policy allows the"
+        + " dynamodb:" + operation + " action";
   }
 
   // ---- continuous backups -------------------------------------------------------------------

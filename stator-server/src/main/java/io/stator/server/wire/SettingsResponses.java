@@ -26,18 +26,11 @@ import java.io.IOException;
 final class SettingsResponses {
   private SettingsResponses() {}
 
-  static void tagResource(JsonGenerator out, TagResourceResponse r) throws IOException {
-    empty(out);
-  }
+  /** Nothing: DynamoDB answers TagResource and UntagResource with an empty body. */
+  static void tagResource(JsonGenerator out, TagResourceResponse r) {}
 
-  static void untagResource(JsonGenerator out, UntagResourceResponse r) throws IOException {
-    empty(out);
-  }
-
-  private static void empty(JsonGenerator out) throws IOException {
-    out.writeStartObject();
-    out.writeEndObject();
-  }
+  /** Nothing, as TagResource. */
+  static void untagResource(JsonGenerator out, UntagResourceResponse r) {}
 
   static void listTagsOfResource(JsonGenerator out, ListTagsOfResourceResponse r)
       throws IOException {

@@ -3,6 +3,10 @@ package io.stator.server.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -96,25 +100,90 @@ class TableSettingsTest extends EndToEndTest {
   void tagErrors() {
     String name = uniqueTableName("tag-errors");
     String arn = createWith(name, b -> { }).tableArn();
+    // A well-formed ARN of a table that is not there: refused by authorization, as DynamoDB
+    // refuses it, for each of the three operations; and nothing is made.
     String missing = arn + "-missing";
+    for (String operation : List.of("TagResource", "UntagResource", "ListTagsOfResource")) {
+      assertError(DynamoDbException.class, "AccessDeniedException",
+          "User: arn:aws:iam::000000000000:user/stator is not authorized to perform: dynamodb:"
+              + operation + " on resource: " + missing + " because no resource-based policy"
+              + " allows the dynamodb:" + operation + " action",
+          () -> tagOperation(operation, missing));
+    }
     assertError(ResourceNotFoundException.class, "ResourceNotFoundException",
-        "Requested resource not found: ResourcArn: " + missing + " not found",
-        () -> dynamo.tagResource(r -> r.resourceArn(missing).tags(tag("a", "b"))));
-    assertError(ResourceNotFoundException.class, "ResourceNotFoundException",
-        "Requested resource not found: ResourcArn: " + missing + " not found",
-        () -> dynamo.listTagsOfResource(r -> r.resourceArn(missing)));
-    assertValidation("Invalid TableArn: Invalid ResourceArn provided as input " + arn
-            + "/index/byDate",
-        () -> dynamo.tagResource(r -> r.resourceArn(arn + "/index/byDate").tags(tag("a", "b"))));
+        "Requested resource not found: Table: " + name + "-missing not found",
+        () -> dynamo.describeTable(r -> r.tableName(name + "-missing")));
+    // Not a table's ARN: not an ARN at all, a table name, an index's ARN, a name too short.
+    for (String notTable : List.of("I_do_not_exist", name, "a:b:c:d:e:f/g",
+        arn + "/index/byDate", arn.substring(0, arn.indexOf(":table/")) + ":table/ab")) {
+      for (String operation : List.of("TagResource", "UntagResource", "ListTagsOfResource")) {
+        assertValidation("Invalid TableArn: Invalid ResourceArn provided as input " + notTable,
+            () -> tagOperation(operation, notTable));
+      }
+    }
     assertValidation("Atleast one Tag needs to be provided as Input.",
         () -> dynamo.tagResource(r -> r.resourceArn(arn).tags(List.of())));
     assertValidation("1 validation error detected: Value '" + "k".repeat(129)
             + "' at 'tags.1.member.key' failed to satisfy constraint: Member must have length"
             + " less than or equal to 128",
         () -> dynamo.tagResource(r -> r.resourceArn(arn).tags(tag("k".repeat(129), "v"))));
-    assertErrorContaining(DynamoDbException.class, "AccessDeniedException",
-        "is not authorized to perform: dynamodb:ListTagsOfResource on resource: " + name,
-        () -> dynamo.listTagsOfResource(r -> r.resourceArn(name)));
+    assertValidation("1 validation error detected: Value '" + "v".repeat(257)
+            + "' at 'tags.1.member.value' failed to satisfy constraint: Member must have length"
+            + " less than or equal to 256",
+        () -> dynamo.tagResource(r -> r.resourceArn(arn).tags(tag("k", "v".repeat(257)))));
+    String pattern =
+        "Member must satisfy regular expression pattern: [\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*";
+    assertValidation("2 validation errors detected: Value '->>;-)])' at 'tags.1.member.key'"
+            + " failed to satisfy constraint: " + pattern + "; Value '#!%^$&' at"
+            + " 'tags.2.member.value' failed to satisfy constraint: " + pattern,
+        () -> dynamo.tagResource(r -> r.resourceArn(arn)
+            .tags(tag("->>;-)])", "ok"), tag("ok", "#!%^$&"))));
+    assertThat(dynamo.listTagsOfResource(r -> r.resourceArn(arn)).tags()).isEmpty();
+  }
+
+  @Test
+  void tagsTakeDynamoDbsCharactersAndLengthsAndReplaceTheirValue() throws Exception {
+    String name = uniqueTableName("tag-rules");
+    String arn = createWith(name, b -> { }).tableArn();
+    List<Tag> tags = List.of(tag("k".repeat(128), "v".repeat(256)), tag("empty", ""),
+        tag("Ünïcode key 7", "ѮѮ value"), tag("all _.:/=+-@", " "));
+    dynamo.tagResource(r -> r.resourceArn(arn).tags(tags));
+    assertThat(dynamo.listTagsOfResource(r -> r.resourceArn(arn)).tags())
+        .containsExactlyInAnyOrderElementsOf(tags);
+    // Tagging a key again replaces its value; the answer of TagResource and UntagResource is
+    // an empty body, as DynamoDB's.
+    HttpResponse<String> tagged = post("TagResource", "{\"ResourceArn\":\"" + arn
+        + "\",\"Tags\":[{\"Key\":\"empty\",\"Value\":\"now set\"}]}");
+    assertThat(tagged.statusCode()).isEqualTo(200);
+    assertThat(tagged.body()).isEmpty();
+    assertThat(dynamo.listTagsOfResource(r -> r.resourceArn(arn)).tags())
+        .contains(tag("empty", "now set")).doesNotContain(tag("empty", ""))
+        .hasSize(tags.size());
+    HttpResponse<String> untagged = post("UntagResource", "{\"ResourceArn\":\"" + arn
+        + "\",\"TagKeys\":[\"empty\",\"never-set\"]}");
+    assertThat(untagged.statusCode()).isEqualTo(200);
+    assertThat(untagged.body()).isEmpty();
+    assertThat(dynamo.listTagsOfResource(r -> r.resourceArn(arn)).tags())
+        .hasSize(tags.size() - 1).noneMatch(t -> t.key().equals("empty"));
+  }
+
+  private void tagOperation(String operation, String arn) {
+    switch (operation) {
+      case "TagResource" -> dynamo.tagResource(r -> r.resourceArn(arn).tags(tag("a", "b")));
+      case "UntagResource" -> dynamo.untagResource(r -> r.resourceArn(arn).tagKeys("a"));
+      default -> dynamo.listTagsOfResource(r -> r.resourceArn(arn));
+    }
+  }
+
+  private HttpResponse<String> post(String operation, String body) throws Exception {
+    return HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(URI.create(endpoint.uri() + "/"))
+            .header("Content-Type", "application/x-amz-json-1.0")
+            .header("X-Amz-Target", "DynamoDB_20120810." + operation)
+            .header("Authorization", "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20260101/us-east-1/"
+                + "dynamodb/aws4_request, SignedHeaders=host, Signature=0")
+            .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   @Test
