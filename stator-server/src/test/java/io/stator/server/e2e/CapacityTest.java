@@ -301,6 +301,45 @@ class CapacityTest {
   }
 
   @Test
+  void enforceModeThrottlesPartiqlWritesAsTheItemWritesTheyStandFor() {
+    start(CapacityMode.ENFORCE);
+    createTable("Sensors", 1L, 1L);
+    AttributeValue filler = AttributeValue.fromS("x".repeat(100 * 1024 - 20));
+    // Three 100 KB INSERTs spend the 300 WCU of burst, as three PutItems would
+    for (int i = 1; i <= 3; i++) {
+      String pk = "2026-03-0" + i;
+      client.executeStatement(b -> b.statement("INSERT INTO Sensors VALUE {'pk': ?, 'd': ?}")
+          .parameters(AttributeValue.fromS(pk), filler));
+    }
+    ProvisionedThroughputExceededException e = catchThrowableOfType(
+        () -> client.executeStatement(b -> b
+            .statement("INSERT INTO Sensors VALUE {'pk': '2026-03-04', 'd': ?}")
+            .parameters(filler)),
+        ProvisionedThroughputExceededException.class);
+    assertThat(e).isNotNull();
+    assertOnlyReason(e, "TableWriteProvisionedThroughputExceeded",
+        "arn:aws:dynamodb:us-east-1:000000000000:table/Sensors");
+
+    // In a batch, the throttled statement fails on its own, with its code
+    var batch = client.batchExecuteStatement(b -> b.statements(
+        s -> s.statement("INSERT INTO Sensors VALUE {'pk': '2026-03-05', 'd': ?}")
+            .parameters(filler)));
+    assertThat(batch.responses().get(0).error().codeAsString())
+        .isEqualTo("ProvisionedThroughputExceeded");
+    for (String pk : List.of("2026-03-04", "2026-03-05")) {
+      assertThat(client.getItem(b -> b.tableName("Sensors")
+          .key(Map.of("pk", AttributeValue.fromS(pk)))).hasItem()).as(pk).isFalse();
+    }
+
+    // 100 seconds at 1 WCU/s refill enough for one more
+    clock.advanceSeconds(100);
+    client.executeStatement(b -> b
+        .statement("INSERT INTO Sensors VALUE {'pk': '2026-03-04', 'd': ?}").parameters(filler));
+    assertThat(client.getItem(b -> b.tableName("Sensors")
+        .key(Map.of("pk", AttributeValue.fromS("2026-03-04")))).hasItem()).isTrue();
+  }
+
+  @Test
   void enforceModeReturnsThrottledBatchWritesAsUnprocessedItems() {
     start(CapacityMode.ENFORCE);
     createTable("Sensors", 10L, 990L); // one partition; its 1,000 WCU/s ceiling binds
