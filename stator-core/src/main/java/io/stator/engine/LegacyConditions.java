@@ -194,13 +194,15 @@ final class LegacyConditions {
         throw invalid("AttributeValues inside AttributeValueList must be of same type");
       }
     }
+    // EQ and NE take every type, lists, maps, booleans and nulls included (DynamoDB's API
+    // reference: "EQ is supported for all data types, including lists and maps").
     List<String> allowed =
         switch (op) {
-          case "EQ", "NE" -> List.of("S", "N", "B", "SS", "NS", "BS");
+          case "EQ", "NE" -> null;
           case "BEGINS_WITH" -> List.of("S", "B");
           default -> List.of("S", "N", "B");
         };
-    if (!allowed.contains(type)) {
+    if (allowed != null && !allowed.contains(type)) {
       throw invalid("ComparisonOperator " + op + " is not valid for " + type
           + " AttributeValue type");
     }

@@ -204,6 +204,9 @@ final class Parser {
       pos++;
       Operand right = parseOperand();
       checkDistinct(comparator.symbol(), left, right);
+      if (comparator != Comparator.EQ && comparator != Comparator.NE) {
+        checkOrderedOperands(comparator.symbol(), left, right);
+      }
       return new ConditionExpression.Comparison(comparator, left, right);
     }
     if (lexer.isKeyword(pos, "BETWEEN")) {
@@ -214,6 +217,7 @@ final class Parser {
       }
       pos++;
       Operand high = parseOperand();
+      checkOrderedOperands("BETWEEN", left, low, high);
       checkBetween(low, high);
       return new ConditionExpression.Between(left, low, high);
     }
@@ -541,27 +545,22 @@ final class Parser {
 
   /**
    * ADD takes a number or a set, DELETE a set. DynamoDB names the offending type in words here
-   * ("operand type: STRING"), unlike the type descriptors it uses for functions.
+   * ("operand type: STRING"), unlike the type descriptors it uses for functions, and the set of
+   * types it allows ("typeSet: ALLOWED_FOR_ADD_OPERAND"), as recorded against the service.
    */
   private void checkAddOrDeleteOperand(String clause, ValueOperand operand) {
     AttributeValue value = operand.value();
     if (value == null) {
       return;
     }
-    String word = switch (value.type()) {
-      case "S" -> "STRING";
-      case "N" -> clause.equals("ADD") ? null : "NUMBER";
-      case "B" -> "BINARY";
-      case "NULL" -> "NULL";
-      case "BOOL" -> "BOOLEAN";
-      case "L" -> "LIST";
-      case "M" -> "MAP";
-      default -> null;
-    };
-    if (word != null) {
+    String type = value.type();
+    boolean allowed = type.equals("SS") || type.equals("NS") || type.equals("BS")
+        || (type.equals("N") && clause.equals("ADD"));
+    if (!allowed) {
       problems.updateOperand(
           "Incorrect operand type for operator or function; operator: " + clause
-              + ", operand type: " + word);
+              + ", operand type: " + TypeNames.word(type) + ", typeSet: ALLOWED_FOR_" + clause
+              + "_OPERAND");
     }
   }
 
@@ -659,6 +658,22 @@ final class Parser {
               + operator
               + ", first operand: "
               + pathText(a.path()));
+    }
+  }
+
+  /**
+   * {@code <}, {@code <=}, {@code >}, {@code >=} and BETWEEN order strings, numbers and binaries
+   * only: a constant of another type (a list, a map, a set, a boolean, a null) can never
+   * compare, and DynamoDB refuses the expression. A value from the item is known only when the
+   * condition is evaluated, where a wrong type just makes the condition false.
+   */
+  private void checkOrderedOperands(String operator, Operand... operands) {
+    for (Operand operand : operands) {
+      if (operand instanceof ValueOperand v && v.value() != null
+          && !Evaluator.isOrdered(v.value())) {
+        problems.function(operandTypeMessage(operator, v.value().type()));
+        return;
+      }
     }
   }
 

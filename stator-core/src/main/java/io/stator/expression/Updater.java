@@ -116,11 +116,11 @@ final class Updater {
     }
     if (value instanceof SetValue.Plus plus) {
       BigDecimal left = number(evaluate(plus.left(), item));
-      return number(left.add(number(evaluate(plus.right(), item)), Numbers.CONTEXT));
+      return number(left.add(number(evaluate(plus.right(), item))));
     }
     if (value instanceof SetValue.Minus minus) {
       BigDecimal left = number(evaluate(minus.left(), item));
-      return number(left.subtract(number(evaluate(minus.right(), item)), Numbers.CONTEXT));
+      return number(left.subtract(number(evaluate(minus.right(), item))));
     }
     if (value instanceof SetValue.IfNotExists ifNotExists) {
       AttributeValue existing = Evaluator.resolve(ifNotExists.path(), item);
@@ -143,10 +143,15 @@ final class Updater {
   }
 
   /**
-   * A result of DynamoDB's arithmetic, computed to 38 significant digits ({@link
-   * Numbers#CONTEXT}): a magnitude beyond the range of numbers is an overflow or underflow error.
+   * An exact result of DynamoDB's arithmetic ({@code +}, {@code -}, ADD): one that needs more
+   * than 38 significant digits is refused rather than rounded, with the overflow error DynamoDB
+   * is recorded to give for it (1E50 - 1 is "Number overflow"); a magnitude beyond the range of
+   * numbers is an overflow or underflow error.
    */
   private static AttributeValue number(BigDecimal result) {
+    if (result.signum() != 0 && result.stripTrailingZeros().precision() > 38) {
+      throw Numbers.overflow();
+    }
     return new AttributeValue.N(Numbers.toText(Numbers.check(result)));
   }
 
@@ -165,7 +170,7 @@ final class Updater {
       if (existing == null) {
         return number(n.decimal());
       }
-      return number(number(existing).add(n.decimal(), Numbers.CONTEXT));
+      return number(number(existing).add(n.decimal()));
     }
     if (!isSet(operand) || (existing != null && !existing.type().equals(operand.type()))) {
       throw incorrectType();

@@ -2,7 +2,6 @@ package io.stator.value;
 
 import io.stator.api.DynamoDbException;
 import java.math.BigDecimal;
-import java.math.MathContext;
 
 /**
  * DynamoDB's number rules.
@@ -13,9 +12,6 @@ import java.math.MathContext;
  * text ("1.5"), and "-0" becomes "0".
  */
 public final class Numbers {
-  /** DynamoDB's arithmetic precision: 38 significant digits. */
-  public static final MathContext CONTEXT = new MathContext(38, java.math.RoundingMode.HALF_EVEN);
-
   private static final BigDecimal MAX = new BigDecimal("9.9999999999999999999999999999999999999E+125");
   private static final BigDecimal MIN = new BigDecimal("1E-130");
 
@@ -53,14 +49,19 @@ public final class Numbers {
     }
     BigDecimal magnitude = stripped.abs();
     if (magnitude.compareTo(MAX) > 0) {
-      throw DynamoDbException.validation(
-          "Number overflow. Attempting to store a number with magnitude larger than supported range");
+      throw overflow();
     }
     if (magnitude.compareTo(MIN) < 0) {
       throw DynamoDbException.validation(
           "Number underflow. Attempting to store a number with magnitude smaller than supported range");
     }
     return stripped;
+  }
+
+  /** DynamoDB's error for a number too large, and for a sum or difference too precise. */
+  public static DynamoDbException overflow() {
+    return DynamoDbException.validation(
+        "Number overflow. Attempting to store a number with magnitude larger than supported range");
   }
 
   /** The canonical text of a checked number. */

@@ -345,7 +345,7 @@ class UpdateParserTest {
             assertInvalid(
                 "ADD a " + placeholder,
                 "Incorrect operand type for operator or function; operator: ADD, operand type: "
-                    + word));
+                    + word + ", typeSet: ALLOWED_FOR_ADD_OPERAND"));
   }
 
   @Test
@@ -356,10 +356,11 @@ class UpdateParserTest {
     assertInvalid(
         "DELETE a :one",
         "Incorrect operand type for operator or function; operator: DELETE, operand type: "
-            + "NUMBER");
+            + "NUMBER, typeSet: ALLOWED_FOR_DELETE_OPERAND");
     assertInvalid(
         "DELETE a :m",
-        "Incorrect operand type for operator or function; operator: DELETE, operand type: MAP");
+        "Incorrect operand type for operator or function; operator: DELETE, operand type: MAP,"
+            + " typeSet: ALLOWED_FOR_DELETE_OPERAND");
   }
 
   // ---- limits --------------------------------------------------------------------------------

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stator.api.DynamoDbException;
 import io.stator.value.AttributeValue;
-import io.stator.value.Numbers;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -298,11 +297,11 @@ class UpdatePropertyTest {
       }
       if (value instanceof SetValue.Plus p) {
         BigDecimal left = decimal(eval(p.left(), item));
-        return number(left.add(decimal(eval(p.right(), item)), Numbers.CONTEXT));
+        return number(left.add(decimal(eval(p.right(), item))));
       }
       if (value instanceof SetValue.Minus m) {
         BigDecimal left = decimal(eval(m.left(), item));
-        return number(left.subtract(decimal(eval(m.right(), item)), Numbers.CONTEXT));
+        return number(left.subtract(decimal(eval(m.right(), item))));
       }
       if (value instanceof SetValue.IfNotExists f) {
         AttributeValue existing = read(item, f.path().elements());
@@ -373,7 +372,7 @@ class UpdatePropertyTest {
           AttributeValue operand = add.value().value();
           if (operand instanceof AttributeValue.N n) {
             BigDecimal base = existing == null ? BigDecimal.ZERO : decimal(existing);
-            written.put(action, number(base.add(new BigDecimal(n.value()), Numbers.CONTEXT)));
+            written.put(action, number(base.add(new BigDecimal(n.value()))));
           } else {
             if (existing != null && !existing.type().equals(operand.type())) {
               throw new ModelError(INCORRECT_TYPE);

@@ -8,6 +8,7 @@ import java.util.Map;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
@@ -247,10 +248,10 @@ class ExpressionErrorsTest extends EndToEndTest {
     assertValidation("Invalid UpdateExpression: Invalid function name; function: List_Append",
         () -> update("SET Tags = List_Append(Tags, :l)", ":l", l()));
     assertValidation("Invalid UpdateExpression: Incorrect operand type for operator or function; "
-            + "operator: ADD, operand type: STRING",
+            + "operator: ADD, operand type: STRING, typeSet: ALLOWED_FOR_ADD_OPERAND",
         () -> update("ADD Price :s", ":s", s("1")));
     assertValidation("Invalid UpdateExpression: Incorrect operand type for operator or function; "
-            + "operator: DELETE, operand type: NUMBER",
+            + "operator: DELETE, operand type: NUMBER, typeSet: ALLOWED_FOR_DELETE_OPERAND",
         () -> update("DELETE Price :n", ":n", n("1")));
     assertValidation("Invalid UpdateExpression: Incorrect operand type for operator or function; "
             + "operator or function: +, operand type: S",
@@ -347,6 +348,40 @@ class ExpressionErrorsTest extends EndToEndTest {
     // At the limit the expression is accepted (and holds: the item is deleted).
     condition(limit, ":v", n("10"));
     assertThat(dynamo.getItem(r -> r.tableName(table).key(KEY)).hasItem()).isFalse();
+  }
+
+  @Test
+  void anOrderingComparisonOfAConstantItCannotOrderIsRefused() {
+    itemTable();
+    // A constant list, map, set, boolean or null can never be ordered: the request is refused,
+    // on either side, for <, <=, >, >= and any operand of BETWEEN.
+    Map<String, AttributeValue> unordered = Map.of("L", l(n("1")), "M", m(item("a", n("1"))),
+        "SS", AttributeValue.fromSs(List.of("x")), "BOOL", AttributeValue.fromBool(true),
+        "NULL", AttributeValue.fromNul(true));
+    unordered.forEach((type, value) -> {
+      for (String op : List.of("<", "<=", ">", ">=")) {
+        assertValidation("Invalid ConditionExpression: Incorrect operand type for operator or "
+                + "function; operator or function: " + op + ", operand type: " + type,
+            () -> condition("Price " + op + " :v", ":v", value));
+        assertValidation("Invalid ConditionExpression: Incorrect operand type for operator or "
+                + "function; operator or function: " + op + ", operand type: " + type,
+            () -> condition(":v " + op + " Price", ":v", value));
+      }
+      assertValidation("Invalid ConditionExpression: Incorrect operand type for operator or "
+              + "function; operator or function: BETWEEN, operand type: " + type,
+          () -> condition("Price BETWEEN :v AND :n", ":v", value, ":n", n("1")));
+    });
+    // A filter is refused alike.
+    assertValidation("Invalid FilterExpression: Incorrect operand type for operator or function;"
+            + " operator or function: >, operand type: L",
+        () -> dynamo.scan(r -> r.tableName(table).filterExpression("Price > :v")
+            .expressionAttributeValues(Map.of(":v", l()))));
+    // A value of such a type from the item is only a condition that does not hold.
+    assertThat(catchThrowableOfType(() -> condition("Tags < :v", ":v", n("1")),
+        ConditionalCheckFailedException.class)).isNotNull();
+    assertThat(catchThrowableOfType(() -> condition("Doc BETWEEN :a AND :b", ":a", n("1"),
+        ":b", n("2")), ConditionalCheckFailedException.class)).isNotNull();
+    assertUnchanged();
   }
 
   @Test

@@ -172,6 +172,52 @@ class LegacyParametersTest extends EndToEndTest {
     }
   }
 
+  @Test
+  void eqAndNeTakeEveryTypeListsMapsBooleansAndNulls() {
+    String table = productTable();
+    dynamo.updateItem(r -> r.tableName(table).key(KEY).attributeUpdates(Map.of(
+        "Dimensions", put(m(item("w", n("60"), "h", n("110")))),
+        "InStock", put(AttributeValue.fromBool(true)),
+        "Discount", put(AttributeValue.fromNul(true)))));
+    Map<String, AttributeValue> equal = item("Tags", l(s("bike"), n("7")),
+        "Dimensions", m(item("h", n("110"), "w", n("60"))), "InStock", AttributeValue.fromBool(true),
+        "Discount", AttributeValue.fromNul(true));
+    // Expected: each equal value holds with EQ and fails with NE; another value the reverse.
+    equal.forEach((name, value) -> {
+      assertThat(holds(table, name, expected(ComparisonOperator.EQ, value))).as(name).isTrue();
+      assertThat(holds(table, name, expected(ComparisonOperator.NE, value))).as(name).isFalse();
+    });
+    assertThat(holds(table, "Tags", expected(ComparisonOperator.EQ, l(s("bike"))))).isFalse();
+    assertThat(holds(table, "InStock",
+        expected(ComparisonOperator.NE, AttributeValue.fromBool(false)))).isTrue();
+    // ScanFilter and QueryFilter alike.
+    ScanResponse scan = dynamo.scan(r -> r.tableName(table).scanFilter(Map.of(
+        "Dimensions", condition(ComparisonOperator.EQ, equal.get("Dimensions")),
+        "Discount", condition(ComparisonOperator.EQ, AttributeValue.fromNul(true)))));
+    assertThat(scan.count()).isEqualTo(1);
+    QueryResponse query = dynamo.query(r -> r.tableName(table)
+        .keyConditions(Map.of("Id", condition(ComparisonOperator.EQ, n("456"))))
+        .queryFilter(Map.of("InStock",
+            condition(ComparisonOperator.NE, AttributeValue.fromBool(true)))));
+    assertThat(query.count()).isZero();
+    // The other operators keep the types the reference gives them.
+    assertValidation("One or more parameter values were invalid: ComparisonOperator LT is not "
+            + "valid for L AttributeValue type",
+        () -> holds(table, "Tags", expected(ComparisonOperator.LT, l(s("bike")))));
+    assertValidation("One or more parameter values were invalid: ComparisonOperator CONTAINS is"
+            + " not valid for M AttributeValue type",
+        () -> dynamo.scan(r -> r.tableName(table).scanFilter(Map.of("Dimensions",
+            condition(ComparisonOperator.CONTAINS, equal.get("Dimensions"))))));
+    assertValidation("One or more parameter values were invalid: ComparisonOperator IN is not "
+            + "valid for BOOL AttributeValue type",
+        () -> dynamo.scan(r -> r.tableName(table).scanFilter(Map.of("InStock",
+            condition(ComparisonOperator.IN, AttributeValue.fromBool(true))))));
+  }
+
+  private static AttributeValueUpdate put(AttributeValue value) {
+    return AttributeValueUpdate.builder().action(AttributeAction.PUT).value(value).build();
+  }
+
   // ---- AttributeUpdates ----------------------------------------------------------------------
 
   @Test

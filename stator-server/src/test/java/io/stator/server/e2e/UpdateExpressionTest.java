@@ -395,6 +395,29 @@ class UpdateExpressionTest extends EndToEndTest {
     assertThat(product()).doesNotContainKey("Neg");
   }
 
+  @Test
+  void arithmeticWhoseExactResultNeedsMoreThan38DigitsIsRefusedNotRounded() {
+    productTable();
+    String overflow = "Number overflow. Attempting to store a number with magnitude larger than "
+        + "supported range";
+    // 1E50 - 1 and 1E50 + 1 need 50 and 51 digits; DynamoDB refuses them (with its overflow
+    // words, as recorded) where rounding to 38 digits would store 1E50.
+    assertValidation(overflow, () -> update("SET Big = :big - :one", ":big", n("1E50"),
+        ":one", n("1")));
+    assertValidation(overflow, () -> update("SET Big = :big + :one", ":big", n("1E50"),
+        ":one", n("1")));
+    update("SET Big = :big", ":big", n("99999999999999999999999999999999999999"));
+    assertValidation(overflow, () -> update("SET Big = Big + :one", ":one", n("1E-1")));
+    assertValidation(overflow, () -> update("ADD Big :one", ":one", n("1E-1")));
+    assertThat(product().get("Big")).isEqualTo(n("99999999999999999999999999999999999999"));
+    // 38 digits exactly, and a sum whose trailing zeros leave 38 significant digits, are kept.
+    update("SET Big = Big + :one", ":one", n("1"));
+    assertThat(product().get("Big")).isEqualTo(n("100000000000000000000000000000000000000"));
+    update("SET Small = :a - :b", ":a", n("0.12345678901234567890123456789012345678"),
+        ":b", n("0.00000000000000000000000000000000000008"));
+    assertThat(product().get("Small")).isEqualTo(n("0.1234567890123456789012345678901234567"));
+  }
+
   /**
    * Whether the run is against the peer implementation, which is known to differ from DynamoDB
    * on the assertions so guarded (see the class comment).
