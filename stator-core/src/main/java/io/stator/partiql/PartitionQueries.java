@@ -8,6 +8,7 @@ import io.stator.api.ExecuteStatementRequest;
 import io.stator.api.ExecuteStatementResponse;
 import io.stator.api.QueryRequest;
 import io.stator.api.QueryResponse;
+import io.stator.item.ItemSize;
 import io.stator.key.KeyCodec;
 import io.stator.value.AttributeValue;
 import java.util.ArrayList;
@@ -22,12 +23,21 @@ import java.util.function.BinaryOperator;
  * A SELECT that names its partitions by their key: one Query per partition key value, read one
  * after the other in the order of the values (ascending, or descending where ORDER BY says so
  * for the partition key), each with the same sort-key condition, filter and projection. The
- * request's Limit counts the items evaluated across them, as a Query's does, and NextToken says
- * which partition to resume and after which key ({@link NextTokens.Position}).
+ * request's Limit counts the items evaluated across them, as a Query's does, a page takes no
+ * further partition once its items reach 1 MB, and NextToken says which partition to resume and
+ * after which key ({@link NextTokens.Position}).
  */
 final class PartitionQueries {
   /** DynamoDB's bound on the partition key values of one SELECT. */
   static final int MAX_PARTITIONS = 50;
+
+  /**
+   * A page takes no further partition once the items it returns reach this size, so that a
+   * response stays near a Query's 1 MB rather than one Query's page per partition. (A Query
+   * counts the items it reads, before its filter and projection; those it returns are what
+   * the response holds.)
+   */
+  static final long PAGE_BYTES = 1024 * 1024;
 
   private final Database database;
   private final ExecuteStatementRequest request;
@@ -58,9 +68,13 @@ final class PartitionQueries {
     List<Map<String, AttributeValue>> items = new ArrayList<>();
     ConsumedCapacity consumed = null;
     Map<String, AttributeValue> start = position.key();
+    long bytes = 0;
     for (int i = position.partition(); i < partitions.size(); i++) {
       QueryResponse queried = query(partitions.get(i), start, remaining, forward, text.fresh());
       items.addAll(queried.items());
+      for (Map<String, AttributeValue> item : queried.items()) {
+        bytes += ItemSize.of(item);
+      }
       consumed = sum(consumed, queried.consumedCapacity());
       if (queried.lastEvaluatedKey() != null) {
         // The Limit or the page's size stopped this partition's Query
@@ -70,10 +84,11 @@ final class PartitionQueries {
       }
       if (remaining != null) {
         remaining -= queried.scannedCount();
-        if (remaining <= 0 && i + 1 < partitions.size()) {
-          return new ExecuteStatementResponse(
-              items, NextTokens.encode(new NextTokens.Position(i + 1, null)), consumed, null);
-        }
+      }
+      boolean full = (remaining != null && remaining <= 0) || bytes >= PAGE_BYTES;
+      if (full && i + 1 < partitions.size()) {
+        return new ExecuteStatementResponse(
+            items, NextTokens.encode(new NextTokens.Position(i + 1, null)), consumed, null);
       }
       start = null;
     }

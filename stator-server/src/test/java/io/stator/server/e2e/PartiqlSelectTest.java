@@ -235,4 +235,28 @@ class PartiqlSelectTest extends EndToEndTest {
     assertValidation("A SELECT may name at most 50 values of the partition key pk; it names 51",
         () -> select(many + ")"));
   }
+
+  @Test
+  void aPageOverSeveralPartitionsEndsNearAMegabyte() {
+    String table = createTable("pql-pages", "pk", S, "sk", N);
+    String filler = "x".repeat(350 * 1024);
+    for (String pk : List.of("a", "b", "c")) {
+      for (int sk = 1; sk <= 2; sk++) {
+        String sortKey = Integer.toString(sk);
+        dynamo.putItem(r -> r.tableName(table)
+            .item(item("pk", s(pk), "sk", n(sortKey), "d", s(filler))));
+      }
+    }
+    // 700 KB a partition: the first page stops after the second partition, past 1 MB
+    String statement = "SELECT * FROM \"" + table + "\" WHERE pk IN ('a', 'b', 'c')";
+    ExecuteStatementResponse first = dynamo.executeStatement(r -> r.statement(statement));
+    assertThat(first.items()).extracting(i -> i.get("pk").s() + i.get("sk").n())
+        .containsExactly("a1", "a2", "b1", "b2");
+    assertThat(first.nextToken()).isNotNull();
+    ExecuteStatementResponse second = dynamo.executeStatement(r -> r.statement(statement)
+        .nextToken(first.nextToken()));
+    assertThat(second.items()).extracting(i -> i.get("pk").s() + i.get("sk").n())
+        .containsExactly("c1", "c2");
+    assertThat(second.nextToken()).isNull();
+  }
 }
