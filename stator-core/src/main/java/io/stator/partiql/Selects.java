@@ -41,6 +41,16 @@ final class Selects {
       boolean pointReadOnly) {
     List<String> tableKey = Statements.keyNames(table.keySchema());
     List<String> key = select.index() == null ? tableKey : indexKey(table, select.index());
+    if (select.index() != null) {
+      // ExecuteStatement words these two as Query and Scan do not (recorded from DynamoDB)
+      if (key == null) {
+        throw DynamoDbException.validation("The table does not have the specified index");
+      }
+      if (Boolean.TRUE.equals(r.consistentRead()) && isGlobal(table, select.index())) {
+        throw DynamoDbException.validation(
+            "Strongly consistent read is not supported on Global Secondary Indexes");
+      }
+    }
     List<Term> conjuncts = new ArrayList<>();
     KeyedWhere.conjuncts(select.where()).forEach(c -> conjuncts.add(attributeFirst(c)));
     List<Term> partitionValues = null;
@@ -144,7 +154,12 @@ final class Selects {
     return String.join(", ", paths);
   }
 
-  /** The index's key, partition key first; null for an index the table lacks (a Scan says so). */
+  private static boolean isGlobal(TableDescription table, String index) {
+    return table.globalSecondaryIndexes() != null
+        && table.globalSecondaryIndexes().stream().anyMatch(g -> g.indexName().equals(index));
+  }
+
+  /** The index's key, partition key first; null for an index the table lacks. */
   private static List<String> indexKey(TableDescription table, String index) {
     if (table.globalSecondaryIndexes() != null) {
       for (GlobalSecondaryIndexDescription gsi : table.globalSecondaryIndexes()) {

@@ -126,6 +126,11 @@ class PartiqlSelectTest extends EndToEndTest {
         .containsExactly(item("pk", s("p"), "sk", n("5")), item("pk", s("p"), "sk", n("6")));
     assertThat(select("SELECT sk FROM \"" + table + "\".ByOwner WHERE v = 'b'"))
         .extracting(i -> i.get("sk").n()).containsExactlyInAnyOrder("2", "4", "6");
+    assertValidation("The table does not have the specified index",
+        () -> select("SELECT * FROM \"" + table + "\".\"Nope\" WHERE owner = 'bob'"));
+    assertValidation("Strongly consistent read is not supported on Global Secondary Indexes",
+        () -> dynamo.executeStatement(r -> r.consistentRead(true)
+            .statement("SELECT * FROM \"" + table + "\".\"ByOwner\" WHERE owner = 'bob'")));
   }
 
   @Test
