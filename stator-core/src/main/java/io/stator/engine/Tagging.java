@@ -28,11 +28,12 @@ import java.util.regex.Pattern;
  * deleted, and DynamoDB's "eventually consistent" tagging is, in Stator, immediate.
  *
  * <p>The checks run in DynamoDB's order: a missing ARN ("Invalid TableArn"); the members'
- * constraints; an ARN that is no table's ARN, not an ARN at all or an index's ("Invalid TableArn:
- * Invalid ResourceArn provided as input ..."); an empty list of tags or keys; then the table,
- * which must exist in this region and account. A well-formed ARN of a table that is not there
- * is refused as DynamoDB refuses it, by authorization (AccessDeniedException), since no policy
- * can allow an action on a resource that does not exist.
+ * constraints; an ARN that is no table's, in the words DynamoDB is recorded to use for each way
+ * of being wrong (not an ARN, not DynamoDB's, not a table's resource, another region, not a
+ * table name); an empty list of tags or keys; then the table, which must exist in this account.
+ * A well-formed ARN of a table that is not there is refused as DynamoDB refuses it, by
+ * authorization (AccessDeniedException), since no policy can allow an action on a resource that
+ * does not exist.
  */
 final class Tagging {
   /**
@@ -41,9 +42,8 @@ final class Tagging {
    */
   static final int PAGE_SIZE = 10;
 
-  /** A table's ARN: any partition, a region, an account, and a table name's characters. */
-  private static final Pattern TABLE_ARN =
-      Pattern.compile("arn:[a-z-]+:dynamodb:[^:]+:\\d+:table/[a-zA-Z0-9_.-]{3,255}");
+  /** The resource of a table's ARN: {@code table/} and a table name. */
+  private static final Pattern TABLE_RESOURCE = Pattern.compile("table/[a-zA-Z0-9_.-]{3,255}");
 
   private final Tables tables;
   private final EngineOptions options;
@@ -129,11 +129,30 @@ final class Tagging {
     return c;
   }
 
-  private static void checkTableArn(String arn) {
-    if (!TABLE_ARN.matcher(arn).matches()) {
+  /**
+   * Refuses an ARN that names no table of this region: {@code arn:PARTITION:dynamodb:REGION:
+   * ACCOUNT:table/NAME}. The account is checked with the table, as authorization.
+   */
+  private void checkTableArn(String arn) {
+    String[] parts = arn.split(":", 6);
+    if (!arn.startsWith("arn:")) {
+      throw invalid("ARNs must start with 'arn:': " + arn);
+    }
+    if (parts.length < 6 || !parts[2].equals("dynamodb")) {
+      throw invalid("Provided Arn is not a DynamoDB resource arn: " + arn);
+    }
+    if (!parts[5].startsWith("table/") || parts[5].indexOf('/', "table/".length()) >= 0) {
+      throw invalid("Invalid resource arn provided, only table or stream is accepted. Provided"
+          + " resource arn: " + arn);
+    }
+    if (!parts[3].equals(options.region()) || !TABLE_RESOURCE.matcher(parts[5]).matches()) {
       throw DynamoDbException.validation(
           "Invalid TableArn: Invalid ResourceArn provided as input " + arn);
     }
+  }
+
+  private static DynamoDbException invalid(String message) {
+    return DynamoDbException.validation("One or more parameter values were invalid: " + message);
   }
 
   /**

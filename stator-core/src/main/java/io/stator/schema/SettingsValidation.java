@@ -6,8 +6,10 @@ import io.stator.api.SSESpecification;
 import io.stator.api.Tag;
 import io.stator.api.UpdateTableRequest;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
@@ -50,18 +52,15 @@ public final class SettingsValidation {
   }
 
   /**
-   * The characters AWS allows in a tag's key and value: Unicode letters, digits and white
-   * space, and {@code _ . : / = + - @} (DynamoDB's tagging restrictions); reported in AWS's
-   * tagging words for it.
+   * The characters DynamoDB allows in a tag's key and value: Unicode letters, digits and white
+   * space, and {@code _ . : / = + - @} (its tagging restrictions).
    */
-  static final String TAG_PATTERN = "[\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*";
-
-  private static final Pattern TAG_CHARACTERS = Pattern.compile(TAG_PATTERN);
+  private static final Pattern TAG_CHARACTERS =
+      Pattern.compile("[\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*");
 
   /**
-   * Each tag's key (1 to 128 characters) and value (0 to 256 characters, required), of the
-   * characters AWS allows in tags, reported at {@code tags.<n>.member.key} as DynamoDB's
-   * constraint messages name them.
+   * Each tag's key (1 to 128 characters) and value (0 to 256 characters, required), reported
+   * at {@code tags.<n>.member.key} as DynamoDB's constraint messages name them.
    */
   public static void tagConstraints(Constraints c, List<Tag> tags) {
     if (tags == null) {
@@ -74,43 +73,45 @@ public final class SettingsValidation {
       if (t.key() != null) {
         c.lengthAtLeast(path + ".key", t.key(), t.key().length(), 1);
         c.lengthAtMost(path + ".key", t.key(), t.key().length(), 128);
-        tagCharacters(c, path + ".key", t.key());
       }
       c.notNull(path + ".value", t.value());
       if (t.value() != null) {
         c.lengthAtMost(path + ".value", t.value(), t.value().length(), 256);
-        tagCharacters(c, path + ".value", t.value());
       }
-    }
-  }
-
-  /** A tag key's or value's characters. */
-  public static void tagCharacters(Constraints c, String path, String text) {
-    if (!TAG_CHARACTERS.matcher(text).matches()) {
-      c.add(path, text,
-          "Member must satisfy regular expression pattern: " + TAG_PATTERN);
     }
   }
 
   /**
    * The tags after adding {@code added} to {@code current} (a tag of an existing key replaces
-   * its value): refuses keys with the {@code aws:} prefix, which AWS reserves for the tags it
-   * assigns, and more than {@value #MAX_TAGS} tags in all.
+   * its value), refused in DynamoDB's words (as recorded against the service, for CreateTable
+   * and TagResource alike): a key or value of other characters than it allows, a key with the
+   * {@code aws:} prefix, which AWS reserves for the tags it assigns, a key given twice, and more
+   * than {@value #MAX_TAGS} tags in all.
    */
   public static Map<String, String> tagged(Map<String, String> current, List<Tag> added) {
     Map<String, String> tags = new TreeMap<>(current);
+    Set<String> given = new HashSet<>();
     for (Tag t : added) {
+      if (!TAG_CHARACTERS.matcher(t.key()).matches()) {
+        throw DynamoDbException.validation("The Tag Key provided is invalid, Key: " + t.key());
+      }
+      if (!TAG_CHARACTERS.matcher(t.value()).matches()) {
+        throw DynamoDbException.validation(
+            "The Tag Value provided is invalid, Value: " + t.value());
+      }
       if (t.key().startsWith("aws:")) {
         throw DynamoDbException.validation(
-            "One or more parameter values were invalid: Tag keys starting with 'aws:' are"
-                + " reserved for system use");
+            "Tag Key cannot be prefixed with aws:, Key: " + t.key());
+      }
+      if (!given.add(t.key())) {
+        throw DynamoDbException.validation(
+            "Duplicate Tag Keys provided as input: Duplicate Tag Key found " + t.key());
       }
       tags.put(t.key(), t.value());
     }
     if (tags.size() > MAX_TAGS) {
       throw DynamoDbException.validation(
-          "One or more parameter values were invalid: The number of tags exceeds the limit of "
-              + MAX_TAGS + " per resource");
+          "Number of Tags exceed the current limit for the provided ResourceArn");
     }
     return tags;
   }

@@ -264,9 +264,11 @@ class TableSettingsTest {
     db.createTable(create("Orders", "pk", "S", null, null));
     String arn = ARN + "Orders";
     expect(() -> db.tagResource(new TagResourceRequest(arn, List.of(new Tag("aws:owner", "x")))),
+        ErrorType.ValidationException, "Tag Key cannot be prefixed with aws:, Key: aws:owner");
+    expect(() -> db.tagResource(new TagResourceRequest(arn,
+            List.of(new Tag("k", "x"), new Tag("k", "y")))),
         ErrorType.ValidationException,
-        "One or more parameter values were invalid: Tag keys starting with 'aws:' are reserved"
-            + " for system use");
+        "Duplicate Tag Keys provided as input: Duplicate Tag Key found k");
     List<Tag> fifty = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
       fifty.add(new Tag("k" + i, "v"));
@@ -275,8 +277,7 @@ class TableSettingsTest {
     db.tagResource(new TagResourceRequest(arn, List.of(new Tag("k0", "replaced"))));
     expect(() -> db.tagResource(new TagResourceRequest(arn, List.of(new Tag("k50", "v")))),
         ErrorType.ValidationException,
-        "One or more parameter values were invalid: The number of tags exceeds the limit of 50"
-            + " per resource");
+        "Number of Tags exceed the current limit for the provided ResourceArn");
     String longKey = "k".repeat(129);
     expect(() -> db.tagResource(new TagResourceRequest(arn,
             List.of(new Tag(longKey, "v"), new Tag("", "x".repeat(257))))),
@@ -289,9 +290,7 @@ class TableSettingsTest {
             + " than or equal to 256");
     expect(() -> db.createTable(createWith("Tagged", List.of(new Tag("aws:x", "y")), null, null,
             null)),
-        ErrorType.ValidationException,
-        "One or more parameter values were invalid: Tag keys starting with 'aws:' are reserved"
-            + " for system use");
+        ErrorType.ValidationException, "Tag Key cannot be prefixed with aws:, Key: aws:x");
   }
 
   @Test
@@ -302,10 +301,11 @@ class TableSettingsTest {
         ErrorType.ValidationException, "Invalid TableArn");
     expect(() -> db.tagResource(new TagResourceRequest("Orders", tags)),
         ErrorType.ValidationException,
-        "Invalid TableArn: Invalid ResourceArn provided as input Orders");
+        "One or more parameter values were invalid: ARNs must start with 'arn:': Orders");
     expect(() -> db.tagResource(new TagResourceRequest(ARN + "Orders/index/byDate", tags)),
         ErrorType.ValidationException,
-        "Invalid TableArn: Invalid ResourceArn provided as input " + ARN + "Orders/index/byDate");
+        "One or more parameter values were invalid: Invalid resource arn provided, only table or"
+            + " stream is accepted. Provided resource arn: " + ARN + "Orders/index/byDate");
     expect(() -> db.tagResource(new TagResourceRequest(ARN + "Orders", null)),
         ErrorType.ValidationException,
         "1 validation error detected: Value null at 'tags' failed to satisfy constraint: Member"
@@ -322,7 +322,11 @@ class TableSettingsTest {
         ErrorType.AccessDeniedException, denied("UntagResource", ARN + "Missing"));
     String otherRegion = "arn:aws:dynamodb:eu-west-1:000000000000:table/Orders";
     expect(() -> db.listTagsOfResource(new ListTagsOfResourceRequest(otherRegion, null)),
-        ErrorType.AccessDeniedException, denied("ListTagsOfResource", otherRegion));
+        ErrorType.ValidationException,
+        "Invalid TableArn: Invalid ResourceArn provided as input " + otherRegion);
+    String otherAccount = "arn:aws:dynamodb:us-east-1:111111111111:table/Orders";
+    expect(() -> db.listTagsOfResource(new ListTagsOfResourceRequest(otherAccount, null)),
+        ErrorType.AccessDeniedException, denied("ListTagsOfResource", otherAccount));
   }
 
   /** DynamoDB's refusal of a well-formed ARN of a table that is not there. */

@@ -8,6 +8,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -113,14 +114,26 @@ class TableSettingsTest extends EndToEndTest {
     assertError(ResourceNotFoundException.class, "ResourceNotFoundException",
         "Requested resource not found: Table: " + name + "-missing not found",
         () -> dynamo.describeTable(r -> r.tableName(name + "-missing")));
-    // Not a table's ARN: not an ARN at all, a table name, an index's ARN, a name too short.
-    for (String notTable : List.of("I_do_not_exist", name, "a:b:c:d:e:f/g",
-        arn + "/index/byDate", arn.substring(0, arn.indexOf(":table/")) + ":table/ab")) {
+    // Not a table's ARN, in DynamoDB's words for each way of being wrong.
+    String prefix = arn.substring(0, arn.indexOf(":table/"));
+    Map<String, String> notTables = new LinkedHashMap<>();
+    notTables.put(name, "One or more parameter values were invalid: ARNs must start with 'arn:': "
+        + name);
+    notTables.put("arn:aws:s3:::bucket/key", "One or more parameter values were invalid:"
+        + " Provided Arn is not a DynamoDB resource arn: arn:aws:s3:::bucket/key");
+    notTables.put(arn + "/index/byDate", "One or more parameter values were invalid: Invalid"
+        + " resource arn provided, only table or stream is accepted. Provided resource arn: "
+        + arn + "/index/byDate");
+    String otherRegion = arn.replace(":us-east-1:", ":eu-west-1:");
+    notTables.put(otherRegion, "Invalid TableArn: Invalid ResourceArn provided as input "
+        + otherRegion);
+    notTables.put(prefix + ":table/ab", "Invalid TableArn: Invalid ResourceArn provided as"
+        + " input " + prefix + ":table/ab");
+    notTables.forEach((notTable, message) -> {
       for (String operation : List.of("TagResource", "UntagResource", "ListTagsOfResource")) {
-        assertValidation("Invalid TableArn: Invalid ResourceArn provided as input " + notTable,
-            () -> tagOperation(operation, notTable));
+        assertValidation(message, () -> tagOperation(operation, notTable));
       }
-    }
+    });
     assertValidation("Atleast one Tag needs to be provided as Input.",
         () -> dynamo.tagResource(r -> r.resourceArn(arn).tags(List.of())));
     assertValidation("1 validation error detected: Value '" + "k".repeat(129)
@@ -131,13 +144,16 @@ class TableSettingsTest extends EndToEndTest {
             + "' at 'tags.1.member.value' failed to satisfy constraint: Member must have length"
             + " less than or equal to 256",
         () -> dynamo.tagResource(r -> r.resourceArn(arn).tags(tag("k", "v".repeat(257)))));
-    String pattern =
-        "Member must satisfy regular expression pattern: [\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*";
-    assertValidation("2 validation errors detected: Value '->>;-)])' at 'tags.1.member.key'"
-            + " failed to satisfy constraint: " + pattern + "; Value '#!%^$&' at"
-            + " 'tags.2.member.value' failed to satisfy constraint: " + pattern,
+    // Characters other than those DynamoDB allows, the aws: prefix, a key given twice.
+    assertValidation("The Tag Key provided is invalid, Key: ->>;-)])",
+        () -> dynamo.tagResource(r -> r.resourceArn(arn).tags(tag("->>;-)])", "ok"))));
+    assertValidation("The Tag Value provided is invalid, Value: #!%^$&",
+        () -> dynamo.tagResource(r -> r.resourceArn(arn).tags(tag("ok", "#!%^$&"))));
+    assertValidation("Tag Key cannot be prefixed with aws:, Key: aws:owner",
+        () -> dynamo.tagResource(r -> r.resourceArn(arn).tags(tag("aws:owner", "me"))));
+    assertValidation("Duplicate Tag Keys provided as input: Duplicate Tag Key found env",
         () -> dynamo.tagResource(r -> r.resourceArn(arn)
-            .tags(tag("->>;-)])", "ok"), tag("ok", "#!%^$&"))));
+            .tags(tag("env", "a"), tag("env", "b"))));
     assertThat(dynamo.listTagsOfResource(r -> r.resourceArn(arn)).tags()).isEmpty();
   }
 
