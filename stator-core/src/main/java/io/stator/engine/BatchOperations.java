@@ -403,6 +403,7 @@ final class BatchOperations {
       try (IndexWrite indexWrite =
           indexes.stage(entry, changes, oldEncoded, w.encoded(), commit, null)) {
         Applied applied = new Applied(units, indexWrite);
+        indexWrite.number(commit);
         try {
           storage.commit(commit);
         } catch (CommitOutcomeUnknownException e) {

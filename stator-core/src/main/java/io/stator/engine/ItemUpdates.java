@@ -203,6 +203,7 @@ final class ItemUpdates {
           indexes.stage(entry, changes, oldEncoded, encoded, commit, null)) {
         ongoing.checkNotOngoing(table.space(), key); // one may have begun since the read
         response = response(r, table, update, old, updated, units, indexWrite);
+        indexWrite.number(commit);
         try {
           storage.commit(commit);
         } catch (CommitOutcomeUnknownException e) {

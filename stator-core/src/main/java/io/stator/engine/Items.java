@@ -284,6 +284,7 @@ final class Items {
           ongoing.checkNotOngoing(table.space(), key); // one may have begun since the read
         }
         Written written = new Written(old, units, indexWrite);
+        indexWrite.number(commit);
         try {
           storage.commit(commit);
         } catch (CommitOutcomeUnknownException e) {

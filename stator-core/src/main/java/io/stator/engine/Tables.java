@@ -202,11 +202,25 @@ final class Tables {
    * message.
    */
   TableDefinition forItems(String tableName) {
-    return entryForItems(tableName).table();
+    return cached(tableName).table();
   }
 
-  /** Like {@link #forItems}, with the catalog version that writes expect in their commit. */
+  /**
+   * Like {@link #forItems}, with the catalog version that writes expect in their commit: the
+   * definition a write attempt starts from. When the table's stream has yet to record a split of
+   * the table's partitions, it records it first ({@link Streams#follow}), so that the attempt
+   * routes its stream record by the layout its commit expects and never changes the catalog
+   * itself, which would fail its own commit.
+   */
   Catalog.Entry entryForItems(String tableName) {
+    Catalog.Entry entry = cached(tableName);
+    if (streams.follow(entry.table())) {
+      entry = cached(tableName); // the change made the cache forget the old definition
+    }
+    return entry;
+  }
+
+  private Catalog.Entry cached(String tableName) {
     return cache
         .entry(tableName)
         .orElseThrow(() -> DynamoDbException.resourceNotFound("Requested resource not found"));

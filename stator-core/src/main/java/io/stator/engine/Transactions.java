@@ -50,6 +50,7 @@ import io.stator.storage.StoredRecord;
 import io.stator.value.AttributeValue;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -344,6 +345,9 @@ final class Transactions {
       List<IndexWrite> indexWrites = new ArrayList<>();
       try {
         Commit commit = attempt(actions, indexWrites, consumed);
+        for (IndexWrite w : indexWrites) {
+          w.number(commit); // every action checked: only now are sequence numbers taken
+        }
         try {
           storage.commit(commit);
         } catch (CommitOutcomeUnknownException e) {
@@ -405,6 +409,15 @@ final class Transactions {
     long[] oldSizes = new long[actions.size()];
     long[] newSizes = new long[actions.size()];
     List<List<GlobalIndexWrite>> globalWrites = new ArrayList<>(actions.size());
+    // Every table's definition before the first read: taking one may record a stream's new
+    // layout in the catalog, which an action already staged against the old one would conflict
+    // with.
+    Map<String, Catalog.Entry> entries = new HashMap<>();
+    for (Action a : actions) {
+      if (a.kind() != Kind.CONDITION_CHECK) {
+        entries.computeIfAbsent(a.table().name(), tables::entryForItems);
+      }
+    }
     for (int i = 0; i < actions.size(); i++) {
       globalWrites.add(List.of());
       Action a = actions.get(i);
@@ -428,7 +441,7 @@ final class Transactions {
           Map<String, AttributeValue> updated = written.item();
           newSizes[i] = updated == null ? 0 : ItemSize.of(updated);
           if (a.kind() != Kind.CONDITION_CHECK) {
-            Catalog.Entry entry = tables.entryForItems(a.table().name());
+            Catalog.Entry entry = entries.get(a.table().name());
             if (!entry.table().tableId().equals(a.table().tableId())) {
               throw DynamoDbException.resourceNotFound("Requested resource not found");
             }

@@ -3,12 +3,16 @@ package io.stator.index;
 import io.stator.api.ItemCollectionMetrics;
 import io.stator.capacity.CapacityCalculator;
 import io.stator.capacity.Consumption;
+import io.stator.storage.Commit;
+import io.stator.stream.Streams;
 import java.util.List;
 
 /**
- * The index side of one write attempt, staged into its commit by {@link Indexes#stage}. Close it
- * after the commit attempt, whether it succeeded or failed: that resolves the attempt's
- * change-log sequence number (waking the propagator) and its stream record's sequence number.
+ * The index side of one write attempt, staged into its commit by {@link Indexes#stage}. Its
+ * change-log and stream records carry sequence numbers, which {@link #number} takes and adds to
+ * the commit just before it is made, so that an attempt refused after staging (a condition of a
+ * later action, a transaction in the way) takes none. Close it after the commit attempt, whether
+ * it succeeded or failed: that resolves the numbers (waking the propagator).
  *
  * <p>It also tells what the write costs in each index ({@link #addTo}) and, for a table with a
  * local secondary index, the size of the item collection after it ({@link
@@ -17,20 +21,39 @@ import java.util.List;
 public final class IndexWrite implements AutoCloseable {
   private final Indexes indexes;
   private final String tableName;
-  private final long sequence;
+  /** The change log of an asynchronous write (see {@link Propagator}), else null. */
+  private final String changeLog;
+  private final byte[] change;
+  private final Streams.StagedRecord streamRecord;
   private final List<IndexUnits> units;
   private final ItemCollectionMetrics itemCollectionMetrics;
-  private final long streamSequence;
+  private long sequence = -1;
+  private long streamSequence = -1;
 
   IndexWrite(
-      Indexes indexes, String tableName, long sequence, long streamSequence,
-      List<IndexUnits> units, ItemCollectionMetrics itemCollectionMetrics) {
+      Indexes indexes, String tableName, String changeLog, byte[] change,
+      Streams.StagedRecord streamRecord, List<IndexUnits> units,
+      ItemCollectionMetrics itemCollectionMetrics) {
     this.indexes = indexes;
     this.tableName = tableName;
-    this.sequence = sequence;
-    this.streamSequence = streamSequence;
+    this.changeLog = changeLog;
+    this.change = change;
+    this.streamRecord = streamRecord;
     this.units = units;
     this.itemCollectionMetrics = itemCollectionMetrics;
+  }
+
+  /**
+   * Adds the write's change-log and stream records to {@code commit} under sequence numbers
+   * taken now: call once, after every check of the attempt, just before committing.
+   */
+  public void number(Commit commit) {
+    if (changeLog != null && sequence < 0) {
+      sequence = indexes.numberChange(changeLog, change, commit);
+    }
+    if (streamRecord != null && streamSequence < 0) {
+      streamSequence = indexes.numberStreamRecord(streamRecord, commit);
+    }
   }
 
   /** The write units one index is charged for this write (before doubling in a transaction). */
@@ -82,8 +105,8 @@ public final class IndexWrite implements AutoCloseable {
 
   @Override
   public void close() {
-    if (sequence >= 0) {
-      indexes.resolved(tableName, sequence);
+    if (changeLog != null) {
+      indexes.resolved(tableName, sequence); // and the propagator's count of the write
     }
     if (streamSequence >= 0) {
       indexes.streamResolved(streamSequence);

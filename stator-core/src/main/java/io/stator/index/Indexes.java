@@ -43,8 +43,8 @@ import java.util.function.Consumer;
  *   <li>when the table has a GSI: its entry writes, like an LSI's, when the write may be
  *       synchronous (GSI lag zero, every GSI of the table ACTIVE, no change of the table still
  *       waiting in the propagator; see {@link Propagator}, "Synchronous writes"); otherwise one
- *       change-log record with the old and new item, under a sequence number taken now, after
- *       the read;
+ *       change-log record with the old and new item, under a sequence number taken just before
+ *       the commit;
  *   <li>when the table has an enabled stream and the write changes the item, its stream record
  *       (see {@link Streams}).
  * </ul>
@@ -117,8 +117,8 @@ public final class Indexes implements AutoCloseable {
 
   /**
    * Adds the index side of one write attempt to {@code commit}: call after reading the old item
-   * and computing the new one (null for a delete) and their {@code changes}, before committing,
-   * and close the result after the commit attempt.
+   * and computing the new one (null for a delete) and their {@code changes}; call the result's
+   * {@link IndexWrite#number} just before committing, and close it after the commit attempt.
    *
    * @param table the definition the write was computed against, with its catalog version
    */
@@ -157,16 +157,14 @@ public final class Indexes implements AutoCloseable {
         units.add(new IndexWrite.IndexUnits(index.name(), index.global(), u));
       }
     }
-    // The collection counter may refuse the write (size limit), so it comes before the stream
-    // record and the change log take sequence numbers that only closing the IndexWrite resolves.
     ItemCollectionMetrics metrics =
         t.hasLocalIndexes() && (oldItem != null || newItem != null)
             ? ItemCollections.stage(storage, t, oldItem, newItem, commit, itemCollectionSizeLimit)
             : null;
     // The stream record, if the table has a stream: in this same commit (see Streams).
-    long streamSequence = streams.stage(t, oldItem, newItem, commit, identity);
+    Streams.StagedRecord streamRecord = streams.stage(t, oldItem, newItem, identity);
     if (!t.hasGlobalIndexes()) {
-      return new IndexWrite(this, t.name(), -1, streamSequence, units, metrics);
+      return new IndexWrite(this, t.name(), null, null, streamRecord, units, metrics);
     }
     if (propagator.synchronous(t.name(), synchronous && globalIndexesActive(t))) {
       for (IndexChanges.Entry change : changes.entries()) {
@@ -174,19 +172,16 @@ public final class Indexes implements AutoCloseable {
           change.stage(commit, newEncoded);
         }
       }
-      return new IndexWrite(this, t.name(), -1, streamSequence, units, metrics);
+      return new IndexWrite(this, t.name(), null, null, streamRecord, units, metrics);
     }
     byte[] oldBytes =
         oldItem == null ? null : oldEncoded != null ? oldEncoded : ItemCodec.encode(oldItem);
     byte[] newBytes =
         newItem == null ? null : newEncoded != null ? newEncoded : ItemCodec.encode(newItem);
-    // Asynchronous: IndexWrite.close resolves the sequence number and the propagator's count.
-    long sequence = sequencer.take();
-    commit.put(
-        t.changeLog(),
-        ChangeRecord.key(sequence),
-        ChangeRecord.encode(clock.millis(), oldBytes, newBytes));
-    return new IndexWrite(this, t.name(), sequence, streamSequence, units, metrics);
+    // Asynchronous: the record is numbered just before the commit (IndexWrite.number), and
+    // IndexWrite.close resolves the number and the propagator's count.
+    byte[] change = ChangeRecord.encode(clock.millis(), oldBytes, newBytes);
+    return new IndexWrite(this, t.name(), t.changeLog(), change, streamRecord, units, metrics);
   }
 
   /** False while a GSI of the table is CREATING: its backfill needs the change log. */
@@ -199,8 +194,21 @@ public final class Indexes implements AutoCloseable {
     return true;
   }
 
+  /** Adds a change-log record to {@code commit} under a new sequence number. */
+  long numberChange(String changeLog, byte[] change, Commit commit) {
+    long sequence = sequencer.take();
+    commit.put(changeLog, ChangeRecord.key(sequence), change);
+    return sequence;
+  }
+
+  long numberStreamRecord(Streams.StagedRecord record, Commit commit) {
+    return streams.number(record, commit);
+  }
+
   void resolved(String tableName, long sequence) {
-    sequencer.resolve(sequence);
+    if (sequence >= 0) {
+      sequencer.resolve(sequence);
+    }
     propagator.asyncResolved(tableName);
   }
 

@@ -60,7 +60,7 @@ import java.util.function.Function;
  * and calls {@code Indexes.stage}, which calls {@link #stage} here: when the table has an
  * enabled stream and the write changes the item, one record (INSERT, MODIFY or REMOVE, by
  * whether the item existed before and after; images by the view type) joins the write's own
- * commit. So a record exists if and only if its change committed, and a crash can neither lose
+ * commit, numbered ({@link #number}) once every check of the attempt has passed. So a record exists if and only if its change committed, and a crash can neither lose
  * one nor record a change that did not happen. A write that changes nothing (a delete of an
  * absent item, a put or update that leaves the item as it was) writes no record, as DynamoDB
  * documents. The commit also expects the table's catalog version (Indexes adds that), so a write
@@ -69,7 +69,8 @@ import java.util.function.Function;
  * <h2>Order and visibility</h2>
  *
  * A record's sequence number comes from {@link StreamSequencer}: strictly increasing, taken
- * after the item was read, so two changes of one item are numbered in commit order. A reader
+ * after the item was read (just before the commit), so two changes of one item are numbered in
+ * commit order, and an attempt refused before its commit takes none. A reader
  * first settles the sequencer (waits for the writes that took numbers before it to resolve, the
  * time of a commit) and reads only below that point: a record is readable as soon as its write
  * is acknowledged, and no reader moves past a number whose record may still appear.
@@ -85,7 +86,8 @@ import java.util.function.Function;
  * all derive the same shards.
  *
  * <p>When a write finds that the capacity model has split a partition the stream has not
- * recorded ({@link #stage}), it records the split: holding the sequencer's lock (so that no
+ * recorded ({@link #follow}, before its attempt reads the table's definition, so that the attempt
+ * itself never changes the catalog), it records the split: holding the sequencer's lock (so that no
  * sequence number is taken meanwhile), it takes {@code F} and commits the new definition to
  * the catalog, then lets go. The ordering argument, which is why a record never lands in a
  * closed shard after a consumer has read its end:
@@ -207,22 +209,21 @@ public final class Streams implements DynamoDbStreams {
   // ---- the write hook ------------------------------------------------------------------------
 
   /**
-   * Adds the stream record of one write attempt to {@code commit}, if the table has an enabled
-   * stream and the write changes the item; returns its sequence number, to {@link #resolve} after
-   * the commit attempt, or -1 when no record was staged. When the table's partitions changed
-   * since the stream recorded them, records the change first (see the class comment); the
-   * write's commit then fails on the catalog version and is retried.
+   * The stream record of one write attempt, if the table has an enabled stream and the write
+   * changes the item: made now, numbered and added to the commit by {@link #number} just before
+   * the commit, so an attempt refused before then takes no sequence number. Null when the write
+   * has no record. The table's layout is the definition's: {@link #follow} records a split of
+   * its partitions before an attempt reads the definition, never inside one.
    *
    * @param identity who made the change when the service did (Time to Live), else null
    */
-  public long stage(
+  public StagedRecord stage(
       TableDefinition table, Map<String, AttributeValue> oldItem,
-      Map<String, AttributeValue> newItem, Commit commit, UserIdentity identity) {
+      Map<String, AttributeValue> newItem, UserIdentity identity) {
     StreamDefinition stream = table.enabledStream();
     if (stream == null || (oldItem == null ? newItem == null : oldItem.equals(newItem))) {
-      return -1;
+      return null;
     }
-    follow(table, stream);
     String eventName = oldItem == null ? "INSERT" : newItem == null ? "REMOVE" : "MODIFY";
     Map<String, AttributeValue> keys = keys(table, newItem != null ? newItem : oldItem);
     String view = stream.viewType();
@@ -233,13 +234,38 @@ public final class Streams implements DynamoDbStreams {
             eventName, keys, keepsOld ? oldItem : null, keepsNew ? newItem : null,
             identity == null ? null : identity.type(),
             identity == null ? null : identity.principalId());
-    ShardLayout layout = new ShardLayout(table.tableId(), stream);
     long hash = KeyCodec.hashOf(KeyCodec.partition(keys.get(table.hashKey().name())));
-    long sequenceNumber = sequencer.take(layout.firstSequence(0));
-    commit.put(
-        stream.space(table.tableId()),
-        LoggedChange.key(layout.route(sequenceNumber, hash), sequenceNumber),
+    return new StagedRecord(
+        stream.space(table.tableId()), new ShardLayout(table.tableId(), stream), hash,
         change.encode());
+  }
+
+  /** A stream record made by {@link #stage}, not numbered yet. */
+  public static final class StagedRecord {
+    private final String space;
+    private final ShardLayout layout;
+    private final long hash;
+    private final byte[] change;
+
+    private StagedRecord(String space, ShardLayout layout, long hash, byte[] change) {
+      this.space = space;
+      this.layout = layout;
+      this.hash = hash;
+      this.change = change;
+    }
+  }
+
+  /**
+   * Takes the sequence number of a staged record and adds the record to {@code commit}: call
+   * after every check of the attempt, just before committing, and {@link #resolve} the number
+   * after the commit attempt.
+   */
+  public long number(StagedRecord record, Commit commit) {
+    long sequenceNumber = sequencer.take(record.layout.firstSequence(0));
+    commit.put(
+        record.space,
+        LoggedChange.key(record.layout.route(sequenceNumber, record.hash), sequenceNumber),
+        record.change);
     return sequenceNumber;
   }
 
@@ -262,9 +288,16 @@ public final class Streams implements DynamoDbStreams {
   // ---- following the partitions --------------------------------------------------------------
 
   /**
-   * Records in the catalog what the stream does not know yet of the table's partitions: the
-   * first layout, or the splits since. Returns whether the catalog changed.
+   * Records in the catalog what the table's enabled stream does not know yet of its partitions:
+   * the first layout, or the splits since. Call before a write attempt reads the table's
+   * definition (an attempt that changed the catalog itself would then fail on the version it
+   * read); returns whether the catalog changed, and then the definition must be read again.
    */
+  public boolean follow(TableDefinition table) {
+    StreamDefinition stream = table.enabledStream();
+    return stream != null && follow(table, stream);
+  }
+
   private boolean follow(TableDefinition table, StreamDefinition stream) {
     String id = stream.id(table.tableId());
     long[] model = partitions.apply(table);

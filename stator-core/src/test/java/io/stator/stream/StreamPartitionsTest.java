@@ -18,6 +18,11 @@ import io.stator.api.KeySchemaElement;
 import io.stator.api.ProvisionedThroughput;
 import io.stator.api.PutItemRequest;
 import io.stator.api.StreamSpecification;
+import io.stator.api.ConditionCheck;
+import io.stator.api.Put;
+import io.stator.api.TransactWriteItem;
+import io.stator.api.TransactWriteItemsRequest;
+import io.stator.api.TransactionCanceledException;
 import io.stator.api.UpdateTableRequest;
 import io.stator.api.streams.DescribeStreamRequest;
 import io.stator.api.streams.DynamoDbStreams;
@@ -138,6 +143,46 @@ class StreamPartitionsTest {
             .isGreaterThan(parent.sequenceNumberRange().endingSequenceNumber()));
 
     assertThat(perItem(new Consumer(arn).readAll())).isEqualTo(made);
+  }
+
+  @Test
+  void theFirstWriteAfterASplitRecordsItBeforeItsAttemptAndTakesTheNextNumber() {
+    String arn = createTable("tbl", "PROVISIONED", new ProvisionedThroughput(5L, 5L));
+    put("tbl", "a", "1");
+    db.updateTable(new UpdateTableRequest(
+        "tbl", null, null, new ProvisionedThroughput(5L, 2500L), null, null, null, null));
+    put("tbl", "b", "1"); // finds the split and records it in the catalog
+
+    long lastSplit = describeStream(arn).shards().stream()
+        .filter(s -> s.parentShardId() != null)
+        .mapToLong(s -> Long.parseLong(s.sequenceNumberRange().startingSequenceNumber()))
+        .max().orElseThrow();
+    // The clock stands still, so numbers are consecutive: the write's record has the number
+    // after the split's. Had its attempt recorded the split itself, that attempt would have
+    // failed on the catalog version it read, after taking a number of its own.
+    assertThat(sequenceOf(new Consumer(arn).readAll(), "b")).isEqualTo(lastSplit + 1);
+  }
+
+  @Test
+  void aTransactionCancelledAfterStagingAWriteTakesNoSequenceNumber() {
+    String arn = createTable("tbl", "PAY_PER_REQUEST", null);
+    put("tbl", "a", "1");
+    // The Put is staged (its stream record made) before the ConditionCheck fails.
+    TransactWriteItemsRequest cancelled = new TransactWriteItemsRequest(List.of(
+        new TransactWriteItem(null, new Put(
+            Map.of("pk", AttributeValue.s("b"), "v", AttributeValue.s("1")), "tbl",
+            null, null, null, null), null, null),
+        new TransactWriteItem(new ConditionCheck(Map.of("pk", AttributeValue.s("c")), "tbl",
+            "attribute_exists(pk)", null, null, null), null, null, null)),
+        null, null, null);
+    catchThrowableOfType(
+        () -> db.transactWriteItems(cancelled), TransactionCanceledException.class);
+    put("tbl", "d", "1");
+
+    List<Record> records = new Consumer(arn).readAll();
+    assertThat(keysOf(records)).containsExactlyInAnyOrder("a", "d");
+    // The clock stands still: consecutive numbers, none taken by the cancelled attempt.
+    assertThat(sequenceOf(records, "d")).isEqualTo(sequenceOf(records, "a") + 1);
   }
 
   @Test
@@ -441,6 +486,11 @@ class StreamPartitionsTest {
 
   private static String text(Map<String, AttributeValue> keys) {
     return ((AttributeValue.S) keys.get("pk")).value();
+  }
+
+  private static long sequenceOf(List<Record> records, String pk) {
+    return records.stream().filter(r -> text(r.dynamodb().keys()).equals(pk))
+        .mapToLong(r -> Long.parseLong(r.dynamodb().sequenceNumber())).max().orElseThrow();
   }
 
   private static List<String> keysOf(List<Record> records) {
