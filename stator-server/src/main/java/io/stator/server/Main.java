@@ -17,6 +17,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -540,8 +541,11 @@ public final class Main implements Runnable {
         if (t instanceof AccessDeniedException) {
           return "permission denied";
         }
-        if (t instanceof FileSystemException fs && fs.getReason() != null) {
-          return fs.getReason();
+        if (t instanceof NoSuchFileException fs) {
+          return "cannot create " + fs.getFile() + " (no such file or directory)";
+        }
+        if (t instanceof FileSystemException fs) {
+          return fs.getReason() != null ? fs.getReason() : "cannot create " + fs.getFile();
         }
       }
       return e.getMessage();
@@ -549,12 +553,22 @@ public final class Main implements Runnable {
 
     /** Why the port could not be bound, with the usual way out when it is taken. */
     static String bindProblem(Throwable e) {
-      String message = String.valueOf(e.getMessage());
-      if (message.contains("Address already in use")) {
-        return "the address is already in use (is another server running? choose another"
-            + " --port)";
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        String message = String.valueOf(t.getMessage());
+        if (message.contains("Address already in use")) {
+          return "the address is already in use (is another server running? choose another"
+              + " --port)";
+        }
+        if (message.contains("Cannot assign requested address")) {
+          return "no network interface of this machine has that address (127.0.0.1 is this"
+              + " machine alone, 0.0.0.0 every interface)";
+        }
+        if (t instanceof java.nio.channels.UnresolvedAddressException
+            || t instanceof java.net.UnknownHostException) {
+          return "the host is not a name or an address this machine can resolve";
+        }
       }
-      return message;
+      return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 
     private static String hostForUrl(String host) {

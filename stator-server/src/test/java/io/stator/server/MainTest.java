@@ -209,6 +209,29 @@ class MainTest {
   }
 
   @Test
+  @Timeout(60) // a regression would start the server, which then waits for a signal
+  void aHostThatIsNoAddressOfThisMachineIsExplained() {
+    assertThat(run("serve", "--in-memory", "--host", "999.1.1.1", "--port", "0")).isEqualTo(1);
+    assertThat(err.toString())
+        .contains("cannot listen on 999.1.1.1:0: the host is not a name or an address this"
+            + " machine can resolve")
+        .doesNotContain("null");
+    assertThat(run("serve", "--in-memory", "--host", "192.0.2.1", "--port", "0")).isEqualTo(1);
+    assertThat(err.toString())
+        .contains("cannot listen on 192.0.2.1:0: no network interface of this machine has that"
+            + " address");
+  }
+
+  @Test
+  @Timeout(60) // a regression would start the server, which then waits for a signal
+  void aDataDirectoryThatCannotBeMadeIsExplained() {
+    assertThat(run("serve", "--port", "0", "--data-dir", "/proc/nope/data")).isEqualTo(1);
+    assertThat(err.toString())
+        .contains("cannot open the data directory /proc/nope/data: cannot create /proc/nope"
+            + " (no such file or directory)");
+  }
+
+  @Test
   void hotKeysWithNoServerSaysNothingAnswers() throws IOException {
     int port;
     try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
