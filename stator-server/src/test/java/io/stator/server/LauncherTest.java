@@ -191,4 +191,70 @@ class LauncherTest {
     assertThat(run.err()).doesNotContain("needs Java").contains("ran ").contains("-jar ")
         .contains("stator.jar --version");
   }
+
+  /**
+   * Runs {@code ./stator --version} of a copy in {@code dir} whose jar is missing, with a fake
+   * {@code mvnw} that prints {@code mavenOutput} and exits with {@code mavenStatus} (writing the
+   * jar when it succeeds); returns the launcher's status and what it printed.
+   */
+  private static Run build(Path dir, String mavenOutput, int mavenStatus) throws Exception {
+    Files.copy(LAUNCHER, dir.resolve("stator"));
+    Path mvnw = dir.resolve("mvnw");
+    Files.writeString(mvnw, "#!/bin/sh\ncat <<'EOF'\n" + mavenOutput + "EOF\n"
+        + (mavenStatus == 0
+            ? "mkdir -p stator-server/target && echo jar > stator-server/target/stator.jar\n"
+            : "")
+        + "exit " + mavenStatus + "\n");
+    Files.setPosixFilePermissions(mvnw, PosixFilePermissions.fromString("rwxr-xr-x"));
+    fakeJavaHome(dir.resolve("java"), "openjdk version \"17.0.15\"");
+    ProcessBuilder builder = new ProcessBuilder("bash", dir.resolve("stator").toString(),
+        "--version");
+    builder.environment().put("JAVA_HOME", dir.resolve("java").toString());
+    builder.environment().put("TMPDIR", dir.toString());
+    builder.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    Path err = dir.resolve("stderr.txt");
+    builder.redirectError(err.toFile());
+    Process process = builder.start();
+    assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    return new Run(process.exitValue(), Files.readString(err));
+  }
+
+  @Test
+  void aBuildSaysWhichModuleItIsAt(@TempDir Path dir) throws Exception {
+    Run run = build(dir, """
+        [INFO] Scanning for projects...
+        [INFO] Downloading from central: https://repo.maven.apache.org/maven2/a.pom
+        [INFO] Downloading from central: https://repo.maven.apache.org/maven2/b.pom
+        [INFO] ---------------------< io.stator:stator-core >----------------------
+        [INFO] Building Stator core 0.1.0-SNAPSHOT                                [1/2]
+        [INFO] Building Stator server 0.1.0-SNAPSHOT                              [2/2]
+        [INFO] BUILD SUCCESS
+        """, 0);
+    assertThat(run.err())
+        .contains("stator: building the server")
+        .contains("stator:   downloading Maven and the dependencies (once) ...")
+        .contains("stator:   1/2 Stator core 0.1.0-SNAPSHOT\n")
+        .contains("stator:   2/2 Stator server 0.1.0-SNAPSHOT\n")
+        .doesNotContain("Scanning for projects")
+        .doesNotContain("BUILD SUCCESS");
+    assertThat(run.err().split("downloading", -1)).hasSize(2);
+    try (var logs = Files.list(dir)) {
+      assertThat(logs.map(p -> p.getFileName().toString()))
+          .noneMatch(name -> name.startsWith("stator-build"));
+    }
+  }
+
+  @Test
+  void aFailedBuildShowsMavensErrorsAndKeepsItsLog(@TempDir Path dir) throws Exception {
+    Run run = build(dir, """
+        [INFO] Building Stator core 0.1.0-SNAPSHOT                                [1/2]
+        [ERROR] /src/Foo.java:[3,1] class, interface, enum, or record expected
+        [INFO] BUILD FAILURE
+        """, 1);
+    assertThat(run.status()).isEqualTo(1);
+    assertThat(run.err())
+        .contains("[ERROR] /src/Foo.java:[3,1] class, interface, enum, or record expected")
+        .contains("stator: the build failed; Maven's whole log is in " + dir + "/stator-build.");
+    assertThat(Files.exists(dir.resolve("stator-server/target/stator.jar"))).isFalse();
+  }
 }
