@@ -124,7 +124,7 @@ final class Tables {
         cache.invalidate(entry.table().name());
       }
       deleted.accept(entry.table());
-      return new DeleteTableResponse(withStatus(before, "DELETING"));
+      return new DeleteTableResponse(deleting(before));
     });
   }
 
@@ -424,11 +424,15 @@ final class Tables {
     return prefix + "key/" + id;
   }
 
-  private static TableDescription withStatus(TableDescription d, String status) {
+  /**
+   * DeleteTable's description: DynamoDB's DescribeTable fields, status DELETING, without the
+   * key schema, attribute definitions, creation time and indexes, which it leaves out there.
+   */
+  private static TableDescription deleting(TableDescription d) {
     return new TableDescription(
-        d.attributeDefinitions(), d.tableName(), d.keySchema(), status, d.creationDateTime(),
+        null, d.tableName(), null, "DELETING", null,
         d.provisionedThroughput(), d.tableSizeBytes(), d.itemCount(), d.tableArn(), d.tableId(),
-        d.billingModeSummary(), d.localSecondaryIndexes(), d.globalSecondaryIndexes(),
+        d.billingModeSummary(), null, null,
         d.streamSpecification(), d.latestStreamLabel(), d.latestStreamArn(),
         d.deletionProtectionEnabled(), d.tableClassSummary(), d.sseDescription());
   }

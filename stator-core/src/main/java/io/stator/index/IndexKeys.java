@@ -1,6 +1,7 @@
 package io.stator.index;
 
 import io.stator.api.DynamoDbException;
+import io.stator.item.ItemSize;
 import io.stator.key.KeyCodec;
 import io.stator.schema.IndexDefinition;
 import io.stator.schema.KeyAttribute;
@@ -40,6 +41,11 @@ import java.util.Map;
  * which writes reject beforehand) has no entry.
  */
 public final class IndexKeys {
+  /** DynamoDB's limits on an index key value: 2048 bytes for a partition key, 1024 for a sort. */
+  static final int MAX_PARTITION_KEY_BYTES = 2048;
+
+  static final int MAX_SORT_KEY_BYTES = 1024;
+
   private IndexKeys() {}
 
   /**
@@ -66,6 +72,15 @@ public final class IndexKeys {
                   + " contain an empty " + (value instanceof AttributeValue.B ? "binary" : "string")
                   + " value. IndexName: " + index.name() + ", IndexKey: " + key.name());
         }
+        boolean hash = index.hashKeys().contains(key);
+        if (oversize(value, hash)) {
+          // The words DynamoDB uses for the table's own keys.
+          throw DynamoDbException.validation(hash
+              ? "One or more parameter values were invalid: Size of hashkey has exceeded the"
+                  + " maximum size limit of" + MAX_PARTITION_KEY_BYTES + " bytes"
+              : "One or more parameter values were invalid: Aggregated size of all range keys has"
+                  + " exceeded the size limit of " + MAX_SORT_KEY_BYTES + " bytes");
+        }
       }
     }
   }
@@ -76,8 +91,8 @@ public final class IndexKeys {
     if (item == null) {
       return null;
     }
-    List<AttributeValue> hash = values(index.hashKeys(), item);
-    List<AttributeValue> range = values(index.rangeKeys(), item);
+    List<AttributeValue> hash = values(index.hashKeys(), item, true);
+    List<AttributeValue> range = values(index.rangeKeys(), item, false);
     if (hash == null || range == null) {
       return null;
     }
@@ -191,7 +206,11 @@ public final class IndexKeys {
                 + k.name());
       }
     }
-    return entryKey(table, index, key);
+    StorageKey start = entryKey(table, index, key);
+    if (start == null) {
+      throw DynamoDbException.validation("The provided starting key is invalid");
+    }
+    return start;
   }
 
   // ---- query bounds on index sort bytes ------------------------------------------------------
@@ -253,17 +272,30 @@ public final class IndexKeys {
     return Arrays.copyOf(e, e.length - 2);
   }
 
+  /**
+   * The item's values of an index's partition or sort key attributes, or null when the item is
+   * not in the index: an attribute missing, of another type, empty or beyond its size limit.
+   * Writes refuse all but a missing one ({@link #checkItem}); an index added to a table leaves
+   * out the items it finds so, as DynamoDB does.
+   */
   private static List<AttributeValue> values(
-      List<KeyAttribute> keys, Map<String, AttributeValue> item) {
+      List<KeyAttribute> keys, Map<String, AttributeValue> item, boolean hash) {
     List<AttributeValue> out = new ArrayList<>(keys.size());
     for (KeyAttribute k : keys) {
       AttributeValue v = item.get(k.name());
-      if (v == null || !v.type().equals(k.type()) || isEmpty(v)) {
+      if (v == null || !v.type().equals(k.type()) || isEmpty(v) || oversize(v, hash)) {
         return null;
       }
       out.add(v);
     }
     return out;
+  }
+
+  /** Whether a string or binary key value is longer than DynamoDB allows (a number never is). */
+  private static boolean oversize(AttributeValue value, boolean hash) {
+    int limit = hash ? MAX_PARTITION_KEY_BYTES : MAX_SORT_KEY_BYTES;
+    return (value instanceof AttributeValue.S || value instanceof AttributeValue.B)
+        && ItemSize.of(value) > limit;
   }
 
   private static boolean isEmpty(AttributeValue value) {

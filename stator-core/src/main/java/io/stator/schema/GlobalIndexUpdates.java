@@ -108,6 +108,8 @@ public final class GlobalIndexUpdates {
             String known = table.attributeType(d.attributeName());
             if (known == null) {
               definitions.add(new KeyAttribute(d.attributeName(), d.attributeType()));
+            } else if (!known.equals(d.attributeType())) {
+              throw redefined(table, d.attributeName(), a, r.attributeDefinitions());
             }
           }
         }
@@ -163,6 +165,48 @@ public final class GlobalIndexUpdates {
       }
     }
     return new Applied(table.withIndexes(indexes, used), created, deleted);
+  }
+
+  /**
+   * A key attribute of the table or of an index given another type for a new index: every item
+   * must have one type for it, so DynamoDB refuses, showing the key schema that defines the
+   * attribute and the new index's, each element as {@code key{name:type:HASH}}.
+   */
+  private static DynamoDbException redefined(TableDefinition table, String attribute,
+      CreateGlobalSecondaryIndexAction created, List<AttributeDefinition> given) {
+    List<String> existing = new ArrayList<>();
+    if (table.isKey(attribute)) {
+      existing.add(element(table.hashKey(), "HASH"));
+      if (table.rangeKey() != null) {
+        existing.add(element(table.rangeKey(), "RANGE"));
+      }
+    } else {
+      for (IndexDefinition i : table.indexes()) {
+        if (i.isKey(attribute)) {
+          i.hashKeys().forEach(k -> existing.add(element(k, "HASH")));
+          i.rangeKeys().forEach(k -> existing.add(element(k, "RANGE")));
+          break;
+        }
+      }
+    }
+    List<String> proposed = new ArrayList<>();
+    for (var k : created.keySchema()) {
+      String type = table.attributeType(k.attributeName());
+      for (AttributeDefinition d : given) {
+        if (d.attributeName().equals(k.attributeName())) {
+          type = d.attributeType();
+        }
+      }
+      proposed.add(element(new KeyAttribute(k.attributeName(), type), k.keyType()));
+    }
+    return IndexValidation.invalid("Attributes cannot be redefined. Please check that your"
+        + " attribute has the same type as previously defined. Existing schema: Schema:["
+        + String.join(", ", existing) + "] New schema: Schema:[" + String.join(", ", proposed)
+        + "]");
+  }
+
+  private static String element(KeyAttribute key, String keyType) {
+    return "SchemaElement: key{" + key.name() + ":" + key.type() + ":" + keyType + "}";
   }
 
   private static DynamoDbException notFound(String indexName) {

@@ -78,6 +78,7 @@ public final class TableValidation {
       throughputBounds(pt);
     }
 
+    checkNoDuplicate(r.attributeDefinitions());
     List<String> defined = new ArrayList<>();
     for (AttributeDefinition d : r.attributeDefinitions()) {
       defined.add(d.attributeName());
@@ -114,9 +115,6 @@ public final class TableValidation {
       throw invalid(
           "Number of attributes in KeySchema does not exactly match number of attributes defined"
               + " in AttributeDefinitions");
-    }
-    if (defined.size() != defined.stream().distinct().count()) {
-      throw invalid("Duplicate AttributeName found in AttributeDefinitions");
     }
     List<KeyAttribute> definitions = new ArrayList<>();
     for (AttributeDefinition d : r.attributeDefinitions()) {
@@ -181,7 +179,24 @@ public final class TableValidation {
     if (r.provisionedThroughput() != null) {
       throughputBounds(r.provisionedThroughput());
     }
+    if (r.attributeDefinitions() != null) {
+      checkNoDuplicate(r.attributeDefinitions());
+    }
     GlobalIndexUpdates.checkRequest(r);
+  }
+
+  /**
+   * An attribute defined twice, even with one type, is refused, naming it as DynamoDB does
+   * ("Attribute Name is duplicated: x"): two types for one key attribute could not both hold.
+   */
+  private static void checkNoDuplicate(List<AttributeDefinition> definitions) {
+    List<String> seen = new ArrayList<>();
+    for (AttributeDefinition d : definitions) {
+      if (seen.contains(d.attributeName())) {
+        throw DynamoDbException.validation("Attribute Name is duplicated: " + d.attributeName());
+      }
+      seen.add(d.attributeName());
+    }
   }
 
   /**

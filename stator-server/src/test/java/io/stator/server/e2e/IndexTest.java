@@ -224,6 +224,60 @@ class IndexTest extends EndToEndTest {
   }
 
   @Test
+  void aGsiAddedToATableLeavesOutItemsWhoseKeyItCannotIndex() {
+    String table = createTable("backfill-violations", "pk", S);
+    String longest = "x".repeat(2048);
+    String tooLong = "x".repeat(2049);
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("ok"), "g", s("a"), "r", s("1"))));
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("longest"), "g", s(longest))));
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("number"), "g", n("1"))));
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("too-long"), "g", s(tooLong))));
+    dynamo.putItem(r -> r.tableName(table)
+        .item(item("pk", s("long-sort"), "g", s("a"), "r", s("y".repeat(1025)))));
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("no-g"), "r", s("1"))));
+    dynamo.updateTable(r -> r.tableName(table)
+        .attributeDefinitions(attribute("g", S))
+        .globalSecondaryIndexUpdates(u -> u.create(c -> c.indexName("ByG")
+            .keySchema(key("g", KeyType.HASH)).projection(p -> p.projectionType("KEYS_ONLY")))));
+    endpoint.awaitIndexes(); // one index is created at a time
+    dynamo.updateTable(r -> r.tableName(table)
+        .attributeDefinitions(attribute("g", S), attribute("r", S))
+        .globalSecondaryIndexUpdates(u -> u.create(c -> c.indexName("ByGAndR")
+            .keySchema(key("g", KeyType.HASH), key("r", KeyType.RANGE))
+            .projection(p -> p.projectionType("KEYS_ONLY")))));
+    endpoint.awaitIndexes();
+    for (GlobalSecondaryIndexDescription index :
+        dynamo.describeTable(r -> r.tableName(table)).table().globalSecondaryIndexes()) {
+      assertThat(index.indexStatus()).as(index.indexName()).isEqualTo(IndexStatus.ACTIVE);
+    }
+    // No failure: a number, a key past 2048 bytes (or a sort key past 1024) is left out.
+    assertThat(indexed(table, "ByG")).containsExactlyInAnyOrder("ok", "longest", "long-sort");
+    assertThat(indexed(table, "ByGAndR")).containsExactly("ok");
+    // Once the index exists, a write it could not index is refused, as DynamoDB refuses it.
+    assertValidation("One or more parameter values were invalid: Type mismatch for Index Key g"
+            + " Expected: S Actual: N IndexName: ByG",
+        () -> dynamo.putItem(r -> r.tableName(table).item(item("pk", s("new"), "g", n("2")))));
+    assertValidation("One or more parameter values were invalid: Size of hashkey has exceeded the"
+            + " maximum size limit of2048 bytes",
+        () -> dynamo.putItem(r -> r.tableName(table).item(item("pk", s("new"), "g", s(tooLong)))));
+    assertValidation("One or more parameter values were invalid: Aggregated size of all range keys"
+            + " has exceeded the size limit of 1024 bytes",
+        () -> dynamo.putItem(r -> r.tableName(table)
+            .item(item("pk", s("new"), "g", s("a"), "r", s("y".repeat(1025))))));
+    assertThat(dynamo.getItem(r -> r.tableName(table).key(item("pk", s("new")))).hasItem())
+        .isFalse();
+  }
+
+  private List<String> indexed(String table, String index) {
+    List<String> keys = new ArrayList<>();
+    for (Map<String, AttributeValue> i :
+        dynamo.scanPaginator(r -> r.tableName(table).indexName(index)).items()) {
+      keys.add(i.get("pk").s());
+    }
+    return keys;
+  }
+
+  @Test
   void validationErrors() {
     String table = createOrders();
     assertValidation("The table does not have the specified index: Nope",

@@ -90,6 +90,23 @@ class ScanTest extends EndToEndTest {
   }
 
   @Test
+  void aSegmentRefusesAnExclusiveStartKeyOfAnotherSegment() {
+    String table = thousandItems();
+    ScanResponse first = dynamo.scan(r -> r.tableName(table).segment(1).totalSegments(4)
+        .limit(5));
+    Map<String, AttributeValue> start = first.lastEvaluatedKey();
+    // Its own segment goes on from it; any other segment refuses it.
+    assertThat(dynamo.scan(r -> r.tableName(table).segment(1).totalSegments(4)
+        .exclusiveStartKey(start)).items()).doesNotContain(first.items().get(0));
+    for (int other : new int[] {0, 2, 3}) {
+      assertValidation("The provided starting key is invalid: Invalid ExclusiveStartKey. Please"
+              + " use ExclusiveStartKey with correct Segment. TotalSegments: 4 Segment: " + other,
+          () -> dynamo.scan(r -> r.tableName(table).segment(other).totalSegments(4)
+              .exclusiveStartKey(start)));
+    }
+  }
+
+  @Test
   void scanCountAndSelectCount() {
     String table = thousandItems();
     ScanResponse count = dynamo.scan(r -> r.tableName(table).select(Select.COUNT));
