@@ -260,7 +260,8 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
             this::spaceSize,
             new SavedPartitions(storage));
     OngoingTransactions ongoing = new OngoingTransactions();
-    this.items = new Items(storage, tables, indexes, capacity, ongoing);
+    ReadModifyWrite writes = new ReadModifyWrite(storage, tables, indexes, capacity, ongoing);
+    this.items = new Items(storage, tables, capacity, writes);
     this.reads = new Reads(storage, tables, capacity);
     this.updates = new ItemUpdates(storage, tables, indexes, capacity, ongoing);
     this.batches = new BatchOperations(storage, tables, indexes, capacity);
@@ -277,8 +278,7 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
     this.sweeper =
         new TimeToLiveSweeper(
             storage, catalog, clock, options.timeToLiveSweepInterval(),
-            (table, key, condition) ->
-                items.deleteAs(UserIdentity.TIME_TO_LIVE, table, key, condition));
+            items::deleteExpired);
     sweeper.startIfNeeded();
   }
 

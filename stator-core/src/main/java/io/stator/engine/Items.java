@@ -14,11 +14,8 @@ import io.stator.capacity.CapacityModel;
 import io.stator.capacity.Consumption;
 import io.stator.capacity.ReadConsistency;
 import io.stator.expression.ConditionExpression;
-import io.stator.index.IndexChanges;
 import io.stator.index.IndexKeys;
 import io.stator.index.IndexWrite;
-import io.stator.index.Indexes;
-import io.stator.schema.Catalog;
 import io.stator.expression.ExpressionContext;
 import io.stator.expression.Expressions;
 import io.stator.expression.Path;
@@ -26,14 +23,10 @@ import io.stator.item.ItemCodec;
 import io.stator.item.ItemSize;
 import io.stator.schema.Constraints;
 import io.stator.schema.TableDefinition;
-import io.stator.storage.Commit;
-import io.stator.storage.CommitConflictException;
-import io.stator.storage.CommitOutcomeUnknownException;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
-import io.stator.stream.UserIdentity;
 import io.stator.value.AttributeValue;
 import java.util.List;
 import java.util.Map;
@@ -57,18 +50,15 @@ final class Items {
 
   private final Storage storage;
   private final Tables tables;
-  private final Indexes indexes;
   private final CapacityModel capacity;
-  private final OngoingTransactions ongoing;
+  private final ReadModifyWrite writes;
 
   Items(
-      Storage storage, Tables tables, Indexes indexes, CapacityModel capacity,
-      OngoingTransactions ongoing) {
+      Storage storage, Tables tables, CapacityModel capacity, ReadModifyWrite writes) {
     this.storage = storage;
     this.tables = tables;
-    this.indexes = indexes;
     this.capacity = capacity;
-    this.ongoing = ongoing;
+    this.writes = writes;
   }
 
   PutItemResponse put(PutItemRequest r) {
@@ -180,28 +170,26 @@ final class Items {
   /**
    * Replaces ({@code item} non-null) or deletes the item under {@code key}, if {@code condition}
    * holds for the current item; returns the replaced item (or null) and the units consumed.
-   * Retries when the item (or the table's definition) changes between the read and the commit.
-   * The indexes' part of the commit comes from {@link Indexes#stage}, the one hook every write
-   * path uses.
+   * Through {@link ReadModifyWrite}, which starts over when the item (or the table's definition)
+   * changes between the read and the commit.
    */
   private Written write(
       TableDefinition validatedAgainst, StorageKey key, ConditionExpression condition, String onFailure,
       Map<String, AttributeValue> item) {
-    return write(validatedAgainst, key, condition, onFailure, item, null);
+    return write(validatedAgainst, key, condition, onFailure, item, ReadModifyWrite.Writer.CLIENT);
   }
 
   /**
    * DeleteItem's path for a deletion the service makes itself (the Time to Live sweeper): the
    * item under {@code key} is deleted if {@code condition} holds for its current version, and
-   * the write carries {@code identity} so that what observes writes (streams) can tell it from a
-   * client's. Returns whether an item was deleted; false when the condition does not hold (the
-   * item changed, or is gone). Such deletions consume no capacity, as TTL deletes on DynamoDB,
-   * and maintain the table's secondary indexes like any other delete.
+   * its stream record names the service. Returns whether an item was deleted; false when the
+   * condition does not hold (the item changed, or is gone). Such deletions consume no capacity,
+   * as TTL deletes on DynamoDB, and maintain the table's secondary indexes like any other delete.
    */
-  boolean deleteAs(
-      UserIdentity identity, TableDefinition table, StorageKey key, ConditionExpression condition) {
+  boolean deleteExpired(TableDefinition table, StorageKey key, ConditionExpression condition) {
     try {
-      return write(table, key, condition, "NONE", null, identity).old() != null;
+      return write(table, key, condition, "NONE", null, ReadModifyWrite.Writer.TIME_TO_LIVE)
+          .old() != null;
     } catch (DynamoDbException e) {
       if (e.type() == ErrorType.ConditionalCheckFailedException) {
         return false;
@@ -210,93 +198,28 @@ final class Items {
     }
   }
 
-  /** As above; {@code identity} is null for a client's write, else who made it. */
   private Written write(
       TableDefinition validatedAgainst, StorageKey key, ConditionExpression condition, String onFailure,
-      Map<String, AttributeValue> item, UserIdentity identity) {
-    try {
-      return writeOnce(validatedAgainst, key, condition, onFailure, item, identity);
-    } catch (StorageException e) {
-      throw tables.failure(validatedAgainst, e);
-    }
-  }
-
-  private Written writeOnce(
-      TableDefinition validatedAgainst, StorageKey key, ConditionExpression condition, String onFailure,
-      Map<String, AttributeValue> item, UserIdentity identity) {
+      Map<String, AttributeValue> item, ReadModifyWrite.Writer writer) {
     byte[] encoded = item == null ? null : ItemCodec.encode(item);
     long newSize = item == null ? 0 : ItemSize.of(item);
-    double units = identity == null ? -1 : 0;
-    UnknownOutcomes<Written> unknown = new UnknownOutcomes<>();
-    while (true) {
-      Catalog.Entry entry = tables.entryForItems(validatedAgainst.name());
-      TableDefinition table = entry.table();
-      if (!table.tableId().equals(validatedAgainst.tableId())) {
-        // deleted and re-created since the request was validated against it
-        throw DynamoDbException.resourceNotFound("Requested resource not found");
-      }
-      // A client's write on an item of a running transaction is rejected, as on DynamoDB; the
-      // TTL sweeper's deletes (identity set) wait for it instead, by retrying.
-      boolean client = identity == null;
-      if (client) {
-        ongoing.checkNotOngoing(table.space(), key);
-      }
-      Optional<StoredRecord> current = storage.get(table.space(), key);
-      Written landed = unknown.landed(current); // before the condition, which it may have changed
-      if (landed != null) {
-        return landed;
-      }
-      Map<String, AttributeValue> old =
-          current.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
-      long oldSize = old == null ? 0 : ItemSize.of(old);
-      boolean holds =
-          condition == null || Expressions.evaluate(condition, old == null ? Map.of() : old);
-      IndexChanges changes = holds ? IndexChanges.of(table, old, item) : null;
-      if (units < 0) {
-        // Charged once, on the first attempt: a retry after a conflict is our cost, not the
-        // client's. A failed condition still consumes the existing item's size, at least 1.
-        units =
-            holds
-                ? CapacityCalculator.write(oldSize, newSize, false)
-                : CapacityCalculator.failedCondition(oldSize);
-        // The writes the item causes in the table's GSIs are charged to the GSIs' partitions with
-        // it: a GSI short of write capacity throttles this write.
-        capacity.write(table, key.partition(), units, holds ? newSize - oldSize : 0,
-            holds ? changes.globalWrites(false) : List.of());
-      }
-      if (!holds) {
-        throw DynamoDbException.conditionalCheckFailed("ALL_OLD".equals(onFailure) ? old : null);
-      }
-      long version = current.map(StoredRecord::version).orElse(Commit.Expectation.ABSENT);
-      if (encoded == null && old == null) {
-        return new Written(null, units, null); // deleting an absent item changes nothing
-      }
-      Commit commit = new Commit().expect(table.space(), key, version);
-      if (encoded == null) {
-        commit.delete(table.space(), key);
-      } else {
-        commit.put(table.space(), key, encoded);
-      }
-      byte[] oldEncoded = current.map(StoredRecord::value).orElse(null);
-      try (IndexWrite indexWrite =
-          indexes.stage(entry, changes, oldEncoded, encoded, commit, identity)) {
-        if (client) {
-          ongoing.checkNotOngoing(table.space(), key); // one may have begun since the read
+    try {
+      return writes.write(validatedAgainst, key, writer, (table, old, oldSize) -> {
+        if (condition != null && !Expressions.evaluate(condition, old == null ? Map.of() : old)) {
+          // A failed condition still consumes the existing item's size, at least 1.
+          return ReadModifyWrite.Change.refused(CapacityCalculator.failedCondition(oldSize),
+              DynamoDbException.conditionalCheckFailed("ALL_OLD".equals(onFailure) ? old : null));
         }
-        Written written = new Written(old, units, indexWrite);
-        indexWrite.number(commit);
-        try {
-          storage.commit(commit);
-        } catch (CommitOutcomeUnknownException e) {
-          // read again, and find out (UnknownOutcomes)
-          unknown.add(e, version, encoded == null, written);
-          continue;
+        double units = CapacityCalculator.write(oldSize, newSize, false);
+        if (item == null && old == null) {
+          // deleting an absent item changes nothing
+          return ReadModifyWrite.Change.unchanged(units, (charged, w) -> new Written(null, charged, null));
         }
-        return written;
-      } catch (CommitConflictException e) {
-        // a concurrent write, or a change of the table, got in between: read again, check again
-        tables.conflicted(e);
-      }
+        return ReadModifyWrite.Change.write(table, old, item, encoded, units, newSize - oldSize,
+            (charged, indexWrite) -> new Written(old, charged, indexWrite));
+      });
+    } catch (StorageException e) {
+      throw tables.failure(validatedAgainst, e);
     }
   }
 
