@@ -19,16 +19,10 @@ import io.stator.expression.ExpressionContext;
 import io.stator.expression.Path;
 import io.stator.item.ItemCodec;
 import io.stator.item.ItemSize;
-import io.stator.index.IndexChanges;
 import io.stator.index.IndexKeys;
 import io.stator.index.IndexWrite;
-import io.stator.index.Indexes;
-import io.stator.schema.Catalog;
 import io.stator.schema.Constraints;
 import io.stator.schema.TableDefinition;
-import io.stator.storage.Commit;
-import io.stator.storage.CommitConflictException;
-import io.stator.storage.CommitOutcomeUnknownException;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
@@ -82,14 +76,15 @@ final class BatchOperations {
 
   private final Storage storage;
   private final Tables tables;
-  private final Indexes indexes;
   private final CapacityModel capacity;
+  private final ReadModifyWrite pipeline;
 
-  BatchOperations(Storage storage, Tables tables, Indexes indexes, CapacityModel capacity) {
+  BatchOperations(
+      Storage storage, Tables tables, CapacityModel capacity, ReadModifyWrite pipeline) {
     this.storage = storage;
     this.tables = tables;
-    this.indexes = indexes;
     this.capacity = capacity;
+    this.pipeline = pipeline;
   }
 
   // ---- BatchGetItem -------------------------------------------------------------------------
@@ -355,68 +350,24 @@ final class BatchOperations {
   private record Applied(double units, IndexWrite indexWrite) {}
 
   /**
-   * Applies one write: reads the item it replaces (its size prices the write, as PutItem's and
-   * DeleteItem's), charges the capacity model once, then commits expecting the read version and
-   * (through the index hook) the definition it was computed against, reading again if another
-   * write or a change of the table's indexes got in between.
+   * Applies one write through {@link ReadModifyWrite}: reads the item it replaces (its size
+   * prices the write, as PutItem's and DeleteItem's), charges the capacity model once, then
+   * commits expecting the read version and the definition it was computed against, reading
+   * again if another write or a change of the table's indexes got in between.
    *
    * @throws ProvisionedThroughputExceededException when the model throttles it; nothing written
    */
   private Applied commit(Write w) {
-    double units = -1;
-    UnknownOutcomes<Applied> unknown = new UnknownOutcomes<>();
-    while (true) {
-      Catalog.Entry entry = tables.entryForItems(w.table().name());
-      TableDefinition table = entry.table();
-      if (!table.tableId().equals(w.table().tableId())) {
-        // deleted and re-created since the batch was validated
-        throw DynamoDbException.resourceNotFound("Requested resource not found");
-      }
-      Optional<StoredRecord> current = storage.get(table.space(), w.key());
-      Applied landed = unknown.landed(current);
-      if (landed != null) {
-        return landed;
-      }
-      Map<String, AttributeValue> old =
-          current.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
-      IndexChanges changes = IndexChanges.of(table, old, w.item());
-      if (units < 0) {
-        // Charged once, on the first attempt: a retry after a conflict is our cost, not the
-        // client's.
-        long oldSize = old == null ? 0 : ItemSize.of(old);
-        units = CapacityCalculator.write(oldSize, w.size(), false);
-        capacity.write(table, w.key().partition(), units, w.size() - oldSize,
-            changes.globalWrites(false));
-      }
-      if (w.encoded() == null && old == null) {
-        // deleting an absent item changes nothing, and still costs one unit
-        return new Applied(units, null);
-      }
-      long version = current.map(StoredRecord::version).orElse(Commit.Expectation.ABSENT);
-      Commit commit = new Commit().expect(table.space(), w.key(), version);
-      if (w.encoded() == null) {
-        commit.delete(table.space(), w.key());
-      } else {
-        commit.put(table.space(), w.key(), w.encoded());
-      }
-      byte[] oldEncoded = current.map(StoredRecord::value).orElse(null);
-      try (IndexWrite indexWrite =
-          indexes.stage(entry, changes, oldEncoded, w.encoded(), commit, null)) {
-        Applied applied = new Applied(units, indexWrite);
-        indexWrite.number(commit);
-        try {
-          storage.commit(commit);
-        } catch (CommitOutcomeUnknownException e) {
-          // read again, and find out (UnknownOutcomes)
-          unknown.add(e, version, w.encoded() == null, applied);
-          continue;
-        }
-        return applied;
-      } catch (CommitConflictException e) {
-        // a concurrent write or definition change got in between: read again (the charge stands)
-        tables.conflicted(e);
-      }
-    }
+    return pipeline.write(w.table(), w.key(), ReadModifyWrite.Writer.BATCH,
+        (table, old, oldSize) -> {
+          double units = CapacityCalculator.write(oldSize, w.size(), false);
+          if (w.encoded() == null && old == null) {
+            // deleting an absent item changes nothing, and still costs one unit
+            return ReadModifyWrite.Change.unchanged(units, Applied::new);
+          }
+          return ReadModifyWrite.Change.write(table, old, w.item(), w.encoded(), units,
+              w.size() - oldSize, Applied::new);
+        });
   }
 
   /**

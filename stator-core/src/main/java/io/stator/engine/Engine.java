@@ -260,11 +260,11 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
             this::spaceSize,
             new SavedPartitions(storage));
     OngoingTransactions ongoing = new OngoingTransactions();
-    ReadModifyWrite writes = new ReadModifyWrite(storage, tables, indexes, capacity, ongoing);
-    this.items = new Items(storage, tables, capacity, writes);
+    ReadModifyWrite pipeline = new ReadModifyWrite(storage, tables, indexes, capacity, ongoing);
+    this.items = new Items(storage, tables, capacity, pipeline);
     this.reads = new Reads(storage, tables, capacity);
-    this.updates = new ItemUpdates(storage, tables, indexes, capacity, ongoing);
-    this.batches = new BatchOperations(storage, tables, indexes, capacity);
+    this.updates = new ItemUpdates(tables, pipeline);
+    this.batches = new BatchOperations(storage, tables, capacity, pipeline);
     this.transactions =
         new Transactions(
             storage, tables, indexes, new ClientRequestTokens(options.clock()), capacity,

@@ -1,7 +1,6 @@
 package io.stator.engine;
 
 import io.stator.capacity.CapacityCalculator;
-import io.stator.capacity.CapacityModel;
 import io.stator.capacity.Consumption;
 import io.stator.api.AttributeValueUpdate;
 import io.stator.api.DynamoDbException;
@@ -18,23 +17,14 @@ import io.stator.item.ItemCodec;
 import io.stator.item.ItemSize;
 import io.stator.schema.Constraints;
 import io.stator.schema.TableDefinition;
-import io.stator.index.IndexChanges;
 import io.stator.index.IndexKeys;
 import io.stator.index.IndexWrite;
-import io.stator.index.Indexes;
-import io.stator.schema.Catalog;
-import io.stator.storage.Commit;
-import io.stator.storage.CommitConflictException;
-import io.stator.storage.CommitOutcomeUnknownException;
-import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
-import io.stator.storage.StoredRecord;
 import io.stator.value.AttributeValue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * UpdateItem: an UpdateExpression (or legacy AttributeUpdates, translated into the same {@link
@@ -54,20 +44,12 @@ import java.util.Optional;
 final class ItemUpdates {
   private static final String[] ACTIONS = {"ADD", "PUT", "DELETE"};
 
-  private final Storage storage;
   private final Tables tables;
-  private final Indexes indexes;
-  private final CapacityModel capacity;
-  private final OngoingTransactions ongoing;
+  private final ReadModifyWrite pipeline;
 
-  ItemUpdates(
-      Storage storage, Tables tables, Indexes indexes, CapacityModel capacity,
-      OngoingTransactions ongoing) {
-    this.storage = storage;
+  ItemUpdates(Tables tables, ReadModifyWrite pipeline) {
     this.tables = tables;
-    this.indexes = indexes;
-    this.capacity = capacity;
-    this.ongoing = ongoing;
+    this.pipeline = pipeline;
   }
 
   UpdateItemResponse update(UpdateItemRequest r) {
@@ -131,94 +113,49 @@ final class ItemUpdates {
     }
   }
 
-  /** Read, check, compute, commit; again from the read when a concurrent write got in between. */
+  /**
+   * Read, check, compute, commit, through {@link ReadModifyWrite}: again from the read when a
+   * concurrent write got in between.
+   */
   private UpdateItemResponse apply(
-      UpdateItemRequest r, TableDefinition table, UpdateExpression update, ConditionExpression condition) {
+      UpdateItemRequest r, TableDefinition validatedAgainst, UpdateExpression update,
+      ConditionExpression condition) {
     boolean legacy = r.attributeUpdates() != null;
-    StorageKey key = ItemKeys.storageKey(table, r.key());
-    TableDefinition validatedAgainst = table;
-    boolean charged = false;
-    UnknownOutcomes<UpdateItemResponse> unknown = new UnknownOutcomes<>();
-    while (true) {
-      Catalog.Entry entry = tables.entryForItems(validatedAgainst.name());
-      table = entry.table();
-      if (!table.tableId().equals(validatedAgainst.tableId())) {
-        throw DynamoDbException.resourceNotFound("Requested resource not found");
-      }
-      // An update of an item of a running transaction is rejected, as on DynamoDB.
-      ongoing.checkNotOngoing(table.space(), key);
-      Optional<StoredRecord> current = storage.get(table.space(), key);
-      UpdateItemResponse landed = unknown.landed(current); // before the condition, as it may fail
-      if (landed != null) {                                  // because that try landed
-        return landed;
-      }
-      Map<String, AttributeValue> old =
-          current.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
-      long oldSize = old == null ? 0 : ItemSize.of(old);
-      if (condition != null && !Expressions.evaluate(condition, old == null ? Map.of() : old)) {
-        // A failed condition still consumes the existing item's size, at least 1 WCU.
-        if (!charged) {
-          capacity.write(table, key.partition(), CapacityCalculator.failedCondition(oldSize), 0);
-        }
-        throw DynamoDbException.conditionalCheckFailed(
-            "ALL_OLD".equals(r.returnValuesOnConditionCheckFailure()) ? old : null);
-      }
-      if (old == null && !createsItem(update)) {
-        double units = CapacityCalculator.write(0, 0, false);
-        if (!charged) {
-          capacity.write(table, key.partition(), units, 0);
-        }
-        return new UpdateItemResponse( // nothing to remove from no item
-            null, consumed(table, r, units), null);
-      }
-      Map<String, AttributeValue> base = old == null ? keyItem(table, r.key()) : old;
-      if (legacy) {
-        checkLegacyTypes(update, base);
-      }
-      Map<String, AttributeValue> updated = Expressions.applyUpdate(update, base);
-      if (ItemSize.of(updated) > ItemSize.MAX_ITEM_SIZE) {
-        throw DynamoDbException.validation(
-            "Item size to update has exceeded the maximum allowed size");
-      }
-      // An index key of the wrong type is a ValidationException, which consumes nothing: check
-      // before charging (Indexes.stage checks again, for the other write paths).
-      IndexKeys.checkItem(table, updated);
-      long newSize = ItemSize.of(updated);
-      // UpdateItem pays for the larger of the item before and after, charged once (a retry
-      // after a conflict is our cost, not the client's).
-      double units = CapacityCalculator.write(oldSize, newSize, false);
-      IndexChanges changes = IndexChanges.of(table, old, updated);
-      if (!charged) {
-        capacity.write(table, key.partition(), units, newSize - oldSize,
-            changes.globalWrites(false));
-        charged = true;
-      }
-      long version = current.map(StoredRecord::version).orElse(Commit.Expectation.ABSENT);
-      byte[] encoded = ItemCodec.encode(updated);
-      Commit commit =
-          new Commit().expect(table.space(), key, version).put(table.space(), key, encoded);
-      byte[] oldEncoded = current.map(StoredRecord::value).orElse(null);
-      UpdateItemResponse response;
-      try (IndexWrite indexWrite =
-          indexes.stage(entry, changes, oldEncoded, encoded, commit, null)) {
-        ongoing.checkNotOngoing(table.space(), key); // one may have begun since the read
-        response = response(r, table, update, old, updated, units, indexWrite);
-        indexWrite.number(commit);
-        try {
-          storage.commit(commit);
-        } catch (CommitOutcomeUnknownException e) {
-          // read again, and find out (UnknownOutcomes)
-          unknown.add(e, version, false, response);
-          continue;
-        }
-      } catch (CommitConflictException e) {
-        // a concurrent write, or a change of the table, got in between: read, check and compute
-        // again
-        tables.conflicted(e);
-        continue;
-      }
-      return response;
-    }
+    StorageKey key = ItemKeys.storageKey(validatedAgainst, r.key());
+    // An update of an item of a running transaction is rejected, as on DynamoDB (Writer.CLIENT).
+    return pipeline.write(validatedAgainst, key, ReadModifyWrite.Writer.CLIENT,
+        (table, old, oldSize) -> {
+          if (condition != null
+              && !Expressions.evaluate(condition, old == null ? Map.of() : old)) {
+            // A failed condition still consumes the existing item's size, at least 1 WCU.
+            return ReadModifyWrite.Change.refused(CapacityCalculator.failedCondition(oldSize),
+                DynamoDbException.conditionalCheckFailed(
+                    "ALL_OLD".equals(r.returnValuesOnConditionCheckFailure()) ? old : null));
+          }
+          if (old == null && !createsItem(update)) {
+            return ReadModifyWrite.Change.unchanged( // nothing to remove from no item
+                CapacityCalculator.write(0, 0, false),
+                (units, none) -> new UpdateItemResponse(null, consumed(table, r, units), null));
+          }
+          Map<String, AttributeValue> base = old == null ? keyItem(table, r.key()) : old;
+          if (legacy) {
+            checkLegacyTypes(update, base);
+          }
+          Map<String, AttributeValue> updated = Expressions.applyUpdate(update, base);
+          if (ItemSize.of(updated) > ItemSize.MAX_ITEM_SIZE) {
+            throw DynamoDbException.validation(
+                "Item size to update has exceeded the maximum allowed size");
+          }
+          // An index key of the wrong type is a ValidationException, which consumes nothing:
+          // check before charging (Indexes.stage checks again, for the other write paths).
+          IndexKeys.checkItem(table, updated);
+          long newSize = ItemSize.of(updated);
+          // UpdateItem pays for the larger of the item before and after.
+          return ReadModifyWrite.Change.write(table, old, updated, ItemCodec.encode(updated),
+              CapacityCalculator.write(oldSize, newSize, false), newSize - oldSize,
+              (units, indexWrite) ->
+                  response(r, table, update, old, updated, units, indexWrite));
+        });
   }
 
   /** The answer to an update that wrote {@code updated} over {@code old}. */

@@ -51,14 +51,14 @@ final class Items {
   private final Storage storage;
   private final Tables tables;
   private final CapacityModel capacity;
-  private final ReadModifyWrite writes;
+  private final ReadModifyWrite pipeline;
 
   Items(
-      Storage storage, Tables tables, CapacityModel capacity, ReadModifyWrite writes) {
+      Storage storage, Tables tables, CapacityModel capacity, ReadModifyWrite pipeline) {
     this.storage = storage;
     this.tables = tables;
     this.capacity = capacity;
-    this.writes = writes;
+    this.pipeline = pipeline;
   }
 
   PutItemResponse put(PutItemRequest r) {
@@ -204,7 +204,7 @@ final class Items {
     byte[] encoded = item == null ? null : ItemCodec.encode(item);
     long newSize = item == null ? 0 : ItemSize.of(item);
     try {
-      return writes.write(validatedAgainst, key, writer, (table, old, oldSize) -> {
+      return pipeline.write(validatedAgainst, key, writer, (table, old, oldSize) -> {
         if (condition != null && !Expressions.evaluate(condition, old == null ? Map.of() : old)) {
           // A failed condition still consumes the existing item's size, at least 1.
           return ReadModifyWrite.Change.refused(CapacityCalculator.failedCondition(oldSize),
