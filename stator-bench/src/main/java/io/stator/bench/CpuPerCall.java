@@ -5,6 +5,7 @@ import io.stator.api.Database;
 import io.stator.api.GetItemRequest;
 import io.stator.api.PutItemRequest;
 import io.stator.api.QueryRequest;
+import io.stator.api.UpdateItemRequest;
 import io.stator.server.wire.WireProtocol;
 import io.stator.storage.rocksdb.RocksDbStorage;
 import java.io.ByteArrayInputStream;
@@ -18,7 +19,8 @@ import java.util.function.IntConsumer;
 
 /**
  * CPU time and allocation per call of the hot paths, on one thread of the in-memory engine:
- * GetItem, PutItem and Query, through the engine alone and through the JSON wire codec too.
+ * GetItem, PutItem and Query, through the engine alone and through the JSON wire codec too, and
+ * UpdateItem (an ADD to a counter) through the engine.
  *
  * <p>JMH reports wall-clock time, which on a machine shared with other work measures the
  * scheduler as much as the code. This measures the calling thread's own CPU time ({@code
@@ -50,6 +52,7 @@ public final class CpuPerCall {
     Data.load(database);
     GetItemRequest[] gets = new GetItemRequest[Data.ITEMS];
     PutItemRequest[] puts = new PutItemRequest[Data.ITEMS];
+    UpdateItemRequest[] updates = new UpdateItemRequest[Data.ITEMS];
     byte[][] getJson = new byte[Data.ITEMS][];
     byte[][] putJson = new byte[Data.ITEMS][];
     for (int i = 0; i < Data.ITEMS; i++) {
@@ -57,6 +60,7 @@ public final class CpuPerCall {
       int s = i % Data.PER_PARTITION;
       gets[i] = Data.consistentGet(p, s);
       puts[i] = Data.put(Data.item(p, s, i + 1));
+      updates[i] = Data.increment(p, s);
       getJson[i] = Data.getItemJson(p, s);
       putJson[i] = Data.putItemJson(p, s, i + 1);
     }
@@ -71,6 +75,7 @@ public final class CpuPerCall {
     Case[] cases = {
       new Case("engine getItem", i -> database.getItem(gets[i % Data.ITEMS])),
       new Case("engine putItem", i -> database.putItem(puts[i % Data.ITEMS])),
+      new Case("engine updateItem", i -> database.updateItem(updates[i % Data.ITEMS])),
       new Case("engine query", i -> database.query(queries[i % Data.PARTITIONS])),
       new Case("wire getItem", i -> wire(database, "GetItem", getJson[i % Data.ITEMS], out)),
       new Case("wire putItem", i -> wire(database, "PutItem", putJson[i % Data.ITEMS], out)),

@@ -9,6 +9,7 @@ import io.stator.api.KeySchemaElement;
 import io.stator.api.Projection;
 import io.stator.api.PutItemRequest;
 import io.stator.api.QueryRequest;
+import io.stator.api.UpdateItemRequest;
 import io.stator.value.AttributeValue;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -59,6 +60,12 @@ final class Data {
 
   static PutItemRequest put(Map<String, AttributeValue> item) {
     return new PutItemRequest(TABLE, item, null, null, null, null, null, null, null, null, null);
+  }
+
+  /** An UpdateItem that adds one to the item's counter {@code n}. */
+  static UpdateItemRequest increment(int partition, int sk) {
+    return new UpdateItemRequest(TABLE, key(partition, sk), "ADD n :one", null, null,
+        Map.of(":one", AttributeValue.n("1")), null, null, null, null, null, null, null);
   }
 
   static GetItemRequest consistentGet(int partition, int sk) {
