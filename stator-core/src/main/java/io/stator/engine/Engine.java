@@ -268,7 +268,7 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
     this.transactions =
         new Transactions(
             storage, tables, indexes, new ClientRequestTokens(options.clock()), capacity,
-            ongoing);
+            ongoing, pipeline);
     this.clock = options.clock();
     this.tagging = new Tagging(tables, options);
     this.continuousBackups = new ContinuousBackups(tables, options.clock());

@@ -16,15 +16,19 @@ import io.stator.storage.Storage;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
 import io.stator.stream.UserIdentity;
+import io.stator.engine.UnknownOutcomes.UnknownCommit;
 import io.stator.value.AttributeValue;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * The one way an item is written (PutItem, DeleteItem, UpdateItem, each write of a
- * BatchWriteItem, the Time to Live sweeper's deletes): read the item, compute what the write
- * makes of it, charge the capacity, commit expecting the version read, and on a conflict start
- * over from the read.
+ * The one way items are written (PutItem, DeleteItem, UpdateItem, each write of a
+ * BatchWriteItem, the Time to Live sweeper's deletes, and, several items in one commit,
+ * TransactWriteItems: {@link #writeAll}): read the item, compute what the write makes of it,
+ * charge the capacity once, commit expecting the version read, and on a conflict start over from
+ * the read.
  *
  * <h2>What an attempt may do</h2>
  *
@@ -182,7 +186,7 @@ final class ReadModifyWrite {
         // The writes the item causes in the table's GSIs are charged to the GSIs' partitions
         // with it: a GSI short of write capacity throttles this write.
         capacity.write(table, key.partition(), charged, change.sizeDelta(),
-            change.commits() ? change.changes().globalWrites(false) : java.util.List.of());
+            change.commits() ? change.changes().globalWrites(false) : List.of());
       }
       if (change.refusal() != null) {
         throw change.refusal();
@@ -217,5 +221,93 @@ final class ReadModifyWrite {
         tables.conflicted(e);
       }
     }
+  }
+
+  // ---- several items in one commit (TransactWriteItems) -------------------------------------
+
+  /** The prefix of item collection spaces (see io.stator.index.ItemCollections). */
+  private static final String ITEM_COLLECTIONS = "collections.";
+
+  /**
+   * One attempt of a write of several items in one commit: reads every item, computes, charges
+   * when told to (the first attempt), and stages the commit and each item's index side.
+   */
+  interface Attempt<R> {
+    /**
+     * Reads and computes; adds the expectations and writes to the returned commit, each item's
+     * index side to {@code indexWrites}; charges the capacity model when {@code charge}. Throws
+     * what refuses the write (a cancellation).
+     */
+    Commit prepare(List<IndexWrite> indexWrites, boolean charge);
+
+    /** The answer once committed, with the index sides of the attempt that committed. */
+    R committed(List<IndexWrite> indexWrites);
+
+    /** What a conflict on one of the items means: the refusal to throw. */
+    RuntimeException conflicted(CommitConflictException e);
+  }
+
+  /**
+   * Runs {@code attempt} until it commits, as {@link #write} does for one item, but a change of
+   * one of the items themselves refuses the write ({@link Attempt#conflicted}) instead of
+   * rerunning it: DynamoDB cancels a transaction that another write got in the way of. A change
+   * of a definition, or of an item collection's size counter (another item's write, which
+   * DynamoDB would not see as a conflict), reruns it. A commit whose outcome is unknown is added
+   * to {@code unknown}, which the caller keeps (with its ClientRequestToken) while one may have
+   * landed; the next attempt runs only once it is known not to have, and fences it off.
+   */
+  <R> R writeAll(Attempt<R> attempt, List<UnknownCommit> unknown) {
+    boolean charge = true;
+    int unknownTries = 0;
+    while (true) {
+      List<IndexWrite> indexWrites = new ArrayList<>();
+      try {
+        Commit commit = attempt.prepare(indexWrites, charge);
+        charge = false;
+        for (IndexWrite w : indexWrites) {
+          w.number(commit); // every item checked: only now are sequence numbers taken
+        }
+        try {
+          storage.commit(commit);
+        } catch (CommitOutcomeUnknownException e) {
+          // Find out (UnknownOutcomes): landed, it is this request's outcome; not landed, the
+          // next attempt expects what it expected, which fences it off; else answer the fault.
+          UnknownCommit u = new UnknownCommit(commit, e);
+          unknown.add(u);
+          if (!landed(List.of(u), e)) {
+            if (++unknownTries >= UnknownOutcomes.TRIES) {
+              throw e;
+            }
+            continue;
+          }
+        }
+        return attempt.committed(indexWrites);
+      } catch (CommitConflictException e) {
+        // An earlier try whose outcome was unknown may have landed meanwhile: then that is the
+        // outcome, and the conflict is with it.
+        if (!unknown.isEmpty() && landed(unknown, null)) {
+          return attempt.committed(indexWrites);
+        }
+        String space = e.failed().space();
+        if (!space.equals(Catalog.SPACE) && !space.startsWith(ITEM_COLLECTIONS)) {
+          throw attempt.conflicted(e);
+        }
+        tables.conflicted(e);
+      } finally {
+        indexWrites.forEach(IndexWrite::close);
+      }
+    }
+  }
+
+  /**
+   * Whether one of {@code unknown} landed, as their keys tell now; when one may have landed and
+   * its keys cannot tell, throws {@code fault} (or, without one, an unknown outcome of its own),
+   * since running the write again could apply it twice.
+   */
+  boolean landed(List<UnknownCommit> unknown, CommitOutcomeUnknownException fault) {
+    return UnknownOutcomes.anyLanded(storage, unknown, fault != null ? fault
+        : new CommitOutcomeUnknownException(
+            "an earlier try of this transaction may have been applied", unknown.get(0).version(),
+            null));
   }
 }

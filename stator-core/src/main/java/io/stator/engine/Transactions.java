@@ -41,7 +41,6 @@ import io.stator.schema.KeyAttribute;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitConflictException;
-import io.stator.storage.CommitOutcomeUnknownException;
 import io.stator.storage.OnConflict;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
@@ -183,9 +182,6 @@ final class Transactions {
 
   private static final String CONFLICT_MESSAGE = "Transaction is ongoing for the item";
 
-  /** The prefix of item collection spaces (see io.stator.index.ItemCollections). */
-  private static final String ITEM_COLLECTIONS = "collections.";
-
   private static final String[] RETURN_CONSUMED_CAPACITY = {"INDEXES", "TOTAL", "NONE"};
 
   /** The cancellation messages of a throttled action, as the API reference words them. */
@@ -206,16 +202,18 @@ final class Transactions {
   private final ClientRequestTokens tokens;
   private final CapacityModel capacity;
   private final OngoingTransactions ongoing;
+  private final ReadModifyWrite pipeline;
 
   Transactions(
       Storage storage, Tables tables, Indexes indexes, ClientRequestTokens tokens,
-      CapacityModel capacity, OngoingTransactions ongoing) {
+      CapacityModel capacity, OngoingTransactions ongoing, ReadModifyWrite pipeline) {
     this.storage = storage;
     this.tables = tables;
     this.indexes = indexes;
     this.tokens = tokens;
     this.capacity = capacity;
     this.ongoing = ongoing;
+    this.pipeline = pipeline;
   }
 
   // ---- TransactWriteItems -------------------------------------------------------------------
@@ -250,7 +248,7 @@ final class Transactions {
     boolean applied = begun.applied();
     if (!applied && !unknown.isEmpty()) {
       try {
-        applied = landed(unknown, null);
+        applied = pipeline.landed(unknown, null);
       } catch (StorageException e) {
         tokens.unknown(token, unknown);
         throw failure(actions.stream().map(Action::table).toList(), e);
@@ -297,18 +295,6 @@ final class Transactions {
         itemCollectionMetrics(done.indexWrites(), r.returnItemCollectionMetrics()));
   }
 
-  /**
-   * Whether one of {@code unknown} landed, as their keys tell now; when one may have landed and
-   * its keys cannot tell, throws {@code fault} (or, without one, an unknown outcome of its own),
-   * since running the transaction again could apply it twice.
-   */
-  private boolean landed(List<UnknownCommit> unknown, CommitOutcomeUnknownException fault) {
-    return UnknownOutcomes.anyLanded(storage, unknown, fault != null ? fault
-        : new CommitOutcomeUnknownException(
-            "an earlier try of this transaction may have been applied", unknown.get(0).version(),
-            null));
-  }
-
   /** ItemCollectionMetrics per table, for ReturnItemCollectionMetrics SIZE (else null). */
   private static Map<String, List<ItemCollectionMetrics>> itemCollectionMetrics(
       List<IndexWrite> written, String mode) {
@@ -340,46 +326,22 @@ final class Transactions {
    */
   private Committed commit(List<Action> actions, List<UnknownCommit> unknown) {
     Map<String, Consumption> consumed = new LinkedHashMap<>();
-    int unknownTries = 0;
-    while (true) {
-      List<IndexWrite> indexWrites = new ArrayList<>();
-      try {
-        Commit commit = attempt(actions, indexWrites, consumed);
-        for (IndexWrite w : indexWrites) {
-          w.number(commit); // every action checked: only now are sequence numbers taken
-        }
-        try {
-          storage.commit(commit);
-        } catch (CommitOutcomeUnknownException e) {
-          // Find out (UnknownOutcomes): landed, it is this request's outcome; not landed, the
-          // next attempt expects what it expected, which fences it off; else answer the fault.
-          UnknownCommit u = new UnknownCommit(commit, e);
-          unknown.add(u);
-          if (!landed(List.of(u), e)) {
-            if (++unknownTries >= UnknownOutcomes.TRIES) {
-              throw e;
-            }
-            continue;
-          }
-        }
-        return committed(consumed, indexWrites);
-      } catch (CommitConflictException e) {
-        // An earlier try whose outcome was unknown may have landed meanwhile: then that is the
-        // outcome, and the conflict is with it.
-        if (!unknown.isEmpty() && landed(unknown, null)) {
-          return committed(consumed, indexWrites);
-        }
-        // A changed definition, or an item collection another write grew meanwhile (a write to
-        // another item, which DynamoDB would not see as a conflict): start over.
-        String space = e.failed().space();
-        if (!space.equals(Catalog.SPACE) && !space.startsWith(ITEM_COLLECTIONS)) {
-          throw conflict(actions, e.failed());
-        }
-        tables.conflicted(e);
-      } finally {
-        indexWrites.forEach(IndexWrite::close);
+    return pipeline.writeAll(new ReadModifyWrite.Attempt<>() {
+      @Override
+      public Commit prepare(List<IndexWrite> indexWrites, boolean charge) {
+        return attempt(actions, indexWrites, charge ? consumed : null);
       }
-    }
+
+      @Override
+      public Committed committed(List<IndexWrite> indexWrites) {
+        return Transactions.committed(consumed, indexWrites);
+      }
+
+      @Override
+      public RuntimeException conflicted(CommitConflictException e) {
+        return conflict(actions, e.failed());
+      }
+    }, unknown);
   }
 
   /**
@@ -397,9 +359,8 @@ final class Transactions {
   }
 
   /**
-   * One attempt: reads and checks every action and returns the commit to make; charges {@code
-   * consumed} unless an earlier attempt already did (every action charges at least one unit, so
-   * an empty map means not charged yet).
+   * One attempt: reads and checks every action and returns the commit to make; charges into
+   * {@code consumed} when given (the first attempt: ReadModifyWrite charges once).
    */
   private Commit attempt(
       List<Action> actions, List<IndexWrite> indexWrites, Map<String, Consumption> consumed) {
@@ -469,7 +430,7 @@ final class Transactions {
       commit.expect(space, a.key(), current.map(StoredRecord::version)
           .orElse(Commit.Expectation.ABSENT));
     }
-    if (consumed.isEmpty()) {
+    if (consumed != null) {
       charge(actions, oldSizes, newSizes, cancelled ? null : globalWrites, consumed);
     }
     if (cancelled) {
