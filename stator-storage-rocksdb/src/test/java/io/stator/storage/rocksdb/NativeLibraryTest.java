@@ -33,6 +33,22 @@ class NativeLibraryTest {
     }
   }
 
+  /**
+   * Durable storage on every laptop: the classpath carries RocksDB's library for Linux (x86_64,
+   * aarch64), macOS (x86_64, arm64) and Windows (x86_64), under the names RocksDB loads them by.
+   * Only Linux x86_64 runs here; the others are checked to be present, not run.
+   */
+  @Test
+  void theClasspathCarriesTheLibraryOfEveryLaptopPlatform() {
+    for (String name : List.of(
+        "librocksdbjni-linux64.so", "librocksdbjni-linux-aarch64.so",
+        "librocksdbjni-osx-x86_64.jnilib", "librocksdbjni-osx-arm64.jnilib",
+        "librocksdbjni-win64.dll")) {
+      assertThat(getClass().getClassLoader().getResource(name)).as(name).isNotNull();
+    }
+    assertThat(getClass().getClassLoader().getResource(NativeLibrary.fileName())).isNotNull();
+  }
+
   @Test
   void aStoreOpenedWithTheLibraryOnTheLibraryPathCopiesNoLibraryOfItsOwn() throws Exception {
     Path library = NativeLibrary.extractTo(dir.resolve("native"));
