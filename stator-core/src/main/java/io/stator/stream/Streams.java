@@ -37,10 +37,13 @@ import io.stator.value.AttributeValue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
@@ -650,10 +653,9 @@ public final class Streams implements DynamoDbStreams {
           "Limit must be less than or equal to " + MAX_RECORDS + ", but was " + r.limit());
     }
     ShardIterator iterator = ShardIterator.decode(r.shardIterator());
-    if (sequencer.millis() - iterator.issuedMillis() > ITERATOR_LIFETIME_MILLIS) {
-      throw new DynamoDbException(
-          ErrorType.ExpiredIteratorException,
-          "The provided iterator exceeds the maximum age allowed.");
+    long nowMillis = sequencer.millis();
+    if (nowMillis - iterator.issuedMillis() > ITERATOR_LIFETIME_MILLIS) {
+      throw expired(iterator.issuedMillis(), nowMillis);
     }
     // The definition first, then the settle point: see "Shards follow partitions".
     Located s = locate(iterator.streamArn());
@@ -867,6 +869,25 @@ public final class Streams implements DynamoDbStreams {
 
   String arn(TableDefinition table, StreamDefinition stream) {
     return arnPrefix + table.name() + "/stream/" + stream.label();
+  }
+
+  /** A time as the service writes it in a message: {@code Wed Mar 04 01:02:40 UTC 2020}. */
+  private static final DateTimeFormatter MESSAGE_TIME =
+      DateTimeFormatter.ofPattern("EEE MMM dd HH:mm:ss 'UTC' yyyy", Locale.ROOT)
+          .withZone(ZoneOffset.UTC);
+
+  /**
+   * An iterator past its 15 minutes, in the words of the Kinesis service that DynamoDB Streams'
+   * clients (the Kinesis adapter) share: when it was made, the time now, and the delay allowed.
+   */
+  private static DynamoDbException expired(long issuedMillis, long nowMillis) {
+    return new DynamoDbException(
+        ErrorType.ExpiredIteratorException,
+        "Iterator expired. The iterator was created at time "
+            + MESSAGE_TIME.format(Instant.ofEpochMilli(issuedMillis))
+            + " while right now it is " + MESSAGE_TIME.format(Instant.ofEpochMilli(nowMillis))
+            + " which is further in the future than the tolerated delay of "
+            + ITERATOR_LIFETIME_MILLIS + " milliseconds.");
   }
 
   private static DynamoDbException trimmed() {

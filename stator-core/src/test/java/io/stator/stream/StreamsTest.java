@@ -315,9 +315,12 @@ class StreamsTest {
 
     String old = iterator(arn, shard, "TRIM_HORIZON", null);
     clock.advance(Duration.ofMinutes(16));
-    assertError(ErrorType.ExpiredIteratorException,
-        "The provided iterator exceeds the maximum age allowed.",
-        () -> streams.getRecords(new GetRecordsRequest(old, null)));
+    DynamoDbException expired = catchThrowableOfType(
+        () -> streams.getRecords(new GetRecordsRequest(old, null)), DynamoDbException.class);
+    assertThat(expired.type()).isEqualTo(ErrorType.ExpiredIteratorException);
+    assertThat(expired.getMessage()).startsWith("Iterator expired. The iterator was created at"
+        + " time ").endsWith(" which is further in the future than the tolerated delay of 900000"
+        + " milliseconds.");
 
     String sequenceNumber = readAll(arn).get(0).dynamodb().sequenceNumber();
     // An iterator at a record that passes 24 hours of age before the iterator is used.

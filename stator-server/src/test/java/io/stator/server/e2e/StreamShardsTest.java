@@ -11,8 +11,11 @@ import io.stator.storage.memory.MemoryStorage;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -137,14 +140,19 @@ class StreamShardsTest {
     String arn = createTable("trimmed");
     put("trimmed", "a", null);
     Shard first = new StreamConsumer(streams, arn).shards().get(0);
+    Instant issued = clock.instant();
     String iterator = iterator(arn, first.shardId(), ShardIteratorType.TRIM_HORIZON, null);
     clock.advance(Duration.ofMinutes(16));
     ExpiredIteratorException expired = catchThrowableOfType(ExpiredIteratorException.class,
         () -> streams.getRecords(r -> r.shardIterator(iterator)));
     assertThat(expired).isNotNull();
     assertThat(expired.awsErrorDetails().errorCode()).isEqualTo("ExpiredIteratorException");
-    assertThat(expired.awsErrorDetails().errorMessage())
-        .isEqualTo("The provided iterator exceeds the maximum age allowed.");
+    DateTimeFormatter time = DateTimeFormatter
+        .ofPattern("EEE MMM dd HH:mm:ss 'UTC' yyyy", Locale.ROOT).withZone(ZoneOffset.UTC);
+    assertThat(expired.awsErrorDetails().errorMessage()).isEqualTo("Iterator expired. The"
+        + " iterator was created at time " + time.format(issued) + " while right now it is "
+        + time.format(clock.instant()) + " which is further in the future than the tolerated"
+        + " delay of 900000 milliseconds.");
 
     String sequenceNumber = new StreamConsumer(streams, arn).readAll().get(0).dynamodb()
         .sequenceNumber();

@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -272,6 +273,49 @@ class StreamsTest extends EndToEndTest {
     awaitActive(table);
     assertThat(dynamo.describeTable(r -> r.tableName(table)).table().latestStreamArn()).isNull();
     assertThat(streams.listStreams(r -> r.tableName(table)).streams()).isEmpty();
+  }
+
+  @Test
+  void describeStreamPagesItsShardsInAscendingShardIdOrder() {
+    // On demand, a new table has several partitions, so its stream several shards.
+    String table = uniqueTableName("stream-shard-pages");
+    dynamo.createTable(r -> r.tableName(table).keySchema(key("pk", KeyType.HASH))
+        .attributeDefinitions(attribute("pk", ScalarAttributeType.S))
+        .billingMode(BillingMode.PAY_PER_REQUEST)
+        .streamSpecification(sp -> sp.streamEnabled(true)
+            .streamViewType(StreamViewType.KEYS_ONLY)));
+    awaitActive(table);
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("a"))));
+    String arn = streamArn(table);
+    var all = streams.describeStream(r -> r.streamArn(arn)).streamDescription();
+    List<String> ids = all.shards().stream().map(sh -> sh.shardId()).toList();
+    assertThat(ids).hasSizeGreaterThan(1).isSorted().doesNotHaveDuplicates();
+    assertThat(all.lastEvaluatedShardId()).isNull();
+    // One shard a page: each page goes on after the last, and the last page says it is last.
+    List<String> paged = new ArrayList<>();
+    String from = null;
+    do {
+      String start = from;
+      var page = streams.describeStream(r -> r.streamArn(arn).limit(1)
+          .exclusiveStartShardId(start)).streamDescription();
+      assertThat(page.shards()).hasSize(1);
+      paged.add(page.shards().get(0).shardId());
+      from = page.lastEvaluatedShardId();
+      if (from != null) {
+        assertThat(from).isEqualTo(page.shards().get(0).shardId());
+      }
+    } while (from != null);
+    assertThat(paged).isEqualTo(ids);
+    // A page that takes the rest has no LastEvaluatedShardId; after the last shard, none.
+    var rest = streams.describeStream(r -> r.streamArn(arn).limit(ids.size())
+        .exclusiveStartShardId(ids.get(0))).streamDescription();
+    assertThat(rest.shards()).extracting(sh -> sh.shardId())
+        .isEqualTo(ids.subList(1, ids.size()));
+    assertThat(rest.lastEvaluatedShardId()).isNull();
+    var after = streams.describeStream(r -> r.streamArn(arn)
+        .exclusiveStartShardId(ids.get(ids.size() - 1))).streamDescription();
+    assertThat(after.shards()).isEmpty();
+    assertThat(after.lastEvaluatedShardId()).isNull();
   }
 
   @Test
