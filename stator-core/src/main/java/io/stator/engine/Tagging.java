@@ -85,6 +85,7 @@ final class Tagging {
     if (r.tagKeys().isEmpty()) {
       throw DynamoDbException.validation("Atleast one Tag Key needs to be provided as Input.");
     }
+    r.tagKeys().forEach(SettingsValidation::checkTagKey);
     change(r.resourceArn(), "UntagResource", s -> {
       Map<String, String> tags = new TreeMap<>(s.tags());
       r.tagKeys().forEach(tags::remove);

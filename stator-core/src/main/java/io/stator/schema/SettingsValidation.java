@@ -81,6 +81,13 @@ public final class SettingsValidation {
     }
   }
 
+  /** Refuses a tag key of characters DynamoDB does not allow (TagResource, UntagResource). */
+  public static void checkTagKey(String key) {
+    if (!TAG_CHARACTERS.matcher(key).matches()) {
+      throw DynamoDbException.validation("The Tag Key provided is invalid, Key: " + key);
+    }
+  }
+
   /**
    * The tags after adding {@code added} to {@code current} (a tag of an existing key replaces
    * its value), refused in DynamoDB's words (as recorded against the service, for CreateTable
@@ -92,9 +99,7 @@ public final class SettingsValidation {
     Map<String, String> tags = new TreeMap<>(current);
     Set<String> given = new HashSet<>();
     for (Tag t : added) {
-      if (!TAG_CHARACTERS.matcher(t.key()).matches()) {
-        throw DynamoDbException.validation("The Tag Key provided is invalid, Key: " + t.key());
-      }
+      checkTagKey(t.key());
       if (!TAG_CHARACTERS.matcher(t.value()).matches()) {
         throw DynamoDbException.validation(
             "The Tag Value provided is invalid, Value: " + t.value());

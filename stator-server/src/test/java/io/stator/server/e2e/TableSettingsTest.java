@@ -149,6 +149,8 @@ class TableSettingsTest extends EndToEndTest {
         () -> dynamo.tagResource(r -> r.resourceArn(arn).tags(tag("->>;-)])", "ok"))));
     assertValidation("The Tag Value provided is invalid, Value: #!%^$&",
         () -> dynamo.tagResource(r -> r.resourceArn(arn).tags(tag("ok", "#!%^$&"))));
+    assertValidation("The Tag Key provided is invalid, Key: a|b",
+        () -> dynamo.untagResource(r -> r.resourceArn(arn).tagKeys("ok", "a|b")));
     assertValidation("Tag Key cannot be prefixed with aws:, Key: aws:owner",
         () -> dynamo.tagResource(r -> r.resourceArn(arn).tags(tag("aws:owner", "me"))));
     assertValidation("Duplicate Tag Keys provided as input: Duplicate Tag Key found env",
