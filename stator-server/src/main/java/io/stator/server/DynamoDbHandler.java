@@ -37,7 +37,8 @@ import java.util.zip.CRC32;
  * Answers one aggregated HTTP request the way DynamoDB's front end does.
  *
  * <p>Stator's own {@code GET /stator/...} paths (the connections' figures, {@code
- * /stator/connections}; the capacity model's partition report, see {@link PartitionsEndpoint})
+ * /stator/connections}; the Prometheus metrics, {@code /stator/metrics}, see {@link
+ * RequestMetrics}; the capacity model's partition report, see {@link PartitionsEndpoint})
  * are answered first; DynamoDB's API is only {@code POST /}.
  *
  * <p>The checks run in DynamoDB's order: a {@code GET} is a health check (200 {@code healthy: ...}
@@ -81,6 +82,7 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
   private final GroupCommit groupCommit;
   private final ServerHealth health;
+  private final RequestMetrics metrics;
 
   /**
    * A handler that calls {@code database}, answering on threads that defer the durability of
@@ -88,10 +90,12 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
    * answering the health check from {@code health}.
    */
   DynamoDbHandler(
-      Database database, GroupCommit groupCommit, String region, ServerHealth health) {
+      Database database, GroupCommit groupCommit, String region, ServerHealth health,
+      RequestMetrics metrics) {
     this.database = database;
     this.groupCommit = groupCommit;
     this.health = health;
+    this.metrics = metrics;
     // DynamoDB's answer to GET /, trailing space included.
     this.healthy =
         ("healthy: dynamodb." + region + ".amazonaws.com ").getBytes(StandardCharsets.UTF_8);
@@ -119,6 +123,12 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       byte[] json = health.connectionsJson();
       ByteBuf body = ctx.alloc().buffer(json.length).writeBytes(json);
       respond(ctx, request, HttpResponseStatus.OK, JSON, body, keepAlive);
+      return;
+    }
+    if (request.method().equals(HttpMethod.GET) && hasPath(request.uri(), RequestMetrics.PATH)) {
+      byte[] text = metrics.scrape();
+      ByteBuf body = ctx.alloc().buffer(text.length).writeBytes(text);
+      respond(ctx, request, HttpResponseStatus.OK, RequestMetrics.CONTENT_TYPE, body, keepAlive);
       return;
     }
     if (request.method().equals(HttpMethod.GET) && PartitionsEndpoint.handles(request.uri())) {
@@ -161,21 +171,27 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     ByteBuf body = ctx.alloc().buffer();
     HttpResponseStatus status;
     ByteBuf decoded = null;
+    long started = System.nanoTime();
+    String operation = WireProtocol.operation(target(request));
+    ErrorType failure = null;
     try {
       decoded = HttpEncodings.decoded(request, ctx.alloc(), StatorServer.MAX_REQUEST_BYTES);
-      dispatch(request, decoded, body);
+      dispatch(request, operation, decoded, body);
       status = HttpResponseStatus.OK;
     } catch (DynamoDbException e) {
+      failure = e.type();
       status = error(body, e.type(), e.getMessage(), e);
     } catch (Exception | StackOverflowError e) {
       System.err.println("Internal error answering " + target(request) + ":");
       e.printStackTrace();
+      failure = ErrorType.InternalServerError;
       status = error(body, ErrorType.InternalServerError, "Internal server error", null);
     } finally {
       if (decoded != null && decoded != content) {
         decoded.release();
       }
     }
+    metrics.record(operation, failure, System.nanoTime() - started);
     respond(ctx, request, status, responseType, body, keepAlive);
   }
 
@@ -207,9 +223,8 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     respond(ctx, request, status, JSON, body, keepAlive);
   }
 
-  private void dispatch(FullHttpRequest request, ByteBuf content, ByteBuf out)
+  private void dispatch(FullHttpRequest request, String operation, ByteBuf content, ByteBuf out)
       throws IOException {
-    String operation = WireProtocol.operation(target(request));
     boolean authenticated = authenticated(request);
     if (operation == null || !authenticated) {
       WireProtocol.checkWellFormed(new ByteBufInputStream(content.duplicate()));

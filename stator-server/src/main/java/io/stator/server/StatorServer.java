@@ -176,7 +176,9 @@ public final class StatorServer implements AutoCloseable {
     ConnectionLimit connections = new ConnectionLimit(limits.maxConnections());
     HttpConnection.Closes closes = new HttpConnection.Closes();
     ServerHealth health = new ServerHealth(database, groupCommit, accepts, connections, closes);
-    DynamoDbHandler handler = new DynamoDbHandler(database, groupCommit, region, health);
+    RequestMetrics metrics = new RequestMetrics(database, connections);
+    DynamoDbHandler handler =
+        new DynamoDbHandler(database, groupCommit, region, health, metrics);
     DurableFlush durableFlush = new DurableFlush(groupCommit);
     // Loaded while files can still be opened: java.util.logging's formatter reads the time zone
     // database the first time it logs, and with no descriptor left that read threw an Error on

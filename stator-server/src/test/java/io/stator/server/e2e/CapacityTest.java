@@ -301,7 +301,7 @@ class CapacityTest {
   }
 
   @Test
-  void enforceModeThrottlesPartiqlWritesAsTheItemWritesTheyStandFor() {
+  void enforceModeThrottlesPartiqlWritesAsTheItemWritesTheyStandFor() throws Exception {
     start(CapacityMode.ENFORCE);
     createTable("Sensors", 1L, 1L);
     AttributeValue filler = AttributeValue.fromS("x".repeat(100 * 1024 - 20));
@@ -326,6 +326,14 @@ class CapacityTest {
             .parameters(filler)));
     assertThat(batch.responses().get(0).error().codeAsString())
         .isEqualTo("ProvisionedThroughputExceeded");
+    // The metrics count the throttled ExecuteStatement (the batch's statement failed alone)
+    HttpResponse<String> metrics = HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(URI.create(endpoint() + "/stator/metrics")).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(metrics.body())
+        .contains("stator_throttled_requests_total{operation=\"ExecuteStatement\"} 1.0")
+        .contains("stator_requests_total{operation=\"ExecuteStatement\","
+            + "outcome=\"ProvisionedThroughputExceededException\"} 1.0");
     for (String pk : List.of("2026-03-04", "2026-03-05")) {
       assertThat(client.getItem(b -> b.tableName("Sensors")
           .key(Map.of("pk", AttributeValue.fromS(pk)))).hasItem()).as(pk).isFalse();

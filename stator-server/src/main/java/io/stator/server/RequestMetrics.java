@@ -1,0 +1,135 @@
+package io.stator.server;
+
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.Unit;
+import io.stator.api.Database;
+import io.stator.api.DescribeTableRequest;
+import io.stator.api.DynamoDbException;
+import io.stator.api.ErrorType;
+import io.stator.api.ListTablesRequest;
+import io.stator.api.ListTablesResponse;
+import io.stator.api.TableDescription;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * The server's metrics in Prometheus's text format, for {@code GET /stator/metrics}: requests by
+ * operation and outcome (success, or the error's type), their latency, throttled requests, the
+ * connections, and each table's item count and size. Kept with the Prometheus Java client; the
+ * tables' figures are read when scraped, so a scrape costs a DescribeTable per table.
+ */
+final class RequestMetrics {
+  static final String PATH = "/stator/metrics";
+  static final String CONTENT_TYPE = PrometheusTextFormatWriter.CONTENT_TYPE;
+
+  private static final Set<ErrorType> THROTTLES = EnumSet.of(
+      ErrorType.ProvisionedThroughputExceededException, ErrorType.ThrottlingException,
+      ErrorType.RequestLimitExceeded);
+
+  private final PrometheusRegistry registry = new PrometheusRegistry();
+  private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
+  private final Counter requests;
+  private final Counter throttles;
+  private final Histogram latency;
+
+  RequestMetrics(Database database, ConnectionLimit connections) {
+    requests = Counter.builder()
+        .name("stator_requests_total")
+        .help("Requests answered, by operation and outcome (success, or the error's __type)")
+        .labelNames("operation", "outcome")
+        .register(registry);
+    throttles = Counter.builder()
+        .name("stator_throttled_requests_total")
+        .help("Requests refused for capacity (enforce mode) or a request limit, by operation")
+        .labelNames("operation")
+        .register(registry);
+    latency = Histogram.builder()
+        .name("stator_request_duration_seconds")
+        .help("Time from a request's body read to its answer written, by operation")
+        .unit(Unit.SECONDS)
+        .labelNames("operation")
+        .classicOnly()
+        .classicUpperBounds(0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+            0.1, 0.25, 0.5, 1, 2.5, 5, 10)
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("stator_connections_open")
+        .help("Open client connections")
+        .callback(callback -> callback.call(connections.open()))
+        .register(registry);
+    CounterWithCallback.builder()
+        .name("stator_connections_refused_total")
+        .help("Connections refused at the connection limit")
+        .callback(callback -> callback.call(connections.refused()))
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("stator_table_items")
+        .help("Items in a table, as DescribeTable counts them")
+        .labelNames("table")
+        .callback(callback -> tables(database, t -> callback.call(
+            t.itemCount() == null ? 0 : t.itemCount(), t.tableName())))
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("stator_table_size_bytes")
+        .help("A table's size, as DescribeTable reports it")
+        .labelNames("table")
+        .callback(callback -> tables(database, t -> callback.call(
+            t.tableSizeBytes() == null ? 0 : t.tableSizeBytes(), t.tableName())))
+        .register(registry);
+  }
+
+  /**
+   * Counts one answered request: its operation (null for a target Stator does not serve), its
+   * error's type (null on success) and how long it took.
+   */
+  void record(String operation, ErrorType error, long nanos) {
+    String name = label(operation);
+    requests.labelValues(name, error == null ? "success" : error.name()).inc();
+    latency.labelValues(name).observe(nanos / 1e9);
+    if (error != null && THROTTLES.contains(error)) {
+      throttles.labelValues(name).inc();
+    }
+  }
+
+  /** The metrics now, in Prometheus's text format. */
+  byte[] scrape() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try {
+      writer.write(out, registry.scrape());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
+  }
+
+  /** DynamoDB's operation name (a Streams target's too), or "Unknown". */
+  private static String label(String operation) {
+    if (operation == null) {
+      return "Unknown";
+    }
+    return operation.substring(operation.lastIndexOf('.') + 1);
+  }
+
+  private static void tables(Database database, java.util.function.Consumer<TableDescription> each) {
+    String start = null;
+    do {
+      ListTablesResponse page = database.listTables(new ListTablesRequest(start, 100));
+      for (String name : page.tableNames()) {
+        try {
+          each.accept(database.describeTable(new DescribeTableRequest(name)).table());
+        } catch (DynamoDbException deletedMeanwhile) {
+          // A table deleted between the list and its description has no figures
+        }
+      }
+      start = page.lastEvaluatedTableName();
+    } while (start != null);
+  }
+}
