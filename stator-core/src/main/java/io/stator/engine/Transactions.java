@@ -486,11 +486,61 @@ final class Transactions {
     CancellationReason reason = onDemand
         ? new CancellationReason(null, "ThrottlingError", ON_DEMAND_MESSAGE)
         : new CancellationReason(null, "ProvisionedThroughputExceeded", PROVISIONED_MESSAGE);
+    return cancelledAt(actions, index, reason);
+  }
+
+  /** A cancellation for one action's reason, every other action's reason None. */
+  private static TransactionCanceledException cancelledAt(
+      int actions, int index, CancellationReason reason) {
     List<CancellationReason> reasons = new ArrayList<>(actions);
     for (int i = 0; i < actions; i++) {
       reasons.add(i == index ? reason : CancellationReason.NONE);
     }
     return new TransactionCanceledException(reasons);
+  }
+
+  /**
+   * Checks an action's key map. An empty or oversized key value fails the whole request, as
+   * DynamoDB checks values before it opens the transaction; a key that does not match the
+   * table's schema (an attribute missing, extra or of another type) is found once the action
+   * meets its table, so DynamoDB cancels the transaction with a ValidationError reason for that
+   * action instead.
+   */
+  private static void checkKey(TableDefinition table, Map<String, AttributeValue> key) {
+    ItemKeys.checkValues(table, key);
+    if (!ItemKeys.matchesSchema(table, key)) {
+      throw new KeyMismatch(ItemKeys.SCHEMA_MISMATCH);
+    }
+  }
+
+  /** An action whose key does not match its table's schema: its cancellation reason. */
+  private static final class KeyMismatch extends RuntimeException {
+    KeyMismatch(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /**
+   * The first action whose key did not match its table. Every action is checked first, so a
+   * request error in a later action (an empty key value, an unknown table) still wins over the
+   * cancellation; then the first mismatch gets its ValidationError and the others None.
+   */
+  private static final class Mismatches {
+    private int index = -1;
+    private String message;
+
+    void note(int action, KeyMismatch e) {
+      if (index < 0) {
+        index = action;
+        message = e.getMessage();
+      }
+    }
+
+    void check(int actions) {
+      if (index >= 0) {
+        throw cancelledAt(actions, index, new CancellationReason(null, "ValidationError", message));
+      }
+    }
   }
 
   /**
@@ -621,10 +671,21 @@ final class Transactions {
     }
 
     List<Action> actions = new ArrayList<>(items.size());
+    Mismatches mismatches = new Mismatches();
+    for (int i = 0; i < items.size(); i++) {
+      try {
+        actions.add(action(items.get(i)));
+      } catch (KeyMismatch e) {
+        mismatches.note(i, e);
+        actions.add(null);
+      }
+    }
+    mismatches.check(items.size());
     Set<ItemId> seen = new HashSet<>();
     long bytes = 0;
-    for (TransactWriteItem item : items) {
-      Action action = action(item);
+    for (int i = 0; i < items.size(); i++) {
+      TransactWriteItem item = items.get(i);
+      Action action = actions.get(i);
       if (!seen.add(new ItemId(action.table().space(), action.key()))) {
         throw DynamoDbException.validation(
             "Transaction request cannot include multiple operations on one item");
@@ -635,7 +696,6 @@ final class Transactions {
         throw DynamoDbException.validation(
             "Transaction request size has exceeded the maximum allowed size of 4 MB");
       }
-      actions.add(action);
     }
     return actions;
   }
@@ -707,7 +767,7 @@ final class Transactions {
       ConditionExpression condition = condition(a.conditionExpression(), context);
       context.checkAllUsed();
       TableDefinition table = tables.forItems(a.tableName());
-      ItemKeys.checkKey(table, a.key());
+      checkKey(table, a.key());
       return new Action(Kind.CONDITION_CHECK, table, ItemKeys.storageKey(table, a.key()),
           a.key(), condition, null, null, allOld(a.returnValuesOnConditionCheckFailure()));
     }
@@ -719,7 +779,11 @@ final class Transactions {
       ConditionExpression condition = condition(a.conditionExpression(), context);
       context.checkAllUsed();
       TableDefinition table = tables.forItems(a.tableName());
-      ItemKeys.checkItem(table, a.item());
+      ItemKeys.checkValues(table, a.item());
+      String mismatch = ItemKeys.itemMismatch(table, a.item());
+      if (mismatch != null) {
+        throw new KeyMismatch(mismatch);
+      }
       IndexKeys.checkItem(table, a.item());
       if (ItemSize.of(a.item()) > ItemSize.MAX_ITEM_SIZE) {
         throw DynamoDbException.validation("Item size has exceeded the maximum allowed size");
@@ -736,7 +800,7 @@ final class Transactions {
       ConditionExpression condition = condition(a.conditionExpression(), context);
       context.checkAllUsed();
       TableDefinition table = tables.forItems(a.tableName());
-      ItemKeys.checkKey(table, a.key());
+      checkKey(table, a.key());
       return new Action(Kind.DELETE, table, ItemKeys.storageKey(table, a.key()), a.key(),
           condition, null, null, allOld(a.returnValuesOnConditionCheckFailure()));
     }
@@ -748,7 +812,7 @@ final class Transactions {
     ConditionExpression condition = condition(a.conditionExpression(), context);
     context.checkAllUsed();
     TableDefinition table = tables.forItems(a.tableName());
-    ItemKeys.checkKey(table, a.key());
+    checkKey(table, a.key());
     for (Path path : update.paths()) {
       for (KeyAttribute key : table.keyAttributes()) {
         if (key.name().equals(path.attribute())) {
@@ -877,9 +941,9 @@ final class Transactions {
     c.check();
 
     List<Read> reads = new ArrayList<>(items.size());
-    Set<ItemId> seen = new HashSet<>();
-    for (TransactGetItem item : items) {
-      Get get = item.get();
+    Mismatches mismatches = new Mismatches();
+    for (int i = 0; i < items.size(); i++) {
+      Get get = items.get(i).get();
       RequestConstraints.expressionParameters(
           RequestConstraints.params("ProjectionExpression", get.projectionExpression()),
           Map.of(),
@@ -889,13 +953,22 @@ final class Transactions {
       List<Path> projection = RequestConstraints.projection(get.projectionExpression(), null, context);
       context.checkAllUsed();
       TableDefinition table = tables.forItems(get.tableName());
-      ItemKeys.checkKey(table, get.key());
-      StorageKey key = ItemKeys.storageKey(table, get.key());
-      if (!seen.add(new ItemId(table.space(), key))) {
+      try {
+        checkKey(table, get.key());
+      } catch (KeyMismatch e) {
+        mismatches.note(i, e);
+        reads.add(null);
+        continue;
+      }
+      reads.add(new Read(table, ItemKeys.storageKey(table, get.key()), projection));
+    }
+    mismatches.check(items.size());
+    Set<ItemId> seen = new HashSet<>();
+    for (Read read : reads) {
+      if (!seen.add(new ItemId(read.table().space(), read.key()))) {
         throw DynamoDbException.validation(
             "Transaction request cannot include multiple operations on one item");
       }
-      reads.add(new Read(table, key, projection));
     }
     return reads;
   }

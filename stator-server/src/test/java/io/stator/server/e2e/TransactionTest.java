@@ -150,14 +150,6 @@ class TransactionTest extends EndToEndTest {
             + " This attribute is part of the key",
         () -> dynamo.transactWriteItems(r -> r.transactItems(
             update(accounts, "a", "SET id = :v", null, Map.of(":v", s("b"))))));
-    assertValidation("One or more parameter values were invalid: Missing the key id in the item",
-        () -> dynamo.transactWriteItems(r -> r.transactItems(
-            put(accounts, item("other", s("x"))))));
-    assertValidation("The provided key element does not match the schema",
-        () -> dynamo.transactWriteItems(r -> r.transactItems(
-            check(accounts, "a", "attribute_exists(id)"),
-            TransactWriteItem.builder().delete(Delete.builder().tableName(accounts)
-                .key(item("id", n("1"))).build()).build())));
     assertValidation("Item size has exceeded the maximum allowed size",
         () -> dynamo.transactWriteItems(r -> r.transactItems(
             put(accounts, item("id", s("big"), "blob", s(repeat("x", 400 * 1024)))))));
@@ -167,6 +159,69 @@ class TransactionTest extends EndToEndTest {
             put("no-such-table", item("id", s("a"))))));
     assertThat(dynamo.getItem(r -> r.tableName(accounts).key(item("id", s("b")))).hasItem())
         .isFalse();
+  }
+
+  /**
+   * A key that does not match its table (an attribute missing, extra or of another type) is
+   * found once the action meets its table: DynamoDB cancels the transaction with a
+   * ValidationError reason for the first such action and None for the others. An empty key
+   * value is checked before that, so it fails the whole request.
+   */
+  @Test
+  void aKeyThatDoesNotMatchItsTableCancelsWithAValidationErrorReason() {
+    String accounts = createTable("tx-keys", "id", S);
+    dynamo.putItem(r -> r.tableName(accounts).item(item("id", s("a"), "balance", n("10"))));
+    String mismatch = "The provided key element does not match the schema";
+    assertCancelledAt(1, "One or more parameter values were invalid: Missing the key id in the"
+            + " item",
+        credit(accounts, "a", 5), put(accounts, item("other", s("x"))));
+    assertCancelledAt(0, "One or more parameter values were invalid: Type mismatch for key id"
+            + " expected: S actual: N",
+        put(accounts, item("id", n("1"))), credit(accounts, "a", 5));
+    assertCancelledAt(1, mismatch, check(accounts, "a", "attribute_exists(id)"),
+        TransactWriteItem.builder().delete(Delete.builder().tableName(accounts)
+            .key(item("id", n("1"))).build()).build());
+    assertCancelledAt(0, mismatch,
+        TransactWriteItem.builder().update(Update.builder().tableName(accounts)
+            .key(item("id", s("a"), "extra", s("x"))).updateExpression("SET balance = :v")
+            .expressionAttributeValues(Map.of(":v", n("0"))).build()).build(),
+        TransactWriteItem.builder().conditionCheck(ConditionCheck.builder().tableName(accounts)
+            .key(item("id", l(s("a")))).conditionExpression("attribute_exists(id)").build())
+            .build());
+    assertThat(get(accounts, "a").get("balance")).as("nothing applied").isEqualTo(n("10"));
+
+    String empty = "One or more parameter values are not valid. The AttributeValue for a key"
+        + " attribute cannot contain an empty string value. Key: id";
+    assertValidation(empty, () -> dynamo.transactWriteItems(r -> r.transactItems(
+        put(accounts, item("other", s("x"))), check(accounts, "", "attribute_exists(id)"))));
+    assertValidation(empty, () -> dynamo.transactWriteItems(r -> r.transactItems(
+        put(accounts, item("id", s(""))))));
+
+    TransactionCanceledException e = assertErrorContaining(TransactionCanceledException.class,
+        "TransactionCanceledException", "[None, ValidationError]",
+        () -> dynamo.transactGetItems(r -> r.transactItems(
+            TransactGetItem.builder().get(Get.builder().tableName(accounts)
+                .key(item("id", s("a"))).build()).build(),
+            TransactGetItem.builder().get(Get.builder().tableName(accounts)
+                .key(Map.of()).build()).build())));
+    assertThat(e.cancellationReasons().get(1).message()).isEqualTo(mismatch);
+    assertThat(e.cancellationReasons().get(0).message()).isNull();
+  }
+
+  private void assertCancelledAt(int index, String message, TransactWriteItem... actions) {
+    TransactionCanceledException e = assertErrorContaining(TransactionCanceledException.class,
+        "TransactionCanceledException", "ValidationError",
+        () -> dynamo.transactWriteItems(r -> r.transactItems(actions)));
+    assertThat(e.cancellationReasons()).hasSize(actions.length);
+    for (int i = 0; i < actions.length; i++) {
+      CancellationReason reason = e.cancellationReasons().get(i);
+      if (i == index) {
+        assertThat(reason.code()).isEqualTo("ValidationError");
+        assertThat(reason.message()).isEqualTo(message);
+      } else {
+        assertThat(reason.code()).isEqualTo("None");
+      }
+    }
   }
 
   @Test
