@@ -17,6 +17,8 @@ public enum ErrorType {
   UnknownOperationException(400, Namespace.SERVICE),
   MissingAuthenticationTokenException(400, Namespace.SERVICE),
   UnrecognizedClientException(400, Namespace.SERVICE),
+  InvalidSignatureException(400, Namespace.SERVICE),
+  IncompleteSignatureException(400, Namespace.SERVICE),
   AccessDeniedException(400, Namespace.SERVICE),
   ResourceNotFoundException(400),
   ResourceInUseException(400),

@@ -26,6 +26,7 @@ import io.netty.util.concurrent.FastThreadLocal;
 import io.stator.api.Database;
 import io.stator.api.DynamoDbException;
 import io.stator.api.ErrorType;
+import io.stator.server.auth.SigV4;
 import io.stator.server.wire.WireProtocol;
 import io.stator.storage.GroupCommit;
 import io.stator.ttl.ExpiredItemSweep;
@@ -83,6 +84,8 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
   private final GroupCommit groupCommit;
   private final ServerHealth health;
   private final RequestMetrics metrics;
+  /** Verifies each request's signature; null accepts any well-formed one (local use). */
+  private final SigV4 signatures;
 
   /**
    * A handler that calls {@code database}, answering on threads that defer the durability of
@@ -91,8 +94,9 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
    */
   DynamoDbHandler(
       Database database, GroupCommit groupCommit, String region, ServerHealth health,
-      RequestMetrics metrics) {
+      RequestMetrics metrics, SigV4 signatures) {
     this.database = database;
+    this.signatures = signatures;
     this.groupCommit = groupCommit;
     this.health = health;
     this.metrics = metrics;
@@ -237,6 +241,10 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       }
       throw new DynamoDbException(
           ErrorType.MissingAuthenticationTokenException, "Request is missing Authentication Token");
+    }
+    if (signatures != null) {
+      signatures.verify(new SigV4.Request(request.method().name(), request.uri(),
+          name -> request.headers().getAll(name), request.content().nioBuffer()));
     }
     if (!content.isReadable()) {
       throw DynamoDbException.serialization(null);

@@ -5,6 +5,9 @@ import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.api.Database;
 import io.stator.capacity.CapacityMode;
+import io.stator.server.auth.Credential;
+import io.stator.server.auth.Credentials;
+import io.stator.server.auth.SigV4;
 import io.stator.storage.Storage;
 import io.stator.storage.cassandra.CassandraStorage;
 import io.stator.storage.memory.MemoryStorage;
@@ -334,6 +337,25 @@ public final class Main implements Runnable {
                 + " after its headers; 0 for no limit (default: ${DEFAULT-VALUE}).")
     Duration bodyTimeout;
 
+    @Option(
+        names = "--auth",
+        defaultValue = "none",
+        paramLabel = "none|sigv4",
+        description =
+            "none accepts any well-formed SigV4 signature, as tutorials and local tools expect;"
+                + " sigv4 verifies each request's signature against the keys of --credentials"
+                + " or of STATOR_ACCESS_KEY_ID and STATOR_SECRET_ACCESS_KEY (and"
+                + " STATOR_SESSION_TOKEN) (default: ${DEFAULT-VALUE}).")
+    String auth;
+
+    @Option(
+        names = "--credentials",
+        paramLabel = "FILE",
+        description =
+            "The keys --auth sigv4 accepts: one a line, ACCESS_KEY_ID SECRET [SESSION_TOKEN];"
+                + " blank lines and lines starting with # are ignored.")
+    Path credentialsFile;
+
     @Override
     public Integer call() throws Exception {
       CapacityMode mode;
@@ -363,6 +385,7 @@ public final class Main implements Runnable {
       if (maxConnections != null) {
         limits = limits.withMaxConnections(maxConnections);
       }
+      SigV4 signatures = signatures();
       String kind = storageKind();
       boolean cassandra = kind.equals("cassandra");
       List<InetSocketAddress> nodes = cassandra ? contactPoints() : List.of();
@@ -419,7 +442,8 @@ public final class Main implements Runnable {
                 region,
                 true,
                 eventLoops != null ? eventLoops : StatorServer.defaultEventLoops(),
-                limits);
+                limits,
+                signatures);
       } catch (Exception e) {
         database.close();
         err.println("stator: cannot listen on " + host + ":" + port + ": " + bindProblem(e));
@@ -435,14 +459,54 @@ public final class Main implements Runnable {
               : inMemory ? "in memory" : "RocksDB at " + dir;
       PrintWriter out = spec.commandLine().getOut();
       out.printf(
-          "Stator %s listening on http://%s:%d (%s, capacity %s, at most %d connections)%n",
+          "Stator %s listening on http://%s:%d (%s, capacity %s, at most %d connections%s)%n",
           version(), hostForUrl(host), server.port(), where,
-          mode.name().toLowerCase(java.util.Locale.ROOT), limits.maxConnections());
+          mode.name().toLowerCase(java.util.Locale.ROOT), limits.maxConnections(),
+          signatures == null ? "" : ", signatures verified");
       out.flush();
       // The server runs on its own threads; this one waits for SIGINT/SIGTERM, whose shutdown
       // hook closes the server and the storage.
       Thread.currentThread().join();
       return 0;
+    }
+
+    /**
+     * The signature check of {@code --auth}: null for none; for sigv4, the keys of
+     * --credentials and of the environment, at least one.
+     */
+    private SigV4 signatures() {
+      if (auth.equals("none")) {
+        if (credentialsFile != null) {
+          throw usage("--credentials is for --auth sigv4");
+        }
+        return null;
+      }
+      if (!auth.equals("sigv4")) {
+        throw usage("--auth must be none or sigv4, not " + auth);
+      }
+      java.util.List<Credential> keys = new java.util.ArrayList<>();
+      if (credentialsFile != null) {
+        try {
+          keys.addAll(Credentials.read(credentialsFile).all());
+        } catch (java.io.IOException | IllegalArgumentException e) {
+          throw usage("cannot read --credentials " + credentialsFile + ": " + e.getMessage());
+        }
+      }
+      String id = System.getenv("STATOR_ACCESS_KEY_ID");
+      if (id != null) {
+        try {
+          keys.add(new Credential(id, System.getenv("STATOR_SECRET_ACCESS_KEY"),
+              System.getenv("STATOR_SESSION_TOKEN")));
+        } catch (IllegalArgumentException e) {
+          throw usage("STATOR_ACCESS_KEY_ID is set: " + e.getMessage()
+              + " (STATOR_SECRET_ACCESS_KEY)");
+        }
+      }
+      if (keys.isEmpty()) {
+        throw usage("--auth sigv4 needs keys: --credentials FILE, or STATOR_ACCESS_KEY_ID and"
+            + " STATOR_SECRET_ACCESS_KEY in the environment");
+      }
+      return new SigV4(Credentials.of(keys), java.time.Clock.systemUTC());
     }
 
     /** A usage error of this command: its one-line reason and a pointer to the help. */

@@ -19,6 +19,7 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.DefaultEventExecutorGroup;
 import io.netty.util.concurrent.EventExecutorGroup;
 import io.stator.api.Database;
+import io.stator.server.auth.SigV4;
 import io.stator.storage.GroupCommit;
 import java.net.InetSocketAddress;
 import java.util.TimeZone;
@@ -160,6 +161,22 @@ public final class StatorServer implements AutoCloseable {
       boolean callsOnEventLoops,
       int eventLoops,
       ServerLimits limits) {
+    return start(host, port, database, region, callsOnEventLoops, eventLoops, limits, null);
+  }
+
+  /**
+   * As above, verifying every request's SigV4 signature with {@code signatures} (null accepts
+   * any well-formed signature, for local use).
+   */
+  public static StatorServer start(
+      String host,
+      int port,
+      Database database,
+      String region,
+      boolean callsOnEventLoops,
+      int eventLoops,
+      ServerLimits limits,
+      SigV4 signatures) {
     if (eventLoops < 1) {
       throw new IllegalArgumentException("eventLoops must be at least 1, not " + eventLoops);
     }
@@ -178,7 +195,7 @@ public final class StatorServer implements AutoCloseable {
     ServerHealth health = new ServerHealth(database, groupCommit, accepts, connections, closes);
     RequestMetrics metrics = new RequestMetrics(database, connections);
     DynamoDbHandler handler =
-        new DynamoDbHandler(database, groupCommit, region, health, metrics);
+        new DynamoDbHandler(database, groupCommit, region, health, metrics, signatures);
     DurableFlush durableFlush = new DurableFlush(groupCommit);
     // Loaded while files can still be opened: java.util.logging's formatter reads the time zone
     // database the first time it logs, and with no descriptor left that read threw an Error on

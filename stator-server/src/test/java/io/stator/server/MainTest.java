@@ -157,6 +157,23 @@ class MainTest {
   }
 
   @Test
+  void authOptionsAreChecked(@TempDir Path dir) throws IOException {
+    assertThat(run("serve", "--in-memory", "--auth", "iam")).isEqualTo(2);
+    assertThat(err.toString()).contains("--auth must be none or sigv4, not iam");
+    assertThat(run("serve", "--in-memory", "--credentials", "keys.txt")).isEqualTo(2);
+    assertThat(err.toString()).contains("--credentials is for --auth sigv4");
+    Path keys = Files.writeString(dir.resolve("keys.txt"), "# keys\nAKID1 secret\nAKID2\n");
+    assertThat(run("serve", "--in-memory", "--auth", "sigv4", "--credentials", keys.toString()))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("cannot read --credentials " + keys)
+        .contains("line 3: expected ACCESS_KEY_ID SECRET [SESSION_TOKEN]");
+    if (System.getenv("STATOR_ACCESS_KEY_ID") == null) {
+      assertThat(run("serve", "--in-memory", "--auth", "sigv4")).isEqualTo(2);
+      assertThat(err.toString()).contains("--auth sigv4 needs keys");
+    }
+  }
+
+  @Test
   void noCommandIsAUsageError() {
     assertThat(run()).isEqualTo(2);
     assertThat(err.toString()).contains("stator serve");
