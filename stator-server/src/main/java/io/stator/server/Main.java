@@ -44,7 +44,8 @@ import picocli.CommandLine.Spec;
     versionProvider = Main.Version.class,
     description = "Stator: a DynamoDB-compatible database.",
     subcommands = {
-      Main.Serve.class, HotKeysCommand.class, ClassDataTraining.class, NativeLibraryCommand.class,
+      Main.Serve.class, HotKeysCommand.class, CassandraCommand.class, ClassDataTraining.class,
+      NativeLibraryCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

@@ -74,6 +74,8 @@ public final class CassandraNode implements AutoCloseable {
   private final int storagePort;
   private final String heap;
   private boolean tiedToThisProcess;
+  private String initialToken;
+  private String seed;
   private Process process;
 
   private CassandraNode(Path dir, String address, int nativePort, int storagePort, String heap) {
@@ -90,6 +92,24 @@ public final class CassandraNode implements AutoCloseable {
    */
   public CassandraNode tiedToThisProcess() {
     this.tiedToThisProcess = true;
+    return this;
+  }
+
+  /**
+   * Gives the node this one token of the Murmur3 ring instead of a random one: the nodes of a
+   * local cluster get evenly spaced tokens, so each holds about the same share of the rows.
+   */
+  public CassandraNode withInitialToken(String token) {
+    this.initialToken = token;
+    return this;
+  }
+
+  /**
+   * Joins the cluster whose seed node listens at {@code address:storagePort}, instead of being
+   * its own seed (a cluster of one).
+   */
+  public CassandraNode withSeed(String addressAndStoragePort) {
+    this.seed = addressAndStoragePort;
     return this;
   }
 
@@ -201,6 +221,14 @@ public final class CassandraNode implements AutoCloseable {
     process = null;
   }
 
+  /** The node's process id, once started: a node left running is stopped by it later. */
+  public synchronized long pid() {
+    if (process == null) {
+      throw new IllegalStateException("not started");
+    }
+    return process.pid();
+  }
+
   public synchronized boolean isRunning() {
     return process != null && process.isAlive();
   }
@@ -221,6 +249,7 @@ public final class CassandraNode implements AutoCloseable {
         "\n",
         "cluster_name: stator",
         "num_tokens: 1",
+        initialToken == null ? "" : "initial_token: " + initialToken,
         "partitioner: org.apache.cassandra.dht.Murmur3Partitioner",
         "auto_bootstrap: false",
         "commitlog_sync: periodic",
@@ -228,7 +257,7 @@ public final class CassandraNode implements AutoCloseable {
         "seed_provider:",
         "  - class_name: org.apache.cassandra.locator.SimpleSeedProvider",
         "    parameters:",
-        "      - seeds: \"" + address + ":" + storagePort + "\"",
+        "      - seeds: \"" + (seed != null ? seed : address + ":" + storagePort) + "\"",
         "listen_address: " + address,
         "rpc_address: " + address,
         "storage_port: " + storagePort,
