@@ -179,6 +179,10 @@ abstract class EndToEndTest {
     return AttributeValue.fromM(value);
   }
 
+  static AttributeValue ss(String... members) {
+    return AttributeValue.fromSs(List.of(members));
+  }
+
   static AttributeValue l(AttributeValue... values) {
     return AttributeValue.fromL(List.of(values));
   }

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
@@ -124,6 +125,48 @@ class StreamsTest extends EndToEndTest {
         .containsExactlyInAnyOrder("INSERT b1", "INSERT b2", "INSERT t1", "MODIFY b1");
     assertThat(records.stream().filter(r -> r.eventName() == OperationType.MODIFY).findFirst()
         .orElseThrow().dynamodb().newImage()).isEqualTo(item("pk", s("b1"), "y", s("z")));
+  }
+
+  /**
+   * A write that leaves the item exactly as it was makes no stream record, whatever its path:
+   * single item writes, batches and transactions alike. An UpdateItem that only REMOVEs from an
+   * item that does not exist does not create it.
+   */
+  @Test
+  void writesThatLeaveTheItemAsItWasAreNotRecorded() {
+    String table = createStreamTable("noop", StreamViewType.NEW_AND_OLD_IMAGES);
+    Map<String, AttributeValue> a = item("pk", s("a"), "v", n("5"), "tags", ss("x", "y"));
+    dynamo.putItem(r -> r.tableName(table).item(a));
+    dynamo.updateItem(r -> r.tableName(table).key(item("pk", s("a")))
+        .updateExpression("REMOVE gone"));
+    dynamo.updateItem(r -> r.tableName(table).key(item("pk", s("ghost")))
+        .updateExpression("REMOVE gone"));
+    dynamo.updateItem(r -> r.tableName(table).key(item("pk", s("a")))
+        .updateExpression("SET v = :v, tags = :t")
+        .expressionAttributeValues(Map.of(":v", n("5.00"), ":t", ss("y", "x"))));
+    dynamo.updateItem(r -> r.tableName(table).key(item("pk", s("a")))
+        .updateExpression("ADD v :zero").expressionAttributeValues(Map.of(":zero", n("0"))));
+    dynamo.putItem(r -> r.tableName(table).item(a));
+    dynamo.deleteItem(r -> r.tableName(table).key(item("pk", s("absent"))));
+    dynamo.batchWriteItem(r -> r.requestItems(Map.of(table, List.of(
+        WriteRequest.builder().putRequest(PutRequest.builder().item(a).build()).build(),
+        WriteRequest.builder().deleteRequest(d -> d.key(item("pk", s("absent")))).build()))));
+    dynamo.transactWriteItems(r -> r.transactItems(
+        TransactWriteItem.builder().put(Put.builder().tableName(table).item(a).build()).build(),
+        TransactWriteItem.builder().update(u -> u.tableName(table).key(item("pk", s("ghost")))
+            .updateExpression("REMOVE gone")).build(),
+        TransactWriteItem.builder().delete(d -> d.tableName(table)
+            .key(item("pk", s("absent")))).build()));
+    assertThat(dynamo.getItem(r -> r.tableName(table).key(item("pk", s("ghost")))).hasItem())
+        .as("a REMOVE does not create the item").isFalse();
+    dynamo.updateItem(r -> r.tableName(table).key(item("pk", s("a")))
+        .updateExpression("ADD v :one").expressionAttributeValues(Map.of(":one", n("1"))));
+
+    List<Record> records = consumer(table).readAll();
+    assertThat(records).extracting(r -> r.eventName() + " " + r.dynamodb().keys().get("pk").s())
+        .containsExactly("INSERT a", "MODIFY a");
+    assertThat(records.get(1).dynamodb().oldImage()).isEqualTo(a);
+    assertThat(records.get(1).dynamodb().newImage().get("v")).isEqualTo(n("6"));
   }
 
   @Test

@@ -63,10 +63,6 @@ class UpdateExpressionTest extends EndToEndTest {
     return dynamo.getItem(r -> r.tableName(table).key(KEY).consistentRead(true)).item();
   }
 
-  private static AttributeValue ss(String... members) {
-    return AttributeValue.fromSs(List.of(members));
-  }
-
   // ---- the developer guide's walk-through ----------------------------------------------------
 
   @Test
