@@ -15,23 +15,35 @@ import java.util.Map;
  * multi-table operation (BatchGetItem, TransactWriteItems) keeps one per table.
  *
  * <p>The shape DynamoDB answers with: NONE (or no parameter) returns nothing. TOTAL returns
- * the table name, the total CapacityUnits and the read/write split (ReadCapacityUnits for a
- * read, WriteCapacityUnits for a write; both only when the operation did both). INDEXES adds
- * {@code Table} with the base table's share and, for each index touched, an entry in
- * {@code LocalSecondaryIndexes} or {@code GlobalSecondaryIndexes}, each in the same
- * {@link Capacity} shape. Members that are zero are absent, as DynamoDB omits them.
+ * the table name and the total CapacityUnits. INDEXES adds {@code Table} with the base table's
+ * share and, for each index touched, an entry in {@code LocalSecondaryIndexes} or {@code
+ * GlobalSecondaryIndexes}, each a {@link Capacity} of CapacityUnits alone. Only the
+ * transactions ({@link #transactional}) add the read/write split (ReadCapacityUnits for a read,
+ * WriteCapacityUnits for a write) at the top and in each {@link Capacity}, as DynamoDB answers
+ * them. Members that are zero are absent, as DynamoDB omits them.
  */
 public final class Consumption {
   /** The values ReturnConsumedCapacity accepts, in DynamoDB's order. */
   public static final String[] RETURN_CONSUMED_CAPACITY = {"INDEXES", "TOTAL", "NONE"};
 
   private final String tableName;
+  private final boolean split;
   private final Units table = new Units();
   private final Map<String, Units> localIndexes = new LinkedHashMap<>();
   private final Map<String, Units> globalIndexes = new LinkedHashMap<>();
 
   public Consumption(String tableName) {
+    this(tableName, false);
+  }
+
+  private Consumption(String tableName, boolean split) {
     this.tableName = tableName;
+    this.split = split;
+  }
+
+  /** The consumption of a TransactWriteItems or TransactGetItems on one table. */
+  public static Consumption transactional(String tableName) {
+    return new Consumption(tableName, true);
   }
 
   public Consumption tableRead(double units) {
@@ -104,16 +116,18 @@ public final class Consumption {
     }
     double read = readUnits();
     double write = writeUnits();
+    Double shownRead = split ? positive(read) : null;
+    Double shownWrite = split ? positive(write) : null;
     if (!returnConsumedCapacity.equals("INDEXES")) {
       return new ConsumedCapacity(
-          tableName, read + write, positive(read), positive(write), null, null, null);
+          tableName, read + write, shownRead, shownWrite, null, null, null);
     }
     return new ConsumedCapacity(
         tableName,
         read + write,
-        positive(read),
-        positive(write),
-        table.capacity(),
+        shownRead,
+        shownWrite,
+        table.capacity(split),
         capacities(localIndexes),
         capacities(globalIndexes));
   }
@@ -135,12 +149,12 @@ public final class Consumption {
     return out;
   }
 
-  private static Map<String, Capacity> capacities(Map<String, Units> units) {
+  private Map<String, Capacity> capacities(Map<String, Units> units) {
     if (units.isEmpty()) {
       return null;
     }
     Map<String, Capacity> out = new LinkedHashMap<>();
-    units.forEach((name, u) -> out.put(name, u.capacity()));
+    units.forEach((name, u) -> out.put(name, u.capacity(split)));
     return out;
   }
 
@@ -152,8 +166,10 @@ public final class Consumption {
     double read;
     double write;
 
-    Capacity capacity() {
-      return new Capacity(positive(read), positive(write), read + write);
+    Capacity capacity(boolean split) {
+      return split
+          ? new Capacity(positive(read), positive(write), read + write)
+          : new Capacity(null, null, read + write);
     }
   }
 }

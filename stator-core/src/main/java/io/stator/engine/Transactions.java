@@ -460,7 +460,7 @@ final class Transactions {
       } catch (ProvisionedThroughputExceededException e) {
         throw throttled(actions.size(), i, a.table());
       }
-      consumed.computeIfAbsent(a.table().name(), Consumption::new).tableWrite(units);
+      consumed.computeIfAbsent(a.table().name(), Consumption::transactional).tableWrite(units);
     }
   }
 
@@ -470,7 +470,7 @@ final class Transactions {
     for (Action a : actions) {
       long size = storage.get(a.table().space(), a.key())
           .map(rec -> ItemSize.of(ItemCodec.decode(rec.value()))).orElse(0L);
-      consumed.computeIfAbsent(a.table().name(), Consumption::new)
+      consumed.computeIfAbsent(a.table().name(), Consumption::transactional)
           .tableRead(CapacityCalculator.getItem(size, ReadConsistency.STRONG));
     }
     return new ArrayList<>(consumed.values());
@@ -906,7 +906,7 @@ final class Transactions {
       } catch (ProvisionedThroughputExceededException e) {
         throw throttled(reads.size(), i, read.table());
       }
-      consumed.computeIfAbsent(read.table().name(), Consumption::new).tableRead(units);
+      consumed.computeIfAbsent(read.table().name(), Consumption::transactional).tableRead(units);
     }
     return new ArrayList<>(consumed.values());
   }

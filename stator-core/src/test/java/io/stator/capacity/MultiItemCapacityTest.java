@@ -107,6 +107,12 @@ class MultiItemCapacityTest {
     return new WriteRequest(null, new DeleteRequest(key(pk)));
   }
 
+  /** A batch's TOTAL: CapacityUnits alone, without the read/write split. */
+  private static ConsumedCapacity batch(String table, double read, double write) {
+    return new ConsumedCapacity(table, read + write, null, null, null, null, null);
+  }
+
+  /** A transaction's TOTAL: CapacityUnits and the read/write split. */
   private static ConsumedCapacity total(String table, double read, double write) {
     return new ConsumedCapacity(table, read + write, read > 0 ? read : null,
         write > 0 ? write : null, null, null, null);
@@ -128,8 +134,8 @@ class MultiItemCapacityTest {
         "Uno", new KeysAndAttributes(List.of(key("c"), key("missing")), null, null, null, null)),
         "TOTAL"));
     assertThat(r.consumedCapacity()).containsExactlyInAnyOrder(
-        total("Tbl", 3.0, 0), // strongly consistent: 1 + 2
-        total("Uno", 1.0, 0)); // eventually consistent: 0.5 + the minimum 0.5 for a missing item
+        batch("Tbl", 3.0, 0), // strongly consistent: 1 + 2
+        batch("Uno", 1.0, 0)); // eventually consistent: 0.5 + the minimum 0.5 for a missing item
     assertThat(r.responses().get("Tbl")).hasSize(2);
   }
 
@@ -141,8 +147,8 @@ class MultiItemCapacityTest {
     Map<String, KeysAndAttributes> keys = Map.of("Tbl",
         new KeysAndAttributes(List.of(key("a")), null, false, null, null));
     assertThat(db.batchGetItem(new BatchGetItemRequest(keys, "INDEXES")).consumedCapacity())
-        .containsExactly(new ConsumedCapacity("Tbl", 1.0, 1.0, null,
-            new Capacity(1.0, null, 1.0), null, null));
+        .containsExactly(new ConsumedCapacity("Tbl", 1.0, null, null,
+            new Capacity(null, null, 1.0), null, null));
     assertThat(db.batchGetItem(new BatchGetItemRequest(keys, "NONE")).consumedCapacity())
         .isNull();
     assertThat(db.batchGetItem(new BatchGetItemRequest(keys, null)).consumedCapacity()).isNull();
@@ -162,7 +168,7 @@ class MultiItemCapacityTest {
         "Uno", List.of(putRequest(item("u", 100)))),
         "TOTAL", null));
     assertThat(r.consumedCapacity()).containsExactlyInAnyOrder(
-        total("Tbl", 0, 6.0), total("Uno", 0, 1.0));
+        batch("Tbl", 0, 6.0), batch("Uno", 0, 1.0));
     assertThat(r.unprocessedItems()).isEmpty();
     // The partition model saw the writes too.
     assertThat(db.partitions("Tbl").partitions().stream().flatMap(p -> p.hotKeys().stream()))
@@ -257,7 +263,7 @@ class MultiItemCapacityTest {
     assertThat(r.responses().get("Tbl")).hasSize(1);
     assertThat(r.unprocessedKeys().get("Tbl").keys()).hasSize(1);
     assertThat(r.unprocessedKeys().get("Tbl").consistentRead()).isTrue();
-    assertThat(r.consumedCapacity()).containsExactly(total("Tbl", 1.0, 0));
+    assertThat(r.consumedCapacity()).containsExactly(batch("Tbl", 1.0, 0));
     // Nothing left: no key can be read, and the whole call fails.
     assertThatThrownBy(() -> db.batchGetItem(new BatchGetItemRequest(Map.of("Tbl",
         new KeysAndAttributes(List.of(key("a"), key("b")), null, true, null, null)), null)))
@@ -277,7 +283,7 @@ class MultiItemCapacityTest {
     BatchWriteItemResponse r = db.batchWriteItem(new BatchWriteItemRequest(Map.of("Tbl",
         List.of(putRequest(item("a", 100)), putRequest(item("b", 100)), third)), "TOTAL", null));
     assertThat(r.unprocessedItems()).isEqualTo(Map.of("Tbl", List.of(third)));
-    assertThat(r.consumedCapacity()).containsExactly(total("Tbl", 0, 2.0));
+    assertThat(r.consumedCapacity()).containsExactly(batch("Tbl", 0, 2.0));
     assertThat(db.getItem(new GetItemRequest("Tbl", key("c"), true, null, null, null, null))
         .item()).isNull();
     assertThat(db.getItem(new GetItemRequest("Tbl", key("b"), true, null, null, null, null))
@@ -362,7 +368,7 @@ class MultiItemCapacityTest {
     BatchWriteItemResponse r = db.batchWriteItem(new BatchWriteItemRequest(Map.of("Tbl",
         List.of(putRequest(item("hot", 100)))), "TOTAL", null));
     assertThat(r.unprocessedItems()).isEmpty();
-    assertThat(r.consumedCapacity()).containsExactly(total("Tbl", 0, 1.0));
+    assertThat(r.consumedCapacity()).containsExactly(batch("Tbl", 0, 1.0));
     assertThat(db.partitions("Tbl").writeThrottles()).isEqualTo(1);
   }
 }

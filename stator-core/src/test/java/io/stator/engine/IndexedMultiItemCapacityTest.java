@@ -64,7 +64,7 @@ class IndexedMultiItemCapacityTest {
             putRequest(order("u", "o2", "prod", "1", "new", null)))), "TOTAL", null));
     assertThat(r.unprocessedItems()).isEmpty();
     // Table 1 + 1; indexes 3 for o1 (with pendingAt) and 2 for o2.
-    assertThat(r.consumedCapacity()).containsExactly(writes("Orders", 7.0));
+    assertThat(r.consumedCapacity()).containsExactly(batchWrites("Orders", 7.0));
     assertIndexed("prod", "o1", "o2");
     assertThat(writeUnitsOf("u")).isEqualTo(2.0);
   }
@@ -96,7 +96,7 @@ class IndexedMultiItemCapacityTest {
     assertThat(storage.itemCommits).as("the first commit failed, the second landed")
         .isEqualTo(2);
     // The table write once, and the index writes of the attempt that landed: 1 + 3.
-    assertThat(r.consumedCapacity()).containsExactly(writes("Orders", 4.0));
+    assertThat(r.consumedCapacity()).containsExactly(batchWrites("Orders", 4.0));
     assertThat(writeUnitsOf("u")).isEqualTo(1.0);
     assertIndexed("prod", "o1");
   }
@@ -130,8 +130,14 @@ class IndexedMultiItemCapacityTest {
     return new WriteRequest(new PutRequest(item), null);
   }
 
+  /** A transaction's TOTAL: with the read/write split. */
   private static ConsumedCapacity writes(String table, double units) {
     return new ConsumedCapacity(table, units, null, units, null, null, null);
+  }
+
+  /** A batch's TOTAL: CapacityUnits alone. */
+  private static ConsumedCapacity batchWrites(String table, double units) {
+    return new ConsumedCapacity(table, units, null, null, null, null, null);
   }
 
   /** The write units the partition model charged to one partition key. */

@@ -86,7 +86,7 @@ class IndexedTableFeaturesTest {
     assertThat(consumed.tableName()).isEqualTo("Orders");
     // 1 for the table and 1 for each index the new item enters (ByTotal, ProductOrderIndex,
     // PendingIndex).
-    assertThat(consumed.writeCapacityUnits()).isEqualTo(4.0);
+    assertThat(consumed.capacityUnits()).isEqualTo(4.0);
     await();
     assertThat(db.query(indexQuery("Orders", "PendingIndex", "pendingAt = :p",
             values(":p", "p"))).count())
