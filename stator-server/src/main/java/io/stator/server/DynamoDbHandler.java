@@ -123,6 +123,9 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       return;
     }
     boolean keepAlive = HttpUtil.isKeepAlive(request);
+    if (isOwnEndpoint(request) && !ownEndpointAllowed(ctx, request, keepAlive)) {
+      return;
+    }
     if (request.method().equals(HttpMethod.GET) && hasPath(request.uri(), CONNECTIONS_PATH)) {
       byte[] json = health.connectionsJson();
       ByteBuf body = ctx.alloc().buffer(json.length).writeBytes(json);
@@ -140,6 +143,12 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       ByteBuf body = ctx.alloc().buffer(answer.body().length).writeBytes(answer.body());
       respond(ctx, request, HttpResponseStatus.valueOf(answer.status()), answer.contentType(),
           body, keepAlive);
+      return;
+    }
+    if (request.method().equals(HttpMethod.GET) && !hasPath(request.uri(), "/")) {
+      // Only / is the health check: a scraper or a browser must not read "healthy" elsewhere
+      respond(ctx, request, HttpResponseStatus.NOT_FOUND, "text/plain", bytes(ctx, "Not Found"),
+          keepAlive);
       return;
     }
     if (request.method().equals(HttpMethod.GET)) {
@@ -197,6 +206,42 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     }
     metrics.record(operation, failure, System.nanoTime() - started);
     respond(ctx, request, status, responseType, body, keepAlive);
+  }
+
+  /** A GET of one of Stator's own paths, or the TTL sweep's POST. */
+  private static boolean isOwnEndpoint(FullHttpRequest request) {
+    return (request.method().equals(HttpMethod.GET)
+            && request.uri().startsWith(PartitionsEndpoint.PREFIX))
+        || (request.method().equals(HttpMethod.POST) && hasPath(request.uri(), TTL_SWEEP_PATH));
+  }
+
+  /**
+   * Whether one of Stator's own endpoints may answer (see {@link OwnEndpoints}); with {@code
+   * --auth sigv4}, the sweep and the partition report also need a valid signature. When not,
+   * answers the refusal: 403, or DynamoDB's error for the signature.
+   */
+  private boolean ownEndpointAllowed(
+      ChannelHandlerContext ctx, FullHttpRequest request, boolean keepAlive) {
+    boolean changesOrShowsKeys = request.method().equals(HttpMethod.POST)
+        || request.uri().startsWith(PartitionsEndpoint.TABLES);
+    String refusal = OwnEndpoints.refusal(request.headers(), changesOrShowsKeys);
+    if (refusal != null) {
+      respond(ctx, request, HttpResponseStatus.FORBIDDEN, "text/plain", bytes(ctx, refusal),
+          keepAlive);
+      return false;
+    }
+    if (signatures != null && changesOrShowsKeys) {
+      try {
+        signatures.verify(new SigV4.Request(request.method().name(), request.uri(),
+            name -> request.headers().getAll(name), request.content().nioBuffer()));
+      } catch (DynamoDbException e) {
+        ByteBuf body = ctx.alloc().buffer();
+        respond(ctx, request, error(body, e.type(), e.getMessage(), e), AMZ_JSON, body,
+            keepAlive);
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

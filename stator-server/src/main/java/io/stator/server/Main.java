@@ -465,6 +465,11 @@ public final class Main implements Runnable {
           mode.name().toLowerCase(java.util.Locale.ROOT), limits.maxConnections(),
           signatures == null ? "" : ", signatures verified");
       out.flush();
+      if (signatures == null && !isLoopback(host)) {
+        err.println("stator: warning: listening on " + host + " without --auth sigv4: anyone"
+            + " who can reach this port can read, change and delete every table");
+        err.flush();
+      }
       // The server runs on its own threads; this one waits for SIGINT/SIGTERM, whose shutdown
       // hook closes the server and the storage.
       Thread.currentThread().join();
@@ -634,6 +639,14 @@ public final class Main implements Runnable {
         }
       }
       return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    }
+
+    private static boolean isLoopback(String host) {
+      try {
+        return java.net.InetAddress.getByName(host).isLoopbackAddress();
+      } catch (java.net.UnknownHostException e) {
+        return false;
+      }
     }
 
     private static String hostForUrl(String host) {

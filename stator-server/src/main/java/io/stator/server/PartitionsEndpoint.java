@@ -23,7 +23,7 @@ import java.util.Map;
  */
 final class PartitionsEndpoint {
   static final String PREFIX = "/stator/";
-  private static final String TABLES = "/stator/tables/";
+  static final String TABLES = "/stator/tables/";
   private static final String PARTITIONS = "/partitions";
   private static final JsonFactory JSON = new JsonFactory();
 

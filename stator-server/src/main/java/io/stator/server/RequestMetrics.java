@@ -6,6 +6,7 @@ import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.prometheus.metrics.model.snapshots.Unit;
 import io.stator.api.Database;
 import io.stator.api.DescribeTableRequest;
@@ -99,6 +100,24 @@ final class RequestMetrics {
     }
   }
 
+  /**
+   * Loads the classes a count and a scrape use, without counting anything or reading the
+   * tables: at start, while the process can still open its jar.
+   */
+  void loadClasses() {
+    requests.labelValues("Unknown", "success");
+    requests.remove("Unknown", "success");
+    latency.labelValues("Unknown");
+    latency.remove("Unknown");
+    throttles.labelValues("Unknown");
+    throttles.remove("Unknown");
+    try {
+      writer.write(new ByteArrayOutputStream(), MetricSnapshots.of());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** The metrics now, in Prometheus's text format. */
   byte[] scrape() {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -118,10 +137,16 @@ final class RequestMetrics {
     return operation.substring(operation.lastIndexOf('.') + 1);
   }
 
+  /** Each table's description; none while the storage fails (the scrape still answers). */
   private static void tables(Database database, java.util.function.Consumer<TableDescription> each) {
     String start = null;
     do {
-      ListTablesResponse page = database.listTables(new ListTablesRequest(start, 100));
+      ListTablesResponse page;
+      try {
+        page = database.listTables(new ListTablesRequest(start, 100));
+      } catch (RuntimeException storageFails) {
+        return;
+      }
       for (String name : page.tableNames()) {
         try {
           each.accept(database.describeTable(new DescribeTableRequest(name)).table());

@@ -201,6 +201,10 @@ public final class StatorServer implements AutoCloseable {
     // database the first time it logs, and with no descriptor left that read threw an Error on
     // the event loop that logged (see ServerLog). Netty logs little, but nothing of it may die so.
     TimeZone.getDefault();
+    // Likewise the classes a request may need first when descriptors are short (a class loads
+    // from the jar, which takes one): the guard of Stator's own endpoints, and the metrics'
+    OwnEndpoints.addressedDirectly("127.0.0.1");
+    metrics.loadClasses();
     try {
       ServerBootstrap bootstrap =
           new ServerBootstrap()

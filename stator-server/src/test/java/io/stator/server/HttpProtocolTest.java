@@ -250,7 +250,7 @@ class HttpProtocolTest {
   void anOversizedBodyIsRequestEntityTooLarge() throws Exception {
     try (Socket socket = socket()) {
       String head =
-          "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\n"
+          "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-amz-json-1.0\r\n"
               + "X-Amz-Target: DynamoDB_20120810.PutItem\r\nAuthorization: "
               + AUTH
               + "\r\nContent-Length: "
@@ -302,7 +302,7 @@ class HttpProtocolTest {
       assertThat(presigned.body).contains("MissingAuthenticationTokenException");
 
       socket.getOutputStream().write(
-          "GET /stator/tables/%zz/partitions HTTP/1.1\r\nHost: x\r\n\r\n"
+          "GET /stator/tables/%zz/partitions HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
               .getBytes(StandardCharsets.US_ASCII));
       RawResponse partitions = RawResponse.read(socket.getInputStream());
       assertThat(partitions.status).isEqualTo(400);
@@ -376,7 +376,7 @@ class HttpProtocolTest {
   static byte[] rawPost(String operation, String body) {
     byte[] content = body.getBytes(StandardCharsets.UTF_8);
     String head =
-        "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\n"
+        "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-amz-json-1.0\r\n"
             + "X-Amz-Target: DynamoDB_20120810."
             + operation
             + "\r\nAuthorization: "

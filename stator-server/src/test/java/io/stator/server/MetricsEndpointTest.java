@@ -99,5 +99,7 @@ class MetricsEndpointTest {
         + "le=\"+Inf\"}")).isEqualTo(2.0);
     assertThat(samples.get("stator_table_size_bytes{table=\"Orders\"}")).isPositive();
     assertThat(samples.get("stator_connections_open")).isGreaterThanOrEqualTo(1.0);
+    // The classes loaded at start leave no series behind
+    assertThat(samples.keySet()).noneMatch(name -> name.contains("\"Unknown\""));
   }
 }
