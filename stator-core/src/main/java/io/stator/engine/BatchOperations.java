@@ -23,6 +23,8 @@ import io.stator.index.IndexKeys;
 import io.stator.index.IndexWrite;
 import io.stator.schema.Constraints;
 import io.stator.schema.TableDefinition;
+import io.stator.storage.Consistency;
+import io.stator.storage.KeyRead;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
@@ -157,12 +159,39 @@ final class BatchOperations {
       resolved.add(new TableReads(t.tableName(), t.request(), table, t.projection()));
     }
 
+    // Every key of every table in one call to the storage; the strong read when any table asks
+    // for it (a storage may serve a stronger read than asked, never a weaker one).
+    List<KeyRead> keyReads = new ArrayList<>(keyCount);
+    Consistency hint = Consistency.EVENTUAL;
+    for (TableReads t : resolved) {
+      for (Map<String, AttributeValue> key : t.request().keys()) {
+        keyReads.add(new KeyRead(t.table().space(), ItemKeys.storageKey(t.table(), key)));
+      }
+      if (Boolean.TRUE.equals(t.request().consistentRead())) {
+        hint = Consistency.STRONG;
+      }
+    }
+    List<Optional<StoredRecord>> records;
+    try {
+      records = storage.getAll(keyReads, hint);
+    } catch (StorageException e) {
+      // A table that another engine deleted is not found; any other fault is the storage's.
+      for (TableReads t : resolved) {
+        RuntimeException failure = tables.failure(t.table(), e);
+        if (failure != e) {
+          throw failure;
+        }
+      }
+      throw e;
+    }
+
     Map<String, List<Map<String, AttributeValue>>> responses = new LinkedHashMap<>();
     Map<String, KeysAndAttributes> unprocessed = new LinkedHashMap<>();
     Map<String, Consumption> consumed = new LinkedHashMap<>();
     ProvisionedThroughputExceededException throttled = null;
     int processed = 0;
     long responseBytes = 0;
+    int next = 0;
     for (TableReads t : resolved) {
       List<Map<String, AttributeValue>> found = new ArrayList<>();
       responses.put(t.tableName(), found);
@@ -170,17 +199,13 @@ final class BatchOperations {
       ReadConsistency consistency = ReadConsistency.of(t.request().consistentRead());
       List<Map<String, AttributeValue>> left = new ArrayList<>();
       for (Map<String, AttributeValue> key : t.request().keys()) {
+        KeyRead keyRead = keyReads.get(next);
+        Optional<StoredRecord> record = records.get(next++);
         if (responseBytes > MAX_GET_RESPONSE_BYTES) {
           left.add(key);
           continue;
         }
-        StorageKey storageKey = ItemKeys.storageKey(t.table(), key);
-        Optional<StoredRecord> record;
-        try {
-          record = storage.get(t.table().space(), storageKey);
-        } catch (StorageException e) {
-          throw tables.failure(t.table(), e);
-        }
+        StorageKey storageKey = keyRead.key();
         Map<String, AttributeValue> whole =
             record.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
         // Priced as a GetItem of the whole item, whatever the projection.

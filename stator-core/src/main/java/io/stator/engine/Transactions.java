@@ -41,6 +41,8 @@ import io.stator.schema.KeyAttribute;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitConflictException;
+import io.stator.storage.Consistency;
+import io.stator.storage.KeyRead;
 import io.stator.storage.OnConflict;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
@@ -875,9 +877,13 @@ final class Transactions {
     List<ItemResponse> responses = new ArrayList<>(reads.size());
     long[] sizes = new long[reads.size()];
     Commit check = new Commit();
+    // All keys in one call; the reads need not be one snapshot, the check below proves it.
+    List<Optional<StoredRecord>> records = storage.getAll(
+        reads.stream().map(read -> new KeyRead(read.table().space(), read.key())).toList(),
+        Consistency.STRONG);
     for (int i = 0; i < reads.size(); i++) {
       Read read = reads.get(i);
-      Optional<StoredRecord> record = storage.get(read.table().space(), read.key());
+      Optional<StoredRecord> record = records.get(i);
       check.expect(read.table().space(), read.key(),
           record.map(StoredRecord::version).orElse(Commit.Expectation.ABSENT));
       Map<String, AttributeValue> item =

@@ -70,6 +70,15 @@ public interface Storage extends AutoCloseable, GroupCommit {
   Optional<StoredRecord> get(String space, StorageKey key);
 
   /**
+   * Point reads of many keys, of one space or several, in one call (BatchGetItem's up to 100
+   * keys): what each read finds, in the order of {@code reads}, empty where there is no record.
+   * Each record is one that a commit wrote and nothing later replaced when it was read; the reads
+   * are not one snapshot (a commit between two of them may be seen by the later one only), which
+   * lets a networked store send them all at once. A read of a missing space fails the call.
+   */
+  List<Optional<StoredRecord>> getAll(List<KeyRead> reads, Consistency consistency);
+
+  /**
    * A range read within one partition, in sort order ({@code forward}) or reverse.
    *
    * @param lower the lower sort bound, or null for none

@@ -2,6 +2,8 @@ package io.stator.engine;
 
 import io.stator.storage.Bound;
 import io.stator.storage.Commit;
+import io.stator.storage.Consistency;
+import io.stator.storage.KeyRead;
 import io.stator.storage.SpaceStats;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageKey;
@@ -49,6 +51,11 @@ public abstract class InterceptingStorage implements Storage {
   @Override
   public Optional<StoredRecord> get(String space, StorageKey key) {
     return delegate.get(space, key);
+  }
+
+  @Override
+  public List<Optional<StoredRecord>> getAll(List<KeyRead> reads, Consistency consistency) {
+    return delegate.getAll(reads, consistency);
   }
 
   @Override

@@ -140,6 +140,14 @@ public final class FaultyStorage implements Storage {
   }
 
   @Override
+  public List<Optional<StoredRecord>> getAll(List<KeyRead> reads, Consistency consistency) {
+    for (KeyRead read : reads) {
+      failRead(read.space());
+    }
+    return delegate.getAll(reads, consistency);
+  }
+
+  @Override
   public List<StoredRecord> query(
       String space, byte[] partition, Bound lower, Bound upper, boolean forward, int limit) {
     failRead(space);

@@ -180,6 +180,64 @@ public abstract class StorageContract {
     assertThat(storage.get("t", key("q", "s"))).isEmpty();
   }
 
+  // ---------------------------------------------------------------- getAll
+
+  @Test
+  void getAllReadsManyKeysOfSeveralSpacesInTheOrderAsked() {
+    storage.createSpace("a");
+    storage.createSpace("b");
+    long va = put("a", key("p", "1"), "a1");
+    long vb = put("b", key("p", "1"), "b1");
+    put("a", key("q", ""), "aq");
+    storage.commit(new Commit().delete("a", key("q", "")));
+    List<StorageKey> many = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      many.add(key("m" + i, "s"));
+    }
+    Commit fill = new Commit();
+    many.subList(0, 50).forEach(k -> fill.put("b", k, b(new String(k.partition(), UTF_8))));
+    storage.commit(fill);
+
+    for (Consistency consistency : Consistency.values()) {
+      List<Optional<StoredRecord>> found = storage.getAll(List.of(
+          new KeyRead("b", key("p", "1")),
+          new KeyRead("a", key("p", "2")),
+          new KeyRead("a", key("p", "1")),
+          new KeyRead("a", key("q", "")),
+          new KeyRead("a", key("p", "1"))), consistency);
+      assertThat(found).hasSize(5);
+      assertThat(value(found.get(0))).isEqualTo("b1");
+      assertThat(found.get(0).orElseThrow().version()).isEqualTo(vb);
+      assertThat(found.get(0).orElseThrow().key()).isEqualTo(key("p", "1"));
+      assertThat(found.get(1)).isEmpty();
+      assertThat(value(found.get(2))).isEqualTo("a1");
+      assertThat(found.get(2).orElseThrow().version()).isEqualTo(va);
+      assertThat(found.get(3)).as("deleted").isEmpty();
+      assertThat(value(found.get(4))).isEqualTo("a1");
+
+      // BatchGetItem's hundred keys, half of them present, in one call.
+      List<Optional<StoredRecord>> hundred =
+          storage.getAll(many.stream().map(k -> new KeyRead("b", k)).toList(), consistency);
+      for (int i = 0; i < 100; i++) {
+        if (i < 50) {
+          assertThat(value(hundred.get(i))).isEqualTo("m" + i);
+        } else {
+          assertThat(hundred.get(i)).isEmpty();
+        }
+      }
+      assertThat(storage.getAll(List.of(), consistency)).isEmpty();
+    }
+  }
+
+  @Test
+  void getAllOfAMissingSpaceFails() {
+    storage.createSpace("a");
+    assertThatThrownBy(() -> storage.getAll(
+            List.of(new KeyRead("a", key("p", "s")), new KeyRead("nope", key("p", "s"))),
+            Consistency.STRONG))
+        .isInstanceOf(StorageException.class);
+  }
+
   @Test
   void emptySortKeyAndEmptyValueAreStored() {
     storage.createSpace("t");

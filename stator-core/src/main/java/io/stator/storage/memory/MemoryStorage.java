@@ -3,6 +3,8 @@ package io.stator.storage.memory;
 import io.stator.storage.Bound;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitConflictException;
+import io.stator.storage.Consistency;
+import io.stator.storage.KeyRead;
 import io.stator.storage.Locks;
 import io.stator.storage.SpaceStats;
 import io.stator.storage.Storage;
@@ -79,6 +81,16 @@ public final class MemoryStorage implements Storage {
   @Override
   public Optional<StoredRecord> get(String space, StorageKey key) {
     return Optional.ofNullable(space(space).points.get(new MapKey(key)));
+  }
+
+  /** Each key from the map of its space, as {@link #get}: one read in memory is as cheap. */
+  @Override
+  public List<Optional<StoredRecord>> getAll(List<KeyRead> reads, Consistency consistency) {
+    List<Optional<StoredRecord>> out = new ArrayList<>(reads.size());
+    for (KeyRead read : reads) {
+      out.add(get(read.space(), read.key()));
+    }
+    return out;
   }
 
   @Override

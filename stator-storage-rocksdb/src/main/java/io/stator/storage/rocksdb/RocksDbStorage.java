@@ -6,6 +6,8 @@ import io.stator.storage.Bound;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitConflictException;
 import io.stator.storage.CommitOutcomeUnknownException;
+import io.stator.storage.Consistency;
+import io.stator.storage.KeyRead;
 import io.stator.storage.Locks;
 import io.stator.storage.SpaceStats;
 import io.stator.storage.Storage;
@@ -687,6 +689,25 @@ public final class RocksDbStorage implements Storage {
       return Optional.ofNullable(read(space, key));
     } catch (RocksDBException e) {
       throw fault("cannot read " + space, e);
+    } finally {
+      shared.unlock();
+    }
+  }
+
+  /** Each key as {@link #get} reads it (the record cache first), under one entry. */
+  @Override
+  public List<Optional<StoredRecord>> getAll(List<KeyRead> reads, Consistency consistency) {
+    List<Optional<StoredRecord>> out = new ArrayList<>(reads.size());
+    Lock shared = enter();
+    try {
+      for (KeyRead read : reads) {
+        try {
+          out.add(Optional.ofNullable(read(read.space(), read.key())));
+        } catch (RocksDBException e) {
+          throw fault("cannot read " + read.space(), e);
+        }
+      }
+      return out;
     } finally {
       shared.unlock();
     }
