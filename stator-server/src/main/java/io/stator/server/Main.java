@@ -5,6 +5,7 @@ import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.api.Database;
 import io.stator.capacity.CapacityMode;
+import io.netty.handler.ssl.SslContext;
 import io.stator.server.auth.Credential;
 import io.stator.server.auth.Credentials;
 import io.stator.server.auth.SigV4;
@@ -357,6 +358,18 @@ public final class Main implements Runnable {
                 + " blank lines and lines starting with # are ignored.")
     Path credentialsFile;
 
+    @Option(
+        names = "--tls-cert",
+        paramLabel = "FILE",
+        description = "Serve HTTPS with this certificate chain (PEM), with --tls-key.")
+    Path tlsCertificate;
+
+    @Option(
+        names = "--tls-key",
+        paramLabel = "FILE",
+        description = "The certificate's private key (PEM, PKCS#8, unencrypted), with --tls-cert.")
+    Path tlsKey;
+
     @Override
     public Integer call() throws Exception {
       CapacityMode mode;
@@ -387,6 +400,7 @@ public final class Main implements Runnable {
         limits = limits.withMaxConnections(maxConnections);
       }
       SigV4 signatures = signatures();
+      SslContext tls = tls();
       String kind = storageKind();
       boolean cassandra = kind.equals("cassandra");
       List<InetSocketAddress> nodes = cassandra ? contactPoints() : List.of();
@@ -444,7 +458,8 @@ public final class Main implements Runnable {
                 true,
                 eventLoops != null ? eventLoops : StatorServer.defaultEventLoops(),
                 limits,
-                signatures);
+                signatures,
+                tls);
       } catch (Exception e) {
         database.close();
         err.println("stator: cannot listen on " + host + ":" + port + ": " + bindProblem(e));
@@ -460,8 +475,8 @@ public final class Main implements Runnable {
               : inMemory ? "in memory" : "RocksDB at " + dir;
       PrintWriter out = spec.commandLine().getOut();
       out.printf(
-          "Stator %s listening on http://%s:%d (%s, capacity %s, at most %d connections%s)%n",
-          version(), hostForUrl(host), server.port(), where,
+          "Stator %s listening on %s://%s:%d (%s, capacity %s, at most %d connections%s)%n",
+          version(), tls == null ? "http" : "https", hostForUrl(host), server.port(), where,
           mode.name().toLowerCase(java.util.Locale.ROOT), limits.maxConnections(),
           signatures == null ? "" : ", signatures verified");
       out.flush();
@@ -513,6 +528,22 @@ public final class Main implements Runnable {
             + " STATOR_SECRET_ACCESS_KEY in the environment");
       }
       return new SigV4(Credentials.of(keys), java.time.Clock.systemUTC());
+    }
+
+    /** HTTPS from --tls-cert and --tls-key, or null for plain HTTP. */
+    private SslContext tls() {
+      if (tlsCertificate == null && tlsKey == null) {
+        return null;
+      }
+      if (tlsCertificate == null || tlsKey == null) {
+        throw usage("--tls-cert and --tls-key go together");
+      }
+      try {
+        return Tls.fromPem(tlsCertificate.toFile(), tlsKey.toFile());
+      } catch (IllegalArgumentException e) {
+        throw usage("cannot use --tls-cert " + tlsCertificate + " and --tls-key " + tlsKey + ": "
+            + e.getMessage());
+      }
     }
 
     /** A usage error of this command: its one-line reason and a pointer to the help. */

@@ -19,6 +19,7 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.DefaultEventExecutorGroup;
 import io.netty.util.concurrent.EventExecutorGroup;
 import io.stator.api.Database;
+import io.netty.handler.ssl.SslContext;
 import io.stator.server.auth.SigV4;
 import io.stator.storage.GroupCommit;
 import java.net.InetSocketAddress;
@@ -177,6 +178,24 @@ public final class StatorServer implements AutoCloseable {
       int eventLoops,
       ServerLimits limits,
       SigV4 signatures) {
+    return start(host, port, database, region, callsOnEventLoops, eventLoops, limits, signatures,
+        null);
+  }
+
+  /**
+   * As above, serving HTTPS with {@code tls} (null serves plain HTTP): every connection's first
+   * handler decrypts, so what follows sees the same requests either way.
+   */
+  public static StatorServer start(
+      String host,
+      int port,
+      Database database,
+      String region,
+      boolean callsOnEventLoops,
+      int eventLoops,
+      ServerLimits limits,
+      SigV4 signatures,
+      SslContext tls) {
     if (eventLoops < 1) {
       throw new IllegalArgumentException("eventLoops must be at least 1, not " + eventLoops);
     }
@@ -225,6 +244,11 @@ public final class StatorServer implements AutoCloseable {
                           return;
                         }
                         ChannelPipeline p = ch.pipeline();
+                        if (tls != null) {
+                          // Nearest the socket: the durable flush below it waits, then this
+                          // encrypts what it lets through
+                          p.addLast(tls.newHandler(ch.alloc()));
+                        }
                         p.addLast(durableFlush);
                         p.addLast(new HttpServerCodec());
                         p.addLast(new HttpConnection(limits, closes));

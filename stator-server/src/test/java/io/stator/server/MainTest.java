@@ -174,6 +174,16 @@ class MainTest {
   }
 
   @Test
+  void tlsOptionsGoTogetherAndMustBeReadable(@TempDir Path dir) throws IOException {
+    assertThat(run("serve", "--in-memory", "--tls-cert", "cert.pem")).isEqualTo(2);
+    assertThat(err.toString()).contains("--tls-cert and --tls-key go together");
+    Path junk = Files.writeString(dir.resolve("junk.pem"), "junk");
+    assertThat(run("serve", "--in-memory", "--tls-cert", junk.toString(), "--tls-key",
+        junk.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("cannot use --tls-cert " + junk);
+  }
+
+  @Test
   void noCommandIsAUsageError() {
     assertThat(run()).isEqualTo(2);
     assertThat(err.toString()).contains("stator serve");
