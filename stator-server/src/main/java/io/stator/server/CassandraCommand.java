@@ -194,28 +194,35 @@ final class CassandraCommand implements Runnable {
               list.filter(p -> Files.isRegularFile(p.resolve(PID_FILE))).sorted().toList();
         }
       }
-      int stopped = 0;
+      // Every node told to stop first, then each waited for: they shut down side by side.
+      List<Path> stopping = new ArrayList<>();
+      List<ProcessHandle> nodes = new ArrayList<>();
       for (Path nodeDir : nodeDirs) {
-        Optional<Long> pid = runningPid(nodeDir);
-        if (pid.isPresent()) {
-          ProcessHandle node = ProcessHandle.of(pid.get()).orElseThrow();
-          stop(node);
-          out.println("stator: stopped the Cassandra node in " + nodeDir + " (pid " + pid.get()
-              + ")");
-          stopped++;
+        Optional<ProcessHandle> node = runningPid(nodeDir).flatMap(ProcessHandle::of);
+        if (node.isPresent()) {
+          node.get().destroy();
+          stopping.add(nodeDir);
+          nodes.add(node.get());
+        } else {
+          Files.deleteIfExists(nodeDir.resolve(PID_FILE));
         }
-        Files.deleteIfExists(nodeDir.resolve(PID_FILE));
       }
-      if (stopped == 0) {
+      for (int i = 0; i < nodes.size(); i++) {
+        awaitExit(nodes.get(i));
+        out.println("stator: stopped the Cassandra node in " + stopping.get(i) + " (pid "
+            + nodes.get(i).pid() + ")");
+        out.flush();
+        Files.deleteIfExists(stopping.get(i).resolve(PID_FILE));
+      }
+      if (nodes.isEmpty()) {
         out.println("stator: no Cassandra node runs in " + dir);
       }
       out.flush();
       return 0;
     }
 
-    /** SIGTERM, which Cassandra answers by flushing and exiting; SIGKILL after 60 s. */
-    private static void stop(ProcessHandle node) {
-      node.destroy();
+    /** Waits for a node told to stop (SIGTERM: Cassandra flushes and exits); SIGKILL after 60 s. */
+    private static void awaitExit(ProcessHandle node) {
       try {
         node.onExit().get(60, TimeUnit.SECONDS);
       } catch (java.util.concurrent.TimeoutException e) {
