@@ -331,6 +331,9 @@ final class IndexValidation {
     if (g.projection().nonKeyAttributes() != null && !type.equals(IndexDefinition.INCLUDE)) {
       throw invalid("ProjectionType is " + type + ", but NonKeyAttributes is specified");
     }
+    if (g.projection().nonKeyAttributes() == null && type.equals(IndexDefinition.INCLUDE)) {
+      throw invalid("ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
+    }
   }
 
   private static IndexDefinition definition(

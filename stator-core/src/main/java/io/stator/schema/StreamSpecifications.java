@@ -32,7 +32,16 @@ public final class StreamSpecifications {
 
   /** The streams of a new table: one enabled stream, or none. */
   static List<StreamDefinition> create(StreamSpecification s, Instant now) {
-    if (s == null || !s.streamEnabled()) {
+    if (s == null) {
+      return List.of();
+    }
+    if (!s.streamEnabled()) {
+      if (s.streamViewType() != null) {
+        // DynamoDB's recorded words, which name the member UpdateViewType.
+        throw DynamoDbException.validation(
+            "One or more parameter values were invalid: Table is being created with a stream"
+                + " disabled, UpdateViewType should not be specified");
+      }
       return List.of();
     }
     requireViewType(s);

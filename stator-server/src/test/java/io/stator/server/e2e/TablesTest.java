@@ -240,6 +240,60 @@ class TablesTest extends EndToEndTest {
         .containsExactlyInAnyOrder(attribute("id", S), attribute("xyz", S));
   }
 
+  /**
+   * Settings that contradict each other are refused in DynamoDB's words, and no table is made:
+   * a disabled stream with a view type, an INCLUDE projection without NonKeyAttributes (GSI or
+   * LSI, on CreateTable and on UpdateTable's new GSI), an index key the request does not define.
+   */
+  @Test
+  void contradictorySettingsAreRefused() {
+    String disabled = uniqueTableName("stream-off");
+    assertValidation("One or more parameter values were invalid: Table is being created with a"
+            + " stream disabled, UpdateViewType should not be specified",
+        () -> dynamo.createTable(r -> r.tableName(disabled)
+            .attributeDefinitions(attribute("id", S)).keySchema(key("id", KeyType.HASH))
+            .billingMode(BillingMode.PAY_PER_REQUEST)
+            .streamSpecification(st -> st.streamEnabled(false)
+                .streamViewType("NEW_AND_OLD_IMAGES"))));
+    String include = "One or more parameter values were invalid: ProjectionType is INCLUDE, but"
+        + " NonKeyAttributes is not specified";
+    String gsi = uniqueTableName("include-gsi");
+    assertValidation(include, () -> dynamo.createTable(r -> r.tableName(gsi)
+        .attributeDefinitions(attribute("id", S), attribute("g", S))
+        .keySchema(key("id", KeyType.HASH))
+        .globalSecondaryIndexes(g -> g.indexName("ByG").keySchema(key("g", KeyType.HASH))
+            .projection(p -> p.projectionType("INCLUDE")))
+        .billingMode(BillingMode.PAY_PER_REQUEST)));
+    String lsi = uniqueTableName("include-lsi");
+    assertValidation(include, () -> dynamo.createTable(r -> r.tableName(lsi)
+        .attributeDefinitions(attribute("id", S), attribute("s", S), attribute("l", S))
+        .keySchema(key("id", KeyType.HASH), key("s", KeyType.RANGE))
+        .localSecondaryIndexes(l -> l.indexName("ByL")
+            .keySchema(key("id", KeyType.HASH), key("l", KeyType.RANGE))
+            .projection(p -> p.projectionType("INCLUDE")))
+        .billingMode(BillingMode.PAY_PER_REQUEST)));
+    String undefined = uniqueTableName("undefined-gsi");
+    assertValidation("One or more parameter values were invalid: Some index key attributes are"
+            + " not defined in AttributeDefinitions. Keys: [g], AttributeDefinitions: [id]",
+        () -> dynamo.createTable(r -> r.tableName(undefined)
+            .attributeDefinitions(attribute("id", S)).keySchema(key("id", KeyType.HASH))
+            .globalSecondaryIndexes(g -> g.indexName("ByG").keySchema(key("g", KeyType.HASH))
+                .projection(p -> p.projectionType("ALL")))
+            .billingMode(BillingMode.PAY_PER_REQUEST)));
+    for (String name : List.of(disabled, gsi, lsi, undefined)) {
+      assertErrorContaining(ResourceNotFoundException.class, "ResourceNotFoundException",
+          "Requested resource not found", () -> dynamo.describeTable(r -> r.tableName(name)));
+    }
+
+    String table = createTable("include-update", "id", S);
+    assertValidation(include, () -> dynamo.updateTable(r -> r.tableName(table)
+        .attributeDefinitions(attribute("g", S))
+        .globalSecondaryIndexUpdates(u -> u.create(c -> c.indexName("ByG")
+            .keySchema(key("g", KeyType.HASH)).projection(p -> p.projectionType("INCLUDE"))))));
+    assertThat(dynamo.describeTable(r -> r.tableName(table)).table().hasGlobalSecondaryIndexes())
+        .isFalse();
+  }
+
   @Test
   void deleteTableRemovesTheTable() {
     String name = createTable("delete", "id", S);
