@@ -372,39 +372,10 @@ public final class Main implements Runnable {
 
     @Override
     public Integer call() throws Exception {
-      CapacityMode mode;
-      try {
-        mode = CapacityMode.parse(capacity);
-      } catch (IllegalArgumentException e) {
-        throw usage("--capacity must be observe or enforce, not " + capacity);
-      }
-      if (port < 0 || port > 65535) {
-        throw usage("--port must be between 0 and 65535, not " + port);
-      }
-      if (cacheSize != null && cacheSize < RocksDbStorage.MIN_MEMORY_BYTES) {
-        throw usage("--cache-size must be at least " + (RocksDbStorage.MIN_MEMORY_BYTES >> 20)
-            + "m, not " + cacheSize + " bytes");
-      }
-      if (eventLoops != null && eventLoops < 1) {
-        throw usage("--event-loops must be at least 1, not " + eventLoops);
-      }
-      if (maxConnections != null && maxConnections < 1) {
-        throw usage("--max-connections must be at least 1, not " + maxConnections);
-      }
-      ServerLimits limits =
-          ServerLimits.defaults()
-              .withIdleTimeout(idleTimeout)
-              .withHeaderTimeout(headerTimeout)
-              .withBodyTimeout(bodyTimeout);
-      if (maxConnections != null) {
-        limits = limits.withMaxConnections(maxConnections);
-      }
+      CapacityMode mode = capacityMode();
+      ServerLimits limits = limits();
       SigV4 signatures = signatures();
       SslContext tls = tls();
-      String kind = storageKind();
-      boolean cassandra = kind.equals("cassandra");
-      List<InetSocketAddress> nodes = cassandra ? contactPoints() : List.of();
-      Path dir = dataDir != null ? dataDir : Path.of("stator-data");
       // Netty samples one buffer in 128 for leak tracking and records a stack trace at each of
       // its uses: ~1% of a GetItem's CPU. The tests, which start servers of their own, keep it;
       // -Dio.netty.leakDetection.level turns it back on here.
@@ -412,30 +383,9 @@ public final class Main implements Runnable {
         ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
       }
       PrintWriter err = spec.commandLine().getErr();
-      Storage storage;
-      if (cassandra) {
-        try {
-          storage =
-              openCassandra(nodes, keyspace != null ? keyspace : CassandraStorage.DEFAULT_KEYSPACE);
-        } catch (RuntimeException e) {
-          err.println("stator: cannot use Cassandra at " + String.join(",", contactPoints) + ": "
-              + e.getMessage());
-          err.flush();
-          return 1;
-        }
-      } else {
-        try {
-          storage =
-              inMemory
-                  ? new MemoryStorage()
-                  : RocksDbStorage.open(
-                      dir,
-                      cacheSize != null ? cacheSize : RocksDbStorage.defaultMemoryBytes());
-        } catch (RuntimeException e) {
-          err.println("stator: cannot open the data directory " + dir + ": " + storeProblem(e));
-          err.flush();
-          return 1;
-        }
+      Storage storage = openStorage(err);
+      if (storage == null) {
+        return 1;
       }
       Database database =
           Stator.open(
@@ -468,17 +418,12 @@ public final class Main implements Runnable {
       }
       Runtime.getRuntime().addShutdownHook(new Thread(server::close, "stator-shutdown"));
       PeriodicCollection.follow();
-      String where =
-          cassandra
-              ? "Cassandra at " + String.join(",", contactPoints) + ", keyspace "
-                  + (keyspace != null ? keyspace : CassandraStorage.DEFAULT_KEYSPACE)
-              : inMemory ? "in memory" : "RocksDB at " + dir;
       PrintWriter out = spec.commandLine().getOut();
       out.printf(
           "Stator %s listening on %s://%s:%d (%s, capacity %s, at most %d connections%s)%n",
-          version(), tls == null ? "http" : "https", hostForUrl(host), server.port(), where,
-          mode.name().toLowerCase(java.util.Locale.ROOT), limits.maxConnections(),
-          signatures == null ? "" : ", signatures verified");
+          version(), tls == null ? "http" : "https", hostForUrl(host), server.port(),
+          storeDescription(), mode.name().toLowerCase(java.util.Locale.ROOT),
+          limits.maxConnections(), signatures == null ? "" : ", signatures verified");
       out.flush();
       if (signatures == null && !isLoopback(host)) {
         err.println("stator: warning: listening on " + host + " without --auth sigv4: anyone"
@@ -489,6 +434,81 @@ public final class Main implements Runnable {
       // hook closes the server and the storage.
       Thread.currentThread().join();
       return 0;
+    }
+
+    private CapacityMode capacityMode() {
+      try {
+        return CapacityMode.parse(capacity);
+      } catch (IllegalArgumentException e) {
+        throw usage("--capacity must be observe or enforce, not " + capacity);
+      }
+    }
+
+    /** The connection limit and timeouts, once the numeric options are checked. */
+    private ServerLimits limits() {
+      if (port < 0 || port > 65535) {
+        throw usage("--port must be between 0 and 65535, not " + port);
+      }
+      if (cacheSize != null && cacheSize < RocksDbStorage.MIN_MEMORY_BYTES) {
+        throw usage("--cache-size must be at least " + (RocksDbStorage.MIN_MEMORY_BYTES >> 20)
+            + "m, not " + cacheSize + " bytes");
+      }
+      if (eventLoops != null && eventLoops < 1) {
+        throw usage("--event-loops must be at least 1, not " + eventLoops);
+      }
+      if (maxConnections != null && maxConnections < 1) {
+        throw usage("--max-connections must be at least 1, not " + maxConnections);
+      }
+      ServerLimits limits =
+          ServerLimits.defaults()
+              .withIdleTimeout(idleTimeout)
+              .withHeaderTimeout(headerTimeout)
+              .withBodyTimeout(bodyTimeout);
+      return maxConnections != null ? limits.withMaxConnections(maxConnections) : limits;
+    }
+
+    /** The store --storage names, or null once {@code err} says why it cannot be opened. */
+    private Storage openStorage(PrintWriter err) {
+      String kind = storageKind();
+      if (kind.equals("cassandra")) {
+        List<InetSocketAddress> nodes = contactPoints();
+        try {
+          return openCassandra(nodes, keyspace());
+        } catch (RuntimeException e) {
+          err.println("stator: cannot use Cassandra at " + String.join(",", contactPoints) + ": "
+              + e.getMessage());
+          err.flush();
+          return null;
+        }
+      }
+      if (inMemory) {
+        return new MemoryStorage();
+      }
+      Path dir = dataDirectory();
+      try {
+        return RocksDbStorage.open(
+            dir, cacheSize != null ? cacheSize : RocksDbStorage.defaultMemoryBytes());
+      } catch (RuntimeException e) {
+        err.println("stator: cannot open the data directory " + dir + ": " + storeProblem(e));
+        err.flush();
+        return null;
+      }
+    }
+
+    /** Where the data lives, as the start line says it. */
+    private String storeDescription() {
+      if (storageKind().equals("cassandra")) {
+        return "Cassandra at " + String.join(",", contactPoints) + ", keyspace " + keyspace();
+      }
+      return inMemory ? "in memory" : "RocksDB at " + dataDirectory();
+    }
+
+    private Path dataDirectory() {
+      return dataDir != null ? dataDir : Path.of("stator-data");
+    }
+
+    private String keyspace() {
+      return keyspace != null ? keyspace : CassandraStorage.DEFAULT_KEYSPACE;
     }
 
     /**
