@@ -889,8 +889,10 @@ final class Transactions {
       Map<String, AttributeValue> item =
           record.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
       sizes[i] = item == null ? 0 : ItemSize.of(item);
-      responses.add(new ItemResponse(
-          item == null ? null : RequestConstraints.project(item, read.projection())));
+      Map<String, AttributeValue> shown =
+          item == null ? null : RequestConstraints.project(item, read.projection());
+      // A projection that matches nothing of the item answers no Item, as GetItem does.
+      responses.add(new ItemResponse(shown == null || shown.isEmpty() ? null : shown));
     }
     storage.commit(check); // writes nothing: only proves all versions held at one instant
     return new TransactGetItemsResponse(

@@ -42,7 +42,15 @@ final class Evaluator {
       return !evaluate(not.operand(), item);
     }
     if (condition instanceof Comparison c) {
-      return compare(c.comparator(), value(c.left(), item), value(c.right(), item));
+      AttributeValue left = value(c.left(), item);
+      AttributeValue right = value(c.right(), item);
+      // size() of an absent attribute (or of one without a size) matches nothing, not even <>,
+      // where an absent attribute itself is unequal to every value.
+      if ((left == null && c.left() instanceof Operand.Size)
+          || (right == null && c.right() instanceof Operand.Size)) {
+        return false;
+      }
+      return compare(c.comparator(), left, right);
     }
     if (condition instanceof Between b) {
       AttributeValue value = value(b.value(), item);
@@ -123,12 +131,13 @@ final class Evaluator {
   }
 
   /**
-   * DynamoDB's {@code size}: the length of a string in UTF-8 bytes, of a binary in bytes, the
-   * number of elements of a set, list or map; null (no size) for N, BOOL and NULL.
+   * DynamoDB's {@code size}: the length of a string in UTF-16 code units (as Java counts it: a
+   * character outside the Basic Multilingual Plane counts 2), of a binary in bytes, the number of
+   * elements of a set, list or map; null (no size) for N, BOOL and NULL.
    */
   static Integer size(AttributeValue value) {
     if (value instanceof AttributeValue.S s) {
-      return utf8Length(s.value());
+      return s.value().length();
     }
     if (value instanceof AttributeValue.B b) {
       return b.value().length();
@@ -149,26 +158,6 @@ final class Evaluator {
       return m.value().size();
     }
     return null;
-  }
-
-  static int utf8Length(String s) {
-    int bytes = 0;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c < 0x80) {
-        bytes += 1;
-      } else if (c < 0x800) {
-        bytes += 2;
-      } else if (Character.isHighSurrogate(c)
-          && i + 1 < s.length()
-          && Character.isLowSurrogate(s.charAt(i + 1))) {
-        bytes += 4;
-        i++;
-      } else {
-        bytes += 3;
-      }
-    }
-    return bytes;
   }
 
   // ---- comparisons ---------------------------------------------------------------------------

@@ -15,7 +15,7 @@ class EvaluatorTest {
   private static Map<String, AttributeValue> item() {
     Map<String, AttributeValue> item = new LinkedHashMap<>();
     item.put("s", AttributeValue.s("hello"));
-    item.put("uni", AttributeValue.s("h\u00e9\u20ac\uD83D\uDE00")); // 1 + 2 + 3 + 4 bytes
+    item.put("uni", AttributeValue.s("h\u00e9\u20ac\uD83D\uDE00")); // 1 + 1 + 1 + 2 UTF-16 units
     item.put("n", AttributeValue.n("10"));
     item.put("b", AttributeValue.b(new byte[] {1, 2, (byte) 0xff}));
     item.put("t", AttributeValue.bool(true));
@@ -170,7 +170,7 @@ class EvaluatorTest {
   @Test
   void size() {
     assertThat(eval("size(s) = :v", ":v", n("5"))).isTrue();
-    assertThat(eval("size(uni) = :v", ":v", n("10"))).isTrue();
+    assertThat(eval("size(uni) = :v", ":v", n("5"))).isTrue();
     assertThat(eval("size(b) = :v", ":v", n("3"))).isTrue();
     assertThat(eval("size(ss) = :v", ":v", n("2"))).isTrue();
     assertThat(eval("size(ns) = :v", ":v", n("2"))).isTrue();
@@ -180,6 +180,10 @@ class EvaluatorTest {
     assertThat(eval("size(n) >= :v", ":v", n("0"))).isFalse();
     assertThat(eval("size(t) >= :v", ":v", n("0"))).isFalse();
     assertThat(eval("size(absent) >= :v", ":v", n("0"))).isFalse();
+    // no size matches nothing, not even <>
+    assertThat(eval("size(absent) <> :v", ":v", n("0"))).isFalse();
+    assertThat(eval("NOT size(absent) = :v", ":v", n("0"))).isTrue();
+    assertThat(eval(":v <> size(n)", ":v", n("0"))).isFalse();
     assertThat(eval("size(m.lst) > size(ss)")).isFalse();
     assertThat(eval("size(l) > size(ss)")).isTrue();
   }

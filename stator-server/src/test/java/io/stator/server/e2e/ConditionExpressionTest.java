@@ -324,6 +324,15 @@ class ConditionExpressionTest extends EndToEndTest {
     assertThat(holds("size(Price) >= :v", ":v", n("0"))).isFalse();
     assertThat(holds("size(InStock) >= :v", ":v", n("0"))).isFalse();
     assertThat(holds("size(Absent) >= :v", ":v", n("0"))).isFalse();
+    // It matches nothing: not even <>, where an absent attribute is unequal to every value.
+    assertThat(holds("size(Absent) <> :v", ":v", n("0"))).isFalse();
+    assertThat(holds(":v <> size(Price)", ":v", n("0"))).isFalse();
+    assertThat(holds("Absent <> :v", ":v", n("0"))).isTrue();
+    // A string's size counts UTF-16 code units: "é𝄞" is 1 + 2, not its 6 UTF-8 bytes.
+    dynamo.putItem(r -> r.tableName(table).item(item("Id", n("1"), "Note", s("é𝄞"))));
+    dynamo.putItem(r -> r.tableName(table).item(item("Id", n("1"), "Note", s("é𝄞")))
+        .conditionExpression("size(Note) = :three")
+        .expressionAttributeValues(Map.of(":three", n("3"))));
     // size is an operand: it works on either side and in BETWEEN and IN.
     assertThat(holds(":v < size(Title)", ":v", n("10"))).isTrue();
     assertThat(holds("size(Title) BETWEEN :lo AND :hi", ":lo", n("10"), ":hi", n("12")))

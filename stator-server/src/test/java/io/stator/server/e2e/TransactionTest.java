@@ -256,6 +256,12 @@ class TransactionTest extends EndToEndTest {
     assertThat(responses.get(0).hasItem()).isFalse();
     assertThat(responses.get(1).item())
         .isEqualTo(item("owner", s("Ann"), "balance", n("10")));
+    // A projection that matches nothing of a present item answers no Item, as for a missing one.
+    List<ItemResponse> nothing = dynamo.transactGetItems(r -> r.transactItems(
+        TransactGetItem.builder().get(Get.builder().tableName(accounts)
+            .key(item("id", s("a"))).projectionExpression("absent").build()).build()))
+        .responses();
+    assertThat(nothing).singleElement().satisfies(i -> assertThat(i.hasItem()).isFalse());
     assertValidation("Transaction request cannot include multiple operations on one item",
         () -> dynamo.transactGetItems(r -> r.transactItems(
             TransactGetItem.builder().get(Get.builder().tableName(accounts)
