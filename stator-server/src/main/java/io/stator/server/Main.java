@@ -533,21 +533,33 @@ public final class Main implements Runnable {
           throw usage("cannot read --credentials " + credentialsFile + ": " + e.getMessage());
         }
       }
-      String id = System.getenv("STATOR_ACCESS_KEY_ID");
-      if (id != null) {
-        try {
-          keys.add(new Credential(id, System.getenv("STATOR_SECRET_ACCESS_KEY"),
-              System.getenv("STATOR_SESSION_TOKEN")));
-        } catch (IllegalArgumentException e) {
-          throw usage("STATOR_ACCESS_KEY_ID is set: " + e.getMessage()
-              + " (STATOR_SECRET_ACCESS_KEY)");
-        }
-      }
+      java.util.List<Credential> fromEnvironment = environmentKey();
+      keys.addAll(fromEnvironment);
       if (keys.isEmpty()) {
         throw usage("--auth sigv4 needs keys: --credentials FILE, or STATOR_ACCESS_KEY_ID and"
             + " STATOR_SECRET_ACCESS_KEY in the environment");
       }
-      return new SigV4(Credentials.of(keys), java.time.Clock.systemUTC());
+      SigV4 signatures = new SigV4(Credentials.of(keys), java.time.Clock.systemUTC());
+      if (credentialsFile != null) {
+        CredentialsReload.onHangup(
+            signatures, credentialsFile, fromEnvironment, spec.commandLine().getErr());
+      }
+      return signatures;
+    }
+
+    /** The key of STATOR_ACCESS_KEY_ID and STATOR_SECRET_ACCESS_KEY, if set. */
+    private java.util.List<Credential> environmentKey() {
+      String id = System.getenv("STATOR_ACCESS_KEY_ID");
+      if (id == null) {
+        return java.util.List.of();
+      }
+      try {
+        return java.util.List.of(new Credential(id, System.getenv("STATOR_SECRET_ACCESS_KEY"),
+            System.getenv("STATOR_SESSION_TOKEN")));
+      } catch (IllegalArgumentException e) {
+        throw usage("STATOR_ACCESS_KEY_ID is set: " + e.getMessage()
+            + " (STATOR_SECRET_ACCESS_KEY)");
+      }
     }
 
     /** HTTPS from --tls-cert and --tls-key, or null for plain HTTP. */

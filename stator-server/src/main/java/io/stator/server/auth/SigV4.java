@@ -39,12 +39,17 @@ public final class SigV4 {
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
   private static final HexFormat HEX = HexFormat.of();
 
-  private final Credentials credentials;
+  private volatile Credentials credentials;
   private final Clock clock;
 
   public SigV4(Credentials credentials, Clock clock) {
     this.credentials = credentials;
     this.clock = clock;
+  }
+
+  /** From now on, the keys of {@code credentials} (a reloaded file) instead of the others. */
+  public void use(Credentials credentials) {
+    this.credentials = credentials;
   }
 
   /** One request as received: its method, its target as sent, its headers, its body's bytes. */
