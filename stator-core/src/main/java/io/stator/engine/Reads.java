@@ -22,6 +22,7 @@ import io.stator.schema.Constraints;
 import io.stator.schema.IndexDefinition;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Bound;
+import io.stator.storage.ScanPage;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
@@ -310,22 +311,24 @@ final class Reads {
     }
     Page page = new Page(r.limit(), filter, projection, "COUNT".equals(r.select()), source);
     while (true) {
-      int want = page.batchSize();
-      List<StoredRecord> batch;
+      ScanPage batch;
       try {
-        batch = storage.scan(source.space(), from, to, after, want);
+        batch = storage.scanPage(source.space(), from, to, after, page.batchSize());
       } catch (StorageException e) {
         throw tables.failure(table, e);
       }
-      for (StoredRecord record : batch) {
+      for (StoredRecord record : batch.records()) {
         if (page.add(record)) {
           break;
         }
       }
-      if (page.full() || batch.size() < want) {
+      // The storage says where the range ends: a short batch may be followed by more.
+      if (page.full() || !batch.more()) {
         break;
       }
-      after = batch.get(batch.size() - 1).key();
+      if (!batch.records().isEmpty()) {
+        after = batch.records().get(batch.records().size() - 1).key();
+      }
     }
     // Like Query: the page's total rounded once, charged to the partition where it starts.
     double units = page.units(ReadConsistency.of(r.consistentRead()));

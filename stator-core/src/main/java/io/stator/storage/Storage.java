@@ -97,6 +97,22 @@ public interface Storage extends AutoCloseable, GroupCommit {
       String space, byte[] fromPartition, byte[] toPartition, StorageKey startAfter, int limit);
 
   /**
+   * One page of {@link #scan}'s records, at most {@code limit} of them (positive), saying whether
+   * more follow: a caller pages on until {@link ScanPage#more} is false, never stopping at a short
+   * page. The default reads one record past the page to know; a storage that reads in pieces may
+   * end a page early instead.
+   */
+  default ScanPage scanPage(
+      String space, byte[] fromPartition, byte[] toPartition, StorageKey startAfter, int limit) {
+    int ask = limit == Integer.MAX_VALUE ? limit : limit + 1;
+    List<StoredRecord> records = scan(space, fromPartition, toPartition, startAfter, ask);
+    if (records.size() > limit) {
+      return new ScanPage(List.copyOf(records.subList(0, limit)), true);
+    }
+    return new ScanPage(records, false);
+  }
+
+  /**
    * Applies every write atomically if every expectation holds, else nothing.
    *
    * @return the version every put of the commit got (one for all of them), or {@link

@@ -230,6 +230,48 @@ public abstract class StorageContract {
   }
 
   @Test
+  void scanPagesSayWhetherMoreFollowAndTogetherReadTheRangeOnce() {
+    storage.createSpace("t");
+    List<StorageKey> all = new ArrayList<>();
+    Commit fill = new Commit();
+    for (int p = 0; p < 7; p++) {
+      for (int s = 0; s < 3; s++) {
+        StorageKey k = key("p" + p, "s" + s);
+        all.add(k);
+        fill.put("t", k, b("v"));
+      }
+    }
+    storage.commit(fill);
+
+    for (int limit : new int[] {1, 2, 3, 5, 20, 21, 22, Integer.MAX_VALUE}) {
+      List<StorageKey> seen = new ArrayList<>();
+      StorageKey after = null;
+      int pages = 0;
+      while (true) {
+        ScanPage page = storage.scanPage("t", null, null, after, limit);
+        assertThat(page.records().size()).isLessThanOrEqualTo(limit);
+        seen.addAll(keys(page.records()));
+        pages++;
+        if (!page.more()) {
+          break;
+        }
+        assertThat(page.records()).as("a page that says more follow has a record").isNotEmpty();
+        after = page.records().get(page.records().size() - 1).key();
+        assertThat(pages).as("pages of " + limit).isLessThanOrEqualTo(all.size());
+      }
+      assertThat(seen).as("limit " + limit).containsExactlyElementsOf(all);
+    }
+    // Within a range of partitions: the last page of the range says no more follow.
+    ScanPage two = storage.scanPage("t", b("p2"), b("p4"), null, 6);
+    assertThat(keys(two.records())).hasSize(6).startsWith(key("p2", "s0"));
+    assertThat(two.more()).isFalse();
+    ScanPage five = storage.scanPage("t", b("p2"), b("p4"), null, 5);
+    assertThat(five.more()).isTrue();
+    assertThat(storage.scanPage("t", b("x"), null, null, 5))
+        .isEqualTo(new ScanPage(List.of(), false));
+  }
+
+  @Test
   void getAllOfAMissingSpaceFails() {
     storage.createSpace("a");
     assertThatThrownBy(() -> storage.getAll(
