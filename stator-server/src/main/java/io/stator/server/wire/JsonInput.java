@@ -36,8 +36,15 @@ import java.util.Map;
  * of names here keeps the rule whatever parser reads them.)
  */
 final class JsonInput {
-  /** DynamoDB supports nested attributes up to 32 levels deep. */
+  /**
+   * DynamoDB supports nested attributes up to 32 levels deep, the attribute itself being level
+   * 1: a value of 31 nested maps or lists (its leaf at level 32) is the deepest it takes.
+   */
   static final int MAX_NESTING = 32;
+
+  /** DynamoDB's recorded words for a value nested deeper than {@link #MAX_NESTING}. */
+  static final String TOO_DEEP = "Nesting Levels have exceeded supported limits: Attributes in"
+      + " the item have nested levels beyond supported limit";
 
   private static final String SHAPE_PREFIX = "com.amazonaws.dynamodb.v20120810.";
 
@@ -486,8 +493,9 @@ final class JsonInput {
    * stack.
    */
   private AttributeValue container(int depth, ValueRead read) throws IOException {
-    if (depth >= MAX_NESTING && parser.currentToken() != JsonToken.VALUE_NULL) {
-      defer("Nesting Levels have exceeded supported limits");
+    // This container is at level depth + 1, so its members at level depth + 2.
+    if (depth + 2 > MAX_NESTING && parser.currentToken() != JsonToken.VALUE_NULL) {
+      defer(TOO_DEEP);
       skip();
       return AttributeValue.NULL;
     }

@@ -515,4 +515,51 @@ class ItemsTest extends EndToEndTest {
   private void putValue(String table, AttributeValue value) {
     dynamo.putItem(r -> r.tableName(table).item(item("id", s("item"), "value", value)));
   }
+
+  /**
+   * Nesting: the attribute is level 1, so a value of 31 nested maps (its leaf at level 32) is the
+   * deepest DynamoDB takes; one more is refused in its words, on PutItem, BatchWriteItem,
+   * TransactWriteItems and in ExpressionAttributeValues, and nothing is written.
+   */
+  @Test
+  void valuesNestedBeyondThirtyTwoLevelsAreRefused() {
+    String table = createTable("nesting", "pk", S);
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("ok"), "data", deep(31))));
+    AttributeValue stored = dynamo.getItem(r -> r.tableName(table).key(item("pk", s("ok"))))
+        .item().get("data");
+    int depth = 0;
+    while (stored.m() != null && stored.hasM()) {
+      stored = stored.m().get("n");
+      depth++;
+    }
+    assertThat(depth).isEqualTo(31);
+
+    String tooDeep = "Nesting Levels have exceeded supported limits: Attributes in the item have"
+        + " nested levels beyond supported limit";
+    assertValidation(tooDeep, () -> dynamo.putItem(r -> r.tableName(table)
+        .item(item("pk", s("deep"), "data", deep(32)))));
+    assertValidation(tooDeep, () -> dynamo.batchWriteItem(r -> r.requestItems(Map.of(table,
+        List.of(software.amazon.awssdk.services.dynamodb.model.WriteRequest.builder()
+            .putRequest(p -> p.item(item("pk", s("deep"), "data", deep(32)))).build())))));
+    assertValidation(tooDeep, () -> dynamo.transactWriteItems(r -> r.transactItems(
+        t -> t.put(p -> p.tableName(table).item(item("pk", s("deep"), "data", deep(32)))))));
+    // In ExpressionAttributeValues, inside DynamoDB's wording for an invalid value of a key
+    assertValidation("ExpressionAttributeValues contains invalid value: " + tooDeep
+            + " for key :deep", () -> dynamo.updateItem(r -> r.tableName(table)
+        .key(item("pk", s("ok"))).updateExpression("SET touched = :t")
+        .conditionExpression("data = :deep")
+        .expressionAttributeValues(Map.of(":t", s("y"), ":deep", deep(32)))));
+    assertThat(dynamo.getItem(r -> r.tableName(table).key(item("pk", s("deep")))).hasItem())
+        .isFalse();
+  }
+
+  /** A string leaf wrapped in {@code maps} single-entry maps. */
+  private static AttributeValue deep(int maps) {
+    AttributeValue value = s("leaf");
+    for (int i = 0; i < maps; i++) {
+      value = m(Map.of("n", value));
+    }
+    return value;
+  }
+
 }
