@@ -553,6 +553,48 @@ class ItemsTest extends EndToEndTest {
         .isFalse();
   }
 
+  /**
+   * The item size limit is exactly 409,600 bytes of the stored item (names and values) on every
+   * write path. A Put over it is a ValidationException, in a transaction too (before it opens);
+   * an update whose result is over it is worded for the update, and in a transaction cancels it.
+   */
+  @Test
+  void theItemSizeLimitIsExactly409600Bytes() {
+    String table = createTable("size-limit", "pk", S);
+    // "pk" + "a" + "d" + the filler: 4 bytes and the filler's.
+    Map<String, AttributeValue> largest = item("pk", s("a"), "d", s(repeat("x", 409_596)));
+    Map<String, AttributeValue> over = item("pk", s("a"), "d", s(repeat("x", 409_597)));
+    String put = "Item size has exceeded the maximum allowed size";
+    dynamo.putItem(r -> r.tableName(table).item(largest));
+    assertValidation(put, () -> dynamo.putItem(r -> r.tableName(table).item(over)));
+    dynamo.batchWriteItem(r -> r.requestItems(Map.of(table, List.of(
+        software.amazon.awssdk.services.dynamodb.model.WriteRequest.builder()
+            .putRequest(p -> p.item(largest)).build()))));
+    assertValidation(put, () -> dynamo.batchWriteItem(r -> r.requestItems(Map.of(table, List.of(
+        software.amazon.awssdk.services.dynamodb.model.WriteRequest.builder()
+            .putRequest(p -> p.item(over)).build())))));
+    dynamo.transactWriteItems(r -> r.transactItems(
+        t -> t.put(p -> p.tableName(table).item(largest))));
+    assertValidation(put, () -> dynamo.transactWriteItems(r -> r.transactItems(
+        t -> t.put(p -> p.tableName(table).item(over)))));
+
+    String update = "Item size to update has exceeded the maximum allowed size";
+    assertValidation(update, () -> dynamo.updateItem(r -> r.tableName(table)
+        .key(item("pk", s("a"))).updateExpression("SET e = :e")
+        .expressionAttributeValues(Map.of(":e", AttributeValue.fromBool(true)))));
+    software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException e =
+        assertErrorContaining(
+            software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException.class,
+            "TransactionCanceledException", "[ValidationError]",
+            () -> dynamo.transactWriteItems(r -> r.transactItems(
+                t -> t.update(u -> u.tableName(table).key(item("pk", s("a")))
+                    .updateExpression("SET e = :e")
+                    .expressionAttributeValues(Map.of(":e", AttributeValue.fromBool(true)))))));
+    assertThat(e.cancellationReasons().get(0).message()).isEqualTo(update);
+    assertThat(dynamo.getItem(r -> r.tableName(table).key(item("pk", s("a")))).item())
+        .isEqualTo(largest);
+  }
+
   /** A string leaf wrapped in {@code maps} single-entry maps. */
   private static AttributeValue deep(int maps) {
     AttributeValue value = s("leaf");
