@@ -6,6 +6,8 @@ import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.ConnectException;
+import io.stator.server.auth.Credential;
+import io.stator.server.auth.SigV4;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -13,6 +15,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -58,6 +62,12 @@ final class HotKeysCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the report as JSON.")
   boolean json;
 
+  /**
+   * Where the AWS credentials come from (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and
+   * AWS_SESSION_TOKEN): when set, the request is signed, as a server with --auth sigv4 needs.
+   */
+  Map<String, String> environment = System.getenv();
+
   @Override
   public Integer call() throws Exception {
     String base = endpoint.endsWith("/") ? endpoint.substring(0, endpoint.length() - 1) : endpoint;
@@ -75,9 +85,17 @@ final class HotKeysCommand implements Callable<Integer> {
     try {
       HttpClient client =
           HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-      response = client.send(
-          HttpRequest.newBuilder(URI.create(path)).timeout(Duration.ofSeconds(30)).GET().build(),
-          HttpResponse.BodyHandlers.ofString());
+      URI uri = URI.create(path);
+      HttpRequest.Builder request =
+          HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).GET();
+      String keyId = environment.get("AWS_ACCESS_KEY_ID");
+      String secret = environment.get("AWS_SECRET_ACCESS_KEY");
+      if (keyId != null && secret != null) {
+        Credential key = new Credential(keyId, secret, environment.get("AWS_SESSION_TOKEN"));
+        String target = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+        SigV4.signGet(key, uri.getRawAuthority(), target, Instant.now()).forEach(request::header);
+      }
+      response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
     } catch (ConnectException e) {
       // The JDK's ConnectException often has no message at all.
       err.println("stator: cannot reach " + base + ": nothing answers there (is 'stator serve'"

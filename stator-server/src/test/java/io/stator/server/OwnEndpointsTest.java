@@ -102,6 +102,23 @@ class OwnEndpointsTest {
       String[] answer = send(port, head.toString());
       assertThat(answer[0]).as(answer[1]).isEqualTo("200");
       assertThat(answer[1]).contains("\"DeletedItems\":0");
+
+      // ./stator hot-keys signs with the AWS_* keys of its environment, or is refused
+      for (Map<String, String> environment : List.of(
+          Map.<String, String>of(),
+          Map.of("AWS_ACCESS_KEY_ID", "AKIDSTATOR", "AWS_SECRET_ACCESS_KEY", "secret-one"))) {
+        HotKeysCommand command = new HotKeysCommand();
+        command.environment = environment;
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        picocli.CommandLine cli = new picocli.CommandLine(command);
+        cli.setOut(new java.io.PrintWriter(out, true));
+        cli.setErr(new java.io.PrintWriter(err, true));
+        int status = cli.execute("--table", "Nope", "--endpoint", "http://127.0.0.1:" + port);
+        assertThat(status).isEqualTo(1);
+        assertThat(err.toString()).contains(environment.isEmpty()
+            ? "Request is missing Authentication Token" : "Nope");
+      }
     }
   }
 }

@@ -104,10 +104,24 @@ public final class SigV4 {
         && !payloadHash.equals(HEX.formatHex(sha256(request.body().duplicate())))) {
       throw invalidSignature();
     }
-    String canonical = request.method() + "\n"
+    String expectedSignature = signature(key, request.method(), path, query, presigned,
+        canonicalHeaders(request, signed.signedHeaders()), signed, payloadHash);
+    byte[] expected = expectedSignature.getBytes(StandardCharsets.US_ASCII);
+    byte[] given = signed.signature().toLowerCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII);
+    if (!MessageDigest.isEqual(expected, given)) {
+      throw invalidSignature();
+    }
+    return key;
+  }
+
+  /** The hex signature of a request's canonical form with {@code key}, as AWS computes it. */
+  private static String signature(Credential key, String method, String path,
+      Map<String, List<String>> query, boolean presigned, String canonicalHeaders,
+      Signed signed, String payloadHash) {
+    String canonical = method + "\n"
         + canonicalPath(path) + "\n"
         + canonicalQuery(query, presigned) + "\n"
-        + canonicalHeaders(request, signed.signedHeaders()) + "\n"
+        + canonicalHeaders + "\n"
         + String.join(";", signed.signedHeaders()) + "\n"
         + payloadHash;
     String scope = signed.date() + "/" + signed.region() + "/" + SERVICE + "/aws4_request";
@@ -116,12 +130,40 @@ public final class SigV4 {
     byte[] signingKey = hmac(hmac(hmac(hmac(
         ("AWS4" + key.secretAccessKey()).getBytes(StandardCharsets.UTF_8), signed.date()),
         signed.region()), SERVICE), "aws4_request");
-    byte[] expected = HEX.formatHex(hmac(signingKey, toSign)).getBytes(StandardCharsets.US_ASCII);
-    byte[] given = signed.signature().toLowerCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII);
-    if (!MessageDigest.isEqual(expected, given)) {
-      throw invalidSignature();
+    return HEX.formatHex(hmac(signingKey, toSign));
+  }
+
+  /**
+   * The headers that sign a GET of {@code uri} on {@code host} (as the client will send Host)
+   * with {@code key} at {@code now}: X-Amz-Date, X-Amz-Content-Sha256, the session token if any,
+   * and Authorization. For Stator's own clients (the hot-keys report) of a server that checks.
+   */
+  public static Map<String, String> signGet(Credential key, String host, String uri, Instant now) {
+    int q = uri.indexOf('?');
+    String path = q < 0 ? uri : uri.substring(0, q);
+    Map<String, List<String>> query = QueryString.parse(q < 0 ? "" : uri.substring(q + 1));
+    String amzDate = AMZ_DATE.format(now);
+    String payloadHash = HEX.formatHex(sha256(ByteBuffer.allocate(0)));
+    TreeMap<String, String> headers = new TreeMap<>();
+    headers.put("host", host);
+    headers.put("x-amz-content-sha256", payloadHash);
+    headers.put("x-amz-date", amzDate);
+    if (key.sessionToken() != null) {
+      headers.put("x-amz-security-token", key.sessionToken());
     }
-    return key;
+    StringBuilder canonicalHeaders = new StringBuilder();
+    headers.forEach((name, value) -> canonicalHeaders.append(name).append(':').append(value)
+        .append('\n'));
+    Signed signed = new Signed(key.accessKeyId(), amzDate.substring(0, 8), "us-east-1",
+        List.copyOf(headers.keySet()), amzDate, "");
+    String signature = signature(key, "GET", path, query, false, canonicalHeaders.toString(),
+        signed, payloadHash);
+    Map<String, String> out = new java.util.LinkedHashMap<>(headers);
+    out.remove("host");
+    out.put("authorization", ALGORITHM + " Credential=" + key.accessKeyId() + "/"
+        + signed.date() + "/us-east-1/" + SERVICE + "/aws4_request, SignedHeaders="
+        + String.join(";", signed.signedHeaders()) + ", Signature=" + signature);
+    return out;
   }
 
   private void checkTime(Signed signed, String expires) {
