@@ -23,6 +23,7 @@ import io.stator.schema.IndexDefinition;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Bound;
 import io.stator.storage.ScanPage;
+import io.stator.storage.Segment;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
@@ -287,22 +288,19 @@ final class Reads {
     TableDefinition table = tables.forItems(r.tableName());
     IndexDefinition index = index(table, r.indexName(), r.consistentRead());
     Source source = source(table, index, r.select(), projection, filter);
-    byte[] from = null;
-    byte[] to = null;
-    if (r.totalSegments() != null) {
-      from = KeyCodec.segmentStart(r.segment(), r.totalSegments());
-      to = KeyCodec.segmentStart(r.segment() + 1, r.totalSegments());
-    }
+    // The storage splits a parallel Scan: it knows how the space is spread.
+    Segment segment = r.totalSegments() == null
+        ? new Segment(null, null)
+        : storage.segment(source.space(), r.segment(), r.totalSegments());
+    byte[] from = segment.fromPartition();
+    byte[] to = segment.toPartition();
     StorageKey after = null;
     if (r.exclusiveStartKey() != null) {
       after =
           index == null
               ? ItemKeys.storageKey(table, startKey(table, r.exclusiveStartKey()))
               : IndexKeys.startKey(table, index, r.exclusiveStartKey());
-      boolean inSegment =
-          (from == null || Arrays.compareUnsigned(after.partition(), from) >= 0)
-              && (to == null || Arrays.compareUnsigned(after.partition(), to) < 0);
-      if (!inSegment) {
+      if (!segment.contains(after)) {
         throw DynamoDbException.validation(
             "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use"
                 + " ExclusiveStartKey with correct Segment. TotalSegments: " + r.totalSegments()

@@ -99,29 +99,6 @@ public final class KeyCodec {
     return h;
   }
 
-  /**
-   * The first partition bytes of parallel Scan segment {@code segment} of {@code total}: the
-   * segments split the 64-bit hash space into contiguous, disjoint ranges that together cover
-   * it. Returns null for the start of the first segment and the end of the last (unbounded).
-   */
-  public static byte[] segmentStart(int segment, int total) {
-    if (segment <= 0) {
-      return null;
-    }
-    if (segment >= total) {
-      return null;
-    }
-    BigInteger start =
-        BigInteger.ONE.shiftLeft(64).multiply(BigInteger.valueOf(segment))
-            .divide(BigInteger.valueOf(total));
-    byte[] out = new byte[HASH_LENGTH];
-    long bits = start.longValue();
-    for (int i = 0; i < HASH_LENGTH; i++) {
-      out[i] = (byte) (bits >>> (56 - 8 * i));
-    }
-    return out;
-  }
-
   // ---- strings and binaries in partition keys ------------------------------------------------
 
   private static byte[] escaped(AttributeValue value) {

@@ -113,6 +113,17 @@ public interface Storage extends AutoCloseable, GroupCommit {
   }
 
   /**
+   * The partitions that segment {@code segment} (from 0) of {@code totalSegments} of a parallel
+   * Scan of the space reads, for {@link #scanPage}'s range: the segments of one split are
+   * disjoint and together cover the space. The default splits the byte order of partitions evenly
+   * ({@link Segment#ofByteOrder}); a storage that spreads a space by another order (token ranges)
+   * splits by that.
+   */
+  default Segment segment(String space, int segment, int totalSegments) {
+    return Segment.ofByteOrder(segment, totalSegments);
+  }
+
+  /**
    * Applies every write atomically if every expectation holds, else nothing.
    *
    * @return the version every put of the commit got (one for all of them), or {@link

@@ -163,16 +163,6 @@ class KeyCodecTest {
     assertThat(KeyCodec.sort(n("1.50"))).isEqualTo(KeyCodec.sort(n("15E-1")));
   }
 
-  @Test
-  void segmentsSplitTheHashSpaceContiguously() {
-    assertThat(KeyCodec.segmentStart(0, 4)).isNull();
-    assertThat(KeyCodec.segmentStart(4, 4)).isNull();
-    assertThat(KeyCodec.segmentStart(2, 4))
-        .containsExactly(0x80, 0, 0, 0, 0, 0, 0, 0);
-    assertThat(KeyCodec.segmentStart(1, 4))
-        .containsExactly(0x40, 0, 0, 0, 0, 0, 0, 0);
-  }
-
   private static boolean startsWith(byte[] a, byte[] prefix) {
     return a.length >= prefix.length
         && Arrays.equals(a, 0, prefix.length, prefix, 0, prefix.length);

@@ -272,6 +272,39 @@ public abstract class StorageContract {
   }
 
   @Test
+  void theSegmentsOfAParallelScanReadEveryRecordOnceAndHoldTheirOwnKeys() {
+    storage.createSpace("t");
+    List<StorageKey> all = new ArrayList<>();
+    Commit fill = new Commit();
+    for (int p = 0; p < 64; p++) {
+      // Partitions spread over the byte order, as the engine's hashed ones are.
+      byte[] partition = ByteBuffer.allocate(9).putLong(p * 0x0400_0000_0000_0000L + p)
+          .put((byte) p).array();
+      for (int s = 0; s < 2; s++) {
+        StorageKey k = new StorageKey(partition, b("s" + s));
+        all.add(k);
+        fill.put("t", k, b("v"));
+      }
+    }
+    storage.commit(fill);
+
+    for (int total : new int[] {1, 2, 3, 7, 64, 100}) {
+      List<StorageKey> seen = new ArrayList<>();
+      for (int i = 0; i < total; i++) {
+        Segment segment = storage.segment("t", i, total);
+        List<StorageKey> mine = keys(storage.scan(
+            "t", segment.fromPartition(), segment.toPartition(), null, Integer.MAX_VALUE));
+        for (StorageKey k : all) {
+          assertThat(segment.contains(k)).as("segment %d of %d", i, total)
+              .isEqualTo(mine.contains(k));
+        }
+        seen.addAll(mine);
+      }
+      assertThat(seen).as("segments of " + total).containsExactlyInAnyOrderElementsOf(all);
+    }
+  }
+
+  @Test
   void getAllOfAMissingSpaceFails() {
     storage.createSpace("a");
     assertThatThrownBy(() -> storage.getAll(
