@@ -370,6 +370,12 @@ public final class Main implements Runnable {
         description = "The certificate's private key (PEM, PKCS#8, unencrypted), with --tls-cert.")
     Path tlsKey;
 
+    @Option(
+        names = "--tls-self-signed",
+        description = "Serve HTTPS with a certificate for localhost made once in ./stator-tls"
+            + " (trust its cert.pem, e.g. AWS_CA_BUNDLE=stator-tls/cert.pem for the AWS CLI).")
+    boolean tlsSelfSigned;
+
     @Override
     public Integer call() throws Exception {
       CapacityMode mode = capacityMode();
@@ -564,6 +570,21 @@ public final class Main implements Runnable {
 
     /** HTTPS from --tls-cert and --tls-key, or null for plain HTTP. */
     private SslContext tls() {
+      if (tlsSelfSigned) {
+        if (tlsCertificate != null || tlsKey != null) {
+          throw usage("--tls-self-signed and --tls-cert/--tls-key cannot be used together");
+        }
+        Path dir = Path.of("stator-tls");
+        try {
+          SslContext context = Tls.selfSigned(dir);
+          spec.commandLine().getErr().println("stator: HTTPS with the self-signed certificate"
+              + " of " + dir.resolve("cert.pem") + "; clients must trust it (for the AWS CLI:"
+              + " AWS_CA_BUNDLE=" + dir.resolve("cert.pem") + ")");
+          return context;
+        } catch (java.io.IOException e) {
+          throw usage("--tls-self-signed: " + e.getMessage());
+        }
+      }
       if (tlsCertificate == null && tlsKey == null) {
         return null;
       }

@@ -105,6 +105,19 @@ class TlsTest {
   }
 
   @Test
+  void aSelfSignedCertificateIsMadeOnceAndServes() throws Exception {
+    Path tls = dir.resolve("stator-tls");
+    try (StatorServer server = StatorServer.start("127.0.0.1", 0, Stator.inMemory(), "us-east-1",
+            true, 1, ServerLimits.defaults(), null, Tls.selfSigned(tls));
+        DynamoDbClient trusting = client(server.port(), tls.resolve("cert.pem"))) {
+      assertThat(trusting.listTables().tableNames()).isEmpty();
+    }
+    byte[] first = Files.readAllBytes(tls.resolve("cert.pem"));
+    Tls.selfSigned(tls);
+    assertThat(Files.readAllBytes(tls.resolve("cert.pem"))).isEqualTo(first);
+  }
+
+  @Test
   void aKeyThatIsNoKeyIsRefusedAtStart() throws Exception {
     Path cert = Files.writeString(dir.resolve("c.pem"), "not a certificate");
     assertThatThrownBy(() -> Tls.fromPem(cert.toFile(), cert.toFile()))
