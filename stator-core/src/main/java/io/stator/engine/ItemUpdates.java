@@ -14,6 +14,7 @@ import io.stator.expression.Path;
 import io.stator.expression.SetValue;
 import io.stator.expression.UpdateExpression;
 import io.stator.item.ItemCodec;
+import io.stator.item.ItemNesting;
 import io.stator.item.ItemSize;
 import io.stator.schema.Constraints;
 import io.stator.schema.TableDefinition;
@@ -146,6 +147,7 @@ final class ItemUpdates {
             throw DynamoDbException.validation(
                 "Item size to update has exceeded the maximum allowed size");
           }
+          ItemNesting.check(updated);
           // An index key of the wrong type is a ValidationException, which consumes nothing:
           // check before charging (Indexes.stage checks again, for the other write paths).
           IndexKeys.checkItem(table, updated);

@@ -34,6 +34,7 @@ import io.stator.index.IndexKeys;
 import io.stator.index.IndexWrite;
 import io.stator.index.Indexes;
 import io.stator.item.ItemCodec;
+import io.stator.item.ItemNesting;
 import io.stator.item.ItemSize;
 import io.stator.schema.Catalog;
 import io.stator.schema.Constraints;
@@ -579,6 +580,7 @@ final class Transactions {
           throw DynamoDbException.validation(
               "Item size to update has exceeded the maximum allowed size");
         }
+        ItemNesting.check(updated);
         byte[] encoded = ItemCodec.encode(updated);
         commit.put(space, a.key(), encoded);
         return new Written(updated, encoded);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.stator.api.DynamoDbException;
+import io.stator.item.ItemNesting;
 import io.stator.value.AttributeValue;
 import io.stator.value.Bytes;
 import java.io.IOException;
@@ -40,11 +41,10 @@ final class JsonInput {
    * DynamoDB supports nested attributes up to 32 levels deep, the attribute itself being level
    * 1: a value of 31 nested maps or lists (its leaf at level 32) is the deepest it takes.
    */
-  static final int MAX_NESTING = 32;
+  static final int MAX_NESTING = ItemNesting.MAX_LEVELS;
 
   /** DynamoDB's recorded words for a value nested deeper than {@link #MAX_NESTING}. */
-  static final String TOO_DEEP = "Nesting Levels have exceeded supported limits: Attributes in"
-      + " the item have nested levels beyond supported limit";
+  static final String TOO_DEEP = ItemNesting.TOO_DEEP;
 
   private static final String SHAPE_PREFIX = "com.amazonaws.dynamodb.v20120810.";
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -15,6 +16,8 @@ import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.Update;
 
 /**
  * PutItem, GetItem and DeleteItem: the ten attribute types, number normalisation and limits, set
@@ -582,17 +585,62 @@ class ItemsTest extends EndToEndTest {
     assertValidation(update, () -> dynamo.updateItem(r -> r.tableName(table)
         .key(item("pk", s("a"))).updateExpression("SET e = :e")
         .expressionAttributeValues(Map.of(":e", AttributeValue.fromBool(true)))));
-    software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException e =
-        assertErrorContaining(
-            software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException.class,
-            "TransactionCanceledException", "[ValidationError]",
-            () -> dynamo.transactWriteItems(r -> r.transactItems(
-                t -> t.update(u -> u.tableName(table).key(item("pk", s("a")))
-                    .updateExpression("SET e = :e")
-                    .expressionAttributeValues(Map.of(":e", AttributeValue.fromBool(true)))))));
-    assertThat(e.cancellationReasons().get(0).message()).isEqualTo(update);
+    assertThat(cancelledUpdate(table, u -> u.key(item("pk", s("a")))
+        .updateExpression("SET e = :e")
+        .expressionAttributeValues(Map.of(":e", AttributeValue.fromBool(true)))))
+        .isEqualTo(update);
     assertThat(dynamo.getItem(r -> r.tableName(table).key(item("pk", s("a")))).item())
         .isEqualTo(largest);
+  }
+
+  /**
+   * An update whose result nests deeper than 32 levels is refused in the words of a put of such
+   * an item, though each value it carries is shallow enough: here a value of 31 maps SET one
+   * level below the attribute, its leaf at level 33. In a transaction it cancels the action with
+   * a ValidationError. Nothing is written; one level less is kept.
+   */
+  @Test
+  void anUpdateNestingItsResultBeyondThirtyTwoLevelsIsRefused() {
+    String table = createTable("update-nesting", "pk", S);
+    Map<String, AttributeValue> before = item("pk", s("a"), "data", m(Map.of()));
+    dynamo.putItem(r -> r.tableName(table).item(before));
+    String tooDeep = "Nesting Levels have exceeded supported limits: Attributes in the item have"
+        + " nested levels beyond supported limit";
+    assertValidation(tooDeep, () -> dynamo.updateItem(r -> r.tableName(table)
+        .key(item("pk", s("a"))).updateExpression("SET #d.n = :v")
+        .expressionAttributeNames(Map.of("#d", "data"))
+        .expressionAttributeValues(Map.of(":v", deep(31)))));
+    assertThat(cancelledUpdate(table, u -> u.key(item("pk", s("a")))
+        .updateExpression("SET #d.n = :v").expressionAttributeNames(Map.of("#d", "data"))
+        .expressionAttributeValues(Map.of(":v", deep(31)))))
+        .isEqualTo(tooDeep);
+    assertThat(dynamo.getItem(r -> r.tableName(table).key(item("pk", s("a")))).item())
+        .isEqualTo(before);
+
+    // One level less, its leaf at level 32, is kept, by UpdateItem and in a transaction.
+    dynamo.updateItem(r -> r.tableName(table).key(item("pk", s("a")))
+        .updateExpression("SET #d.n = :v").expressionAttributeNames(Map.of("#d", "data"))
+        .expressionAttributeValues(Map.of(":v", deep(30))));
+    dynamo.transactWriteItems(r -> r.transactItems(
+        t -> t.update(u -> u.tableName(table).key(item("pk", s("a")))
+            .updateExpression("SET #d.m = :v").expressionAttributeNames(Map.of("#d", "data"))
+            .expressionAttributeValues(Map.of(":v", deep(30))))));
+    assertThat(dynamo.getItem(r -> r.tableName(table).key(item("pk", s("a")))).item())
+        .isEqualTo(item("pk", s("a"), "data", m(Map.of("n", deep(30), "m", deep(30)))));
+  }
+
+  /**
+   * The message of the ValidationError reason a TransactWriteItems of the one Update on
+   * {@code table} is cancelled with.
+   */
+  private String cancelledUpdate(String table, Consumer<Update.Builder> update) {
+    TransactionCanceledException e = assertErrorContaining(TransactionCanceledException.class,
+        "TransactionCanceledException", "[ValidationError]",
+        () -> dynamo.transactWriteItems(r -> r.transactItems(
+            t -> t.update(u -> update.accept(u.tableName(table))))));
+    assertThat(e.cancellationReasons()).hasSize(1);
+    assertThat(e.cancellationReasons().get(0).code()).isEqualTo("ValidationError");
+    return e.cancellationReasons().get(0).message();
   }
 
   /** A string leaf wrapped in {@code maps} single-entry maps. */
