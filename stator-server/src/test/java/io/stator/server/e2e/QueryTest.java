@@ -243,6 +243,32 @@ class QueryTest extends EndToEndTest {
 
   // ---- paging, the 1 MB page, Select and counts ---------------------------------------------
 
+  /**
+   * A malformed ExclusiveStartKey (a key attribute missing, one attribute more than the key, a
+   * key attribute of the wrong type) is refused in DynamoDB's words; the well-formed key of an
+   * item pages on from it.
+   */
+  @Test
+  void aMalformedExclusiveStartKeyIsRefused() {
+    String table = createTable("bad-start", "pk", S, "sk", N);
+    put(table, item("pk", s("a"), "sk", n("1")));
+    put(table, item("pk", s("a"), "sk", n("2")));
+    String invalid = "The provided starting key is invalid: The provided key element does not"
+        + " match the schema";
+    for (Map<String, AttributeValue> start : List.of(
+        item("pk", s("a")),
+        item("pk", s("a"), "sk", n("1"), "other", s("x")),
+        item("pk", s("a"), "sk", s("1")),
+        item("pk", n("1"), "sk", n("1")))) {
+      assertValidation(invalid, () -> dynamo.query(r -> r.tableName(table)
+          .keyConditionExpression("pk = :p").expressionAttributeValues(Map.of(":p", s("a")))
+          .exclusiveStartKey(start)));
+    }
+    assertThat(numbers(dynamo.query(r -> r.tableName(table)
+        .keyConditionExpression("pk = :p").expressionAttributeValues(Map.of(":p", s("a")))
+        .exclusiveStartKey(item("pk", s("a"), "sk", n("1")))))).containsExactly(2);
+  }
+
   @Test
   void limitAndLastEvaluatedKeyReturnEveryItemOnce() {
     String table = createTable("paging", "pk", S, "sk", N);

@@ -106,6 +106,31 @@ class ScanTest extends EndToEndTest {
     }
   }
 
+  /**
+   * A malformed ExclusiveStartKey (the key attribute missing, one attribute more than the key,
+   * the key attribute of the wrong type) is refused in DynamoDB's words; the well-formed key of
+   * an item pages on from it.
+   */
+  @Test
+  void aMalformedExclusiveStartKeyIsRefused() {
+    String table = createTable("bad-start", "id", ScalarAttributeType.S);
+    dynamo.putItem(r -> r.tableName(table).item(item("id", s("a"))));
+    dynamo.putItem(r -> r.tableName(table).item(item("id", s("b"))));
+    String invalid = "The provided starting key is invalid: The provided key element does not"
+        + " match the schema";
+    for (Map<String, AttributeValue> start : List.of(
+        item("other", s("a")),
+        item("id", s("a"), "other", s("x")),
+        item("id", n("1")))) {
+      assertValidation(invalid,
+          () -> dynamo.scan(r -> r.tableName(table).exclusiveStartKey(start)));
+    }
+    ScanResponse all = dynamo.scan(r -> r.tableName(table));
+    Map<String, AttributeValue> first = all.items().get(0);
+    assertThat(dynamo.scan(r -> r.tableName(table).exclusiveStartKey(first)).items())
+        .containsExactly(all.items().get(1));
+  }
+
   @Test
   void scanCountAndSelectCount() {
     String table = thousandItems();
