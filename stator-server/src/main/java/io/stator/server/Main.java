@@ -547,7 +547,7 @@ public final class Main implements Runnable {
       }
       SigV4 signatures = new SigV4(Credentials.of(keys), java.time.Clock.systemUTC());
       if (credentialsFile != null) {
-        CredentialsReload.onHangup(
+        CredentialsReload.start(
             signatures, credentialsFile, fromEnvironment, spec.commandLine().getErr());
       }
       return signatures;
