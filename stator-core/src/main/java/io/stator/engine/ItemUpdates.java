@@ -150,7 +150,7 @@ final class ItemUpdates {
           ItemNesting.check(updated);
           // An index key of the wrong type is a ValidationException, which consumes nothing:
           // check before charging (Indexes.stage checks again, for the other write paths).
-          IndexKeys.checkItem(table, updated);
+          IndexKeys.checkUpdatedItem(table, updated);
           long newSize = ItemSize.of(updated);
           // UpdateItem pays for the larger of the item before and after.
           return ReadModifyWrite.Change.write(table, old, updated, ItemCodec.encode(updated),

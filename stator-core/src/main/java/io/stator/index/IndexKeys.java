@@ -53,6 +53,19 @@ public final class IndexKeys {
    * messages naming the index.
    */
   public static void checkItem(TableDefinition table, Map<String, AttributeValue> item) {
+    check(table, item, false);
+  }
+
+  /**
+   * As {@link #checkItem}, for the item an UpdateItem leaves: DynamoDB words an empty index key
+   * there as the update expression's doing, without naming the index.
+   */
+  public static void checkUpdatedItem(TableDefinition table, Map<String, AttributeValue> item) {
+    check(table, item, true);
+  }
+
+  private static void check(
+      TableDefinition table, Map<String, AttributeValue> item, boolean updated) {
     for (IndexDefinition index : table.indexes()) {
       for (KeyAttribute key : index.keyAttributes()) {
         AttributeValue value = item.get(key.name());
@@ -64,6 +77,13 @@ public final class IndexKeys {
               "One or more parameter values were invalid: Type mismatch for Index Key "
                   + key.name() + " Expected: " + key.type() + " Actual: " + value.type()
                   + " IndexName: " + index.name());
+        }
+        if (isEmpty(value) && updated) {
+          throw DynamoDbException.validation(
+              "One or more parameter values are not valid. The update expression attempted to"
+                  + " update a secondary index key to a value that is not supported. The"
+                  + " AttributeValue for a key attribute cannot contain an empty "
+                  + (value instanceof AttributeValue.B ? "binary" : "string") + " value.");
         }
         if (isEmpty(value)) {
           throw DynamoDbException.validation(

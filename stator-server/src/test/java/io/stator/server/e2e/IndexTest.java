@@ -277,6 +277,49 @@ class IndexTest extends EndToEndTest {
     return keys;
   }
 
+  /**
+   * An index key attribute of the wrong type, or an empty string, is refused on PutItem and
+   * UpdateItem in DynamoDB's words, and nothing is written. A put names the index; an update's
+   * empty key is worded as its update expression's doing.
+   */
+  @Test
+  void anIndexKeyOfTheWrongTypeOrEmptyIsRefused() {
+    String table = createOrders();
+    putOrder(table, "u", "o1", "p1", "5", "new", null);
+    Map<String, AttributeValue> o1 = item("userId", s("u"), "orderId", s("o1"));
+    Map<String, AttributeValue> before = dynamo.getItem(r -> r.tableName(table).key(o1)).item();
+    String productIsNumber = "One or more parameter values were invalid: Type mismatch for Index"
+        + " Key productId Expected: S Actual: N IndexName: ProductOrderIndex";
+    assertValidation(productIsNumber, () -> dynamo.putItem(r -> r.tableName(table).item(
+        item("userId", s("u"), "orderId", s("o2"), "productId", n("5")))));
+    assertValidation("One or more parameter values were invalid: Type mismatch for Index Key"
+            + " total Expected: N Actual: S IndexName: ByTotal",
+        () -> dynamo.putItem(r -> r.tableName(table).item(
+            item("userId", s("u"), "orderId", s("o2"), "total", s("5")))));
+    assertValidation("One or more parameter values are not valid. A value specified for a"
+            + " secondary index key is not supported. The AttributeValue for a key attribute"
+            + " cannot contain an empty string value. IndexName: ProductOrderIndex, IndexKey:"
+            + " productId",
+        () -> dynamo.putItem(r -> r.tableName(table).item(
+            item("userId", s("u"), "orderId", s("o2"), "productId", s("")))));
+
+    for (String order : List.of("o1", "o2")) { // an item updated, an item the update creates
+      Map<String, AttributeValue> key = item("userId", s("u"), "orderId", s(order));
+      assertValidation(productIsNumber, () -> dynamo.updateItem(r -> r.tableName(table).key(key)
+          .updateExpression("SET productId = :v")
+          .expressionAttributeValues(Map.of(":v", n("5")))));
+      assertValidation("One or more parameter values are not valid. The update expression"
+              + " attempted to update a secondary index key to a value that is not supported."
+              + " The AttributeValue for a key attribute cannot contain an empty string value.",
+          () -> dynamo.updateItem(r -> r.tableName(table).key(key)
+              .updateExpression("SET pendingAt = :v")
+              .expressionAttributeValues(Map.of(":v", s("")))));
+    }
+    assertThat(dynamo.getItem(r -> r.tableName(table).key(o1)).item()).isEqualTo(before);
+    assertThat(dynamo.getItem(r -> r.tableName(table)
+        .key(item("userId", s("u"), "orderId", s("o2")))).hasItem()).isFalse();
+  }
+
   @Test
   void validationErrors() {
     String table = createOrders();
