@@ -4,9 +4,11 @@ import io.stator.api.Capacity;
 import io.stator.api.ConsumedCapacity;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BinaryOperator;
 
 /**
  * The capacity one operation consumed on one table and its indexes, and its answer to
@@ -147,6 +149,51 @@ public final class Consumption {
       out.add(c.consumedCapacity(returnConsumedCapacity));
     }
     return out;
+  }
+
+  /**
+   * Two answers' ConsumedCapacity of one table as one (a SELECT's Queries over several
+   * partitions): each figure summed, absent where both lack it; null where both are.
+   */
+  public static ConsumedCapacity sum(ConsumedCapacity a, ConsumedCapacity b) {
+    if (a == null || b == null) {
+      return a == null ? b : a;
+    }
+    return new ConsumedCapacity(
+        a.tableName(),
+        add(a.capacityUnits(), b.capacityUnits()),
+        add(a.readCapacityUnits(), b.readCapacityUnits()),
+        add(a.writeCapacityUnits(), b.writeCapacityUnits()),
+        sum(a.table(), b.table()),
+        merge(a.localSecondaryIndexes(), b.localSecondaryIndexes()),
+        merge(a.globalSecondaryIndexes(), b.globalSecondaryIndexes()));
+  }
+
+  private static Capacity sum(Capacity a, Capacity b) {
+    if (a == null || b == null) {
+      return a == null ? b : a;
+    }
+    return new Capacity(
+        add(a.readCapacityUnits(), b.readCapacityUnits()),
+        add(a.writeCapacityUnits(), b.writeCapacityUnits()),
+        add(a.capacityUnits(), b.capacityUnits()));
+  }
+
+  private static Map<String, Capacity> merge(Map<String, Capacity> a, Map<String, Capacity> b) {
+    if (a == null || b == null) {
+      return a == null ? b : a;
+    }
+    Map<String, Capacity> merged = new HashMap<>(a);
+    BinaryOperator<Capacity> plus = Consumption::sum;
+    b.forEach((index, capacity) -> merged.merge(index, capacity, plus));
+    return merged;
+  }
+
+  private static Double add(Double a, Double b) {
+    if (a == null || b == null) {
+      return a == null ? b : a;
+    }
+    return a + b;
   }
 
   private Map<String, Capacity> capacities(Map<String, Units> units) {

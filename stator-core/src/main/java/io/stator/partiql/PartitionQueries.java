@@ -1,6 +1,5 @@
 package io.stator.partiql;
 
-import io.stator.api.Capacity;
 import io.stator.api.ConsumedCapacity;
 import io.stator.api.Database;
 import io.stator.api.DynamoDbException;
@@ -8,16 +7,15 @@ import io.stator.api.ExecuteStatementRequest;
 import io.stator.api.ExecuteStatementResponse;
 import io.stator.api.QueryRequest;
 import io.stator.api.QueryResponse;
+import io.stator.capacity.Consumption;
 import io.stator.item.ItemSize;
 import io.stator.key.KeyCodec;
 import io.stator.value.AttributeValue;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BinaryOperator;
+import java.util.TreeMap;
 
 /**
  * A SELECT that names its partitions by their key: one Query per partition key value, read one
@@ -75,7 +73,7 @@ final class PartitionQueries {
       for (Map<String, AttributeValue> item : queried.items()) {
         bytes += ItemSize.of(item);
       }
-      consumed = sum(consumed, queried.consumedCapacity());
+      consumed = Consumption.sum(consumed, queried.consumedCapacity());
       if (queried.lastEvaluatedKey() != null) {
         // The Limit or the page's size stopped this partition's Query
         return new ExecuteStatementResponse(
@@ -115,75 +113,33 @@ final class PartitionQueries {
 
   /** The distinct partition key values, in the order they are read. */
   private List<AttributeValue> partitions(List<Term> values, ExpressionText text) {
-    Map<String, AttributeValue> distinct = new HashMap<>();
-    List<AttributeValue> partitions = new ArrayList<>();
+    TreeMap<byte[], AttributeValue> byKey = new TreeMap<>(Arrays::compareUnsigned);
     for (Term value : values) {
       AttributeValue bound = text.bind(value);
-      if (distinct.putIfAbsent(bound.type() + Arrays.toString(order(bound)), bound) == null) {
-        partitions.add(bound);
-      }
+      byKey.putIfAbsent(order(bound), bound);
     }
-    if (partitions.size() > MAX_PARTITIONS) {
+    if (byKey.size() > MAX_PARTITIONS) {
       throw DynamoDbException.validation("A SELECT may name at most " + MAX_PARTITIONS
-          + " values of the partition key " + key.get(0) + "; it names " + partitions.size());
+          + " values of the partition key " + key.get(0) + "; it names " + byKey.size());
     }
-    Comparator<AttributeValue> byKey =
-        (a, b) -> Arrays.compareUnsigned(order(a), order(b));
-    partitions.sort(OrderBy.descending(select, key.get(0)) ? byKey.reversed() : byKey);
-    return partitions;
+    return new ArrayList<>(OrderBy.descending(select, key.get(0))
+        ? byKey.descendingMap().values() : byKey.values());
   }
 
   /**
-   * A key value's bytes in the storage's key order; none for a value no key can have, whose
-   * Query then refuses it as any Query would.
+   * A key value's type and bytes in the storage's key order (distinct for distinct values); only
+   * its type for a value no key can have, whose Query then refuses it as any Query would.
    */
   private static byte[] order(AttributeValue value) {
+    byte[] type = value.type().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    byte[] bytes;
     try {
-      return KeyCodec.sort(value);
+      bytes = KeyCodec.sort(value);
     } catch (RuntimeException notAKeyValue) {
-      return new byte[0];
+      bytes = new byte[0];
     }
-  }
-
-  /** Two Queries' consumed capacity as one: each figure summed, absent where both lack it. */
-  static ConsumedCapacity sum(ConsumedCapacity a, ConsumedCapacity b) {
-    if (a == null || b == null) {
-      return a == null ? b : a;
-    }
-    return new ConsumedCapacity(
-        a.tableName(),
-        add(a.capacityUnits(), b.capacityUnits()),
-        add(a.readCapacityUnits(), b.readCapacityUnits()),
-        add(a.writeCapacityUnits(), b.writeCapacityUnits()),
-        sum(a.table(), b.table()),
-        merge(a.localSecondaryIndexes(), b.localSecondaryIndexes()),
-        merge(a.globalSecondaryIndexes(), b.globalSecondaryIndexes()));
-  }
-
-  private static Capacity sum(Capacity a, Capacity b) {
-    if (a == null || b == null) {
-      return a == null ? b : a;
-    }
-    return new Capacity(
-        add(a.readCapacityUnits(), b.readCapacityUnits()),
-        add(a.writeCapacityUnits(), b.writeCapacityUnits()),
-        add(a.capacityUnits(), b.capacityUnits()));
-  }
-
-  private static Map<String, Capacity> merge(Map<String, Capacity> a, Map<String, Capacity> b) {
-    if (a == null || b == null) {
-      return a == null ? b : a;
-    }
-    Map<String, Capacity> merged = new HashMap<>(a);
-    BinaryOperator<Capacity> plus = PartitionQueries::sum;
-    b.forEach((index, capacity) -> merged.merge(index, capacity, plus));
-    return merged;
-  }
-
-  private static Double add(Double a, Double b) {
-    if (a == null || b == null) {
-      return a == null ? b : a;
-    }
-    return a + b;
+    byte[] typed = Arrays.copyOf(type, type.length + 1 + bytes.length);
+    System.arraycopy(bytes, 0, typed, type.length + 1, bytes.length);
+    return typed;
   }
 }

@@ -208,6 +208,17 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     respond(ctx, request, status, responseType, body, keepAlive);
   }
 
+  /**
+   * With --auth sigv4, checks the request's signature over the bytes as sent (a compressed
+   * body's, before decoding); DynamoDB's error when it does not hold.
+   */
+  private void verifySignature(FullHttpRequest request) {
+    if (signatures != null) {
+      signatures.verify(new SigV4.Request(request.method().name(), request.uri(),
+          name -> request.headers().getAll(name), request.content().nioBuffer()));
+    }
+  }
+
   /** A GET of one of Stator's own paths, or the TTL sweep's POST. */
   private static boolean isOwnEndpoint(FullHttpRequest request) {
     return (request.method().equals(HttpMethod.GET)
@@ -230,10 +241,9 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
           keepAlive);
       return false;
     }
-    if (signatures != null && changesOrShowsKeys) {
+    if (changesOrShowsKeys) {
       try {
-        signatures.verify(new SigV4.Request(request.method().name(), request.uri(),
-            name -> request.headers().getAll(name), request.content().nioBuffer()));
+        verifySignature(request);
       } catch (DynamoDbException e) {
         ByteBuf body = ctx.alloc().buffer();
         respond(ctx, request, error(body, e.type(), e.getMessage(), e), AMZ_JSON, body,
@@ -287,10 +297,7 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       throw new DynamoDbException(
           ErrorType.MissingAuthenticationTokenException, "Request is missing Authentication Token");
     }
-    if (signatures != null) {
-      signatures.verify(new SigV4.Request(request.method().name(), request.uri(),
-          name -> request.headers().getAll(name), request.content().nioBuffer()));
-    }
+    verifySignature(request);
     if (!content.isReadable()) {
       throw DynamoDbException.serialization(null);
     }

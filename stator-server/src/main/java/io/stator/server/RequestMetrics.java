@@ -18,7 +18,9 @@ import io.stator.api.TableDescription;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -40,8 +42,12 @@ final class RequestMetrics {
   private final Counter requests;
   private final Counter throttles;
   private final Histogram latency;
+  private final Database database;
+  /** The tables as described once for the scrape under way, which both table gauges read. */
+  private List<TableDescription> described = List.of();
 
   RequestMetrics(Database database, ConnectionLimit connections) {
+    this.database = database;
     requests = Counter.builder()
         .name("stator_requests_total")
         .help("Requests answered, by operation and outcome (success, or the error's __type)")
@@ -75,14 +81,14 @@ final class RequestMetrics {
         .name("stator_table_items")
         .help("Items in a table, as DescribeTable counts them")
         .labelNames("table")
-        .callback(callback -> tables(database, t -> callback.call(
+        .callback(callback -> described.forEach(t -> callback.call(
             t.itemCount() == null ? 0 : t.itemCount(), t.tableName())))
         .register(registry);
     GaugeWithCallback.builder()
         .name("stator_table_size_bytes")
         .help("A table's size, as DescribeTable reports it")
         .labelNames("table")
-        .callback(callback -> tables(database, t -> callback.call(
+        .callback(callback -> described.forEach(t -> callback.call(
             t.tableSizeBytes() == null ? 0 : t.tableSizeBytes(), t.tableName())))
         .register(registry);
   }
@@ -118,8 +124,9 @@ final class RequestMetrics {
     }
   }
 
-  /** The metrics now, in Prometheus's text format. */
-  byte[] scrape() {
+  /** The metrics now, in Prometheus's text format; each table is described once. */
+  synchronized byte[] scrape() {
+    described = tables();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try {
       writer.write(out, registry.scrape());
@@ -138,23 +145,25 @@ final class RequestMetrics {
   }
 
   /** Each table's description; none while the storage fails (the scrape still answers). */
-  private static void tables(Database database, java.util.function.Consumer<TableDescription> each) {
+  private List<TableDescription> tables() {
+    List<TableDescription> tables = new ArrayList<>();
     String start = null;
     do {
       ListTablesResponse page;
       try {
         page = database.listTables(new ListTablesRequest(start, 100));
       } catch (RuntimeException storageFails) {
-        return;
+        return tables;
       }
       for (String name : page.tableNames()) {
         try {
-          each.accept(database.describeTable(new DescribeTableRequest(name)).table());
+          tables.add(database.describeTable(new DescribeTableRequest(name)).table());
         } catch (DynamoDbException deletedMeanwhile) {
           // A table deleted between the list and its description has no figures
         }
       }
       start = page.lastEvaluatedTableName();
     } while (start != null);
+    return tables;
   }
 }

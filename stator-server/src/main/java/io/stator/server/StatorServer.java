@@ -162,29 +162,15 @@ public final class StatorServer implements AutoCloseable {
       boolean callsOnEventLoops,
       int eventLoops,
       ServerLimits limits) {
-    return start(host, port, database, region, callsOnEventLoops, eventLoops, limits, null);
+    return start(
+        host, port, database, region, callsOnEventLoops, eventLoops, limits, null, null);
   }
 
   /**
    * As above, verifying every request's SigV4 signature with {@code signatures} (null accepts
-   * any well-formed signature, for local use).
-   */
-  public static StatorServer start(
-      String host,
-      int port,
-      Database database,
-      String region,
-      boolean callsOnEventLoops,
-      int eventLoops,
-      ServerLimits limits,
-      SigV4 signatures) {
-    return start(host, port, database, region, callsOnEventLoops, eventLoops, limits, signatures,
-        null);
-  }
-
-  /**
-   * As above, serving HTTPS with {@code tls} (null serves plain HTTP): every connection's first
-   * handler decrypts, so what follows sees the same requests either way.
+   * any well-formed signature, for local use) and serving HTTPS with {@code tls} (null serves
+   * plain HTTP): every connection's first handler decrypts, so what follows sees the same
+   * requests either way.
    */
   public static StatorServer start(
       String host,

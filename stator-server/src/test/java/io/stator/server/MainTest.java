@@ -6,8 +6,6 @@ import io.stator.storage.memory.MemoryStorage;
 import io.stator.storage.rocksdb.NativeLibrary;
 import io.stator.storage.rocksdb.RocksDbStorage;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -17,35 +15,27 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class MainTest {
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
+  private final CommandRun command = new CommandRun();
 
-  /** Runs the command line; {@code out} and {@code err} then hold this run's output alone. */
   private int run(String... args) {
-    out.getBuffer().setLength(0);
-    err.getBuffer().setLength(0);
-    CommandLine cli = Main.commandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    return cli.execute(args);
+    return command.run(args);
   }
 
   @Test
   void versionComesFromTheBuild() {
     assertThat(run("--version")).isZero();
-    assertThat(out.toString().trim()).matches("Stator \\d+\\.\\d+\\.\\d+.*");
-    assertThat(out.toString()).doesNotContain("${");
+    assertThat(command.out().trim()).matches("Stator \\d+\\.\\d+\\.\\d+.*");
+    assertThat(command.out()).doesNotContain("${");
   }
 
   @Test
   void classDataTrainingServesAFirstSessionOnBothStoragesAndStaysOutOfTheHelp() {
     assertThat(run("class-data-training")).isZero();
-    assertThat(err.toString()).isEmpty();
+    assertThat(command.err()).isEmpty();
     assertThat(run("--help")).isZero();
-    assertThat(out.toString()).doesNotContain("class-data-training");
+    assertThat(command.out()).doesNotContain("class-data-training");
   }
 
   @Test
@@ -53,7 +43,7 @@ class MainTest {
     assertThat(run("native-library", dir.resolve("native").toString())).isZero();
     assertThat(dir.resolve("native").resolve(NativeLibrary.fileName())).isRegularFile();
     assertThat(run("--help")).isZero();
-    assertThat(out.toString()).contains("serve").doesNotContain("native-library");
+    assertThat(command.out()).contains("serve").doesNotContain("native-library");
   }
 
   @Test
@@ -71,9 +61,9 @@ class MainTest {
   @Test
   void helpListsServeAndItsOptions() {
     assertThat(run("--help")).isZero();
-    assertThat(out.toString()).contains("serve");
+    assertThat(command.out()).contains("serve");
     assertThat(run("serve", "--help")).isZero();
-    assertThat(out.toString())
+    assertThat(command.out())
         .contains("--port", "--host", "--data-dir", "--in-memory", "--region",
             "--ttl-sweep-interval", "--cache-size", "--event-loops", "--max-connections",
             "--idle-timeout", "--header-timeout", "--body-timeout");
@@ -82,11 +72,11 @@ class MainTest {
   @Test
   void maxConnectionsMustBeAtLeastOneAndTimeoutsAreDurations() {
     assertThat(run("serve", "--in-memory", "--max-connections", "0")).isEqualTo(2);
-    assertThat(err.toString()).contains("--max-connections must be at least 1, not 0");
+    assertThat(command.err()).contains("--max-connections must be at least 1, not 0");
     assertThat(run("serve", "--in-memory", "--idle-timeout", "forever")).isEqualTo(2);
-    assertThat(err.toString()).contains("'forever' is not a duration");
+    assertThat(command.err()).contains("'forever' is not a duration");
     assertThat(run("serve", "--in-memory", "--body-timeout", "-1s")).isEqualTo(2);
-    assertThat(err.toString()).contains("'-1s' is not a duration");
+    assertThat(command.err()).contains("'-1s' is not a duration");
   }
 
   @Test
@@ -103,7 +93,7 @@ class MainTest {
   @Test
   void aWrongTtlSweepIntervalIsAUsageError() {
     assertThat(run("serve", "--in-memory", "--ttl-sweep-interval", "soon")).isEqualTo(2);
-    assertThat(err.toString()).contains("'soon' is not a duration");
+    assertThat(command.err()).contains("'soon' is not a duration");
     assertThat(run("serve", "--in-memory", "--ttl-sweep-interval", "-1s")).isEqualTo(2);
   }
 
@@ -119,80 +109,80 @@ class MainTest {
   @Test
   void aWrongCacheSizeIsAUsageError() {
     assertThat(run("serve", "--cache-size", "lots")).isEqualTo(2);
-    assertThat(err.toString()).contains("'lots' is not a size");
+    assertThat(command.err()).contains("'lots' is not a size");
     assertThat(run("serve", "--cache-size", "99999999999g")).isEqualTo(2);
     assertThat(run("serve", "--cache-size", "1m")).isEqualTo(2);
-    assertThat(err.toString()).contains("--cache-size must be at least 64m");
+    assertThat(command.err()).contains("--cache-size must be at least 64m");
     assertThat(run("serve", "--in-memory", "--cache-size", "1g")).isEqualTo(2);
-    assertThat(err.toString()).contains("--cache-size is for the RocksDB store");
+    assertThat(command.err()).contains("--cache-size is for the RocksDB store");
   }
 
   @Test
   void eventLoopsMustBeAtLeastOne() {
     assertThat(run("serve", "--in-memory", "--event-loops", "0")).isEqualTo(2);
-    assertThat(err.toString()).contains("--event-loops must be at least 1, not 0");
+    assertThat(command.err()).contains("--event-loops must be at least 1, not 0");
   }
 
   @Test
   void dataDirAndInMemoryExcludeEachOther() {
     assertThat(run("serve", "--in-memory", "--data-dir", "x")).isEqualTo(2);
-    assertThat(err.toString()).contains("cannot be used together");
+    assertThat(command.err()).contains("cannot be used together");
   }
 
   @Test
   void cassandraOptionsAreCheckedBeforeConnecting() {
     assertThat(run("serve", "--storage", "cassandra")).isEqualTo(2);
-    assertThat(err.toString()).contains("--storage cassandra needs --contact-points");
+    assertThat(command.err()).contains("--storage cassandra needs --contact-points");
     assertThat(run("serve", "--storage", "cassandra", "--contact-points", "localhost")).isEqualTo(2);
-    assertThat(err.toString()).contains("--contact-points takes host:port, not localhost");
+    assertThat(command.err()).contains("--contact-points takes host:port, not localhost");
     assertThat(run("serve", "--storage", "cassandra", "--contact-points", "h:9042",
         "--data-dir", "x")).isEqualTo(2);
-    assertThat(err.toString()).contains("are for the RocksDB store, not --storage cassandra");
+    assertThat(command.err()).contains("are for the RocksDB store, not --storage cassandra");
     assertThat(run("serve", "--keyspace", "k")).isEqualTo(2);
-    assertThat(err.toString()).contains("are for --storage cassandra");
+    assertThat(command.err()).contains("are for --storage cassandra");
     assertThat(run("serve", "--in-memory", "--storage", "cassandra")).isEqualTo(2);
-    assertThat(err.toString()).contains("cannot be used together");
+    assertThat(command.err()).contains("cannot be used together");
     assertThat(run("serve", "--storage", "sqlite")).isEqualTo(2);
-    assertThat(err.toString()).contains("--storage must be rocksdb, memory or cassandra");
+    assertThat(command.err()).contains("--storage must be rocksdb, memory or cassandra");
   }
 
   @Test
   void authOptionsAreChecked(@TempDir Path dir) throws IOException {
     assertThat(run("serve", "--in-memory", "--auth", "iam")).isEqualTo(2);
-    assertThat(err.toString()).contains("--auth must be none or sigv4, not iam");
+    assertThat(command.err()).contains("--auth must be none or sigv4, not iam");
     assertThat(run("serve", "--in-memory", "--credentials", "keys.txt")).isEqualTo(2);
-    assertThat(err.toString()).contains("--credentials is for --auth sigv4");
+    assertThat(command.err()).contains("--credentials is for --auth sigv4");
     Path keys = Files.writeString(dir.resolve("keys.txt"), "# keys\nAKID1 secret\nAKID2\n");
     assertThat(run("serve", "--in-memory", "--auth", "sigv4", "--credentials", keys.toString()))
         .isEqualTo(2);
-    assertThat(err.toString()).contains("cannot read --credentials " + keys)
+    assertThat(command.err()).contains("cannot read --credentials " + keys)
         .contains("line 3: expected ACCESS_KEY_ID SECRET [SESSION_TOKEN]");
     if (System.getenv("STATOR_ACCESS_KEY_ID") == null) {
       assertThat(run("serve", "--in-memory", "--auth", "sigv4")).isEqualTo(2);
-      assertThat(err.toString()).contains("--auth sigv4 needs keys");
+      assertThat(command.err()).contains("--auth sigv4 needs keys");
     }
   }
 
   @Test
   void tlsOptionsGoTogetherAndMustBeReadable(@TempDir Path dir) throws IOException {
     assertThat(run("serve", "--in-memory", "--tls-cert", "cert.pem")).isEqualTo(2);
-    assertThat(err.toString()).contains("--tls-cert and --tls-key go together");
+    assertThat(command.err()).contains("--tls-cert and --tls-key go together");
     Path junk = Files.writeString(dir.resolve("junk.pem"), "junk");
     assertThat(run("serve", "--in-memory", "--tls-cert", junk.toString(), "--tls-key",
         junk.toString())).isEqualTo(2);
-    assertThat(err.toString()).contains("cannot use --tls-cert " + junk);
+    assertThat(command.err()).contains("cannot use --tls-cert " + junk);
   }
 
   @Test
   void noCommandIsAUsageError() {
     assertThat(run()).isEqualTo(2);
-    assertThat(err.toString()).contains("stator serve");
+    assertThat(command.err()).contains("stator serve");
   }
 
   @Test
   void aUsageErrorIsOneReasonAndAPointerToTheHelpNotTheWholeHelp() {
     assertThat(run("serve", "--prot", "8001")).isEqualTo(2);
-    assertThat(err.toString())
+    assertThat(command.err())
         .startsWith("stator: Unknown options: '--prot'")
         .contains("Try 'stator serve --help' for more information.")
         .doesNotContain("Usage:");
@@ -201,7 +191,7 @@ class MainTest {
   @Test
   void aMistypedCommandSuggestsTheRightOne() {
     assertThat(run("serv")).isEqualTo(2);
-    assertThat(err.toString()).contains("serve").contains("Try 'stator --help'");
+    assertThat(command.err()).contains("serve").contains("Try 'stator --help'");
   }
 
   @Test
@@ -210,7 +200,7 @@ class MainTest {
     try (RocksDbStorage held = RocksDbStorage.open(dir)) {
       assertThat(run("serve", "--port", "0", "--data-dir", dir.toString())).isEqualTo(1);
     }
-    assertThat(err.toString())
+    assertThat(command.err())
         .contains("cannot open the data directory " + dir)
         .contains("another Stator server is using it");
   }
@@ -220,7 +210,7 @@ class MainTest {
   void aFileWhereTheDataDirectoryShouldBeIsExplained(@TempDir Path dir) throws IOException {
     Path file = Files.writeString(dir.resolve("data"), "not a directory");
     assertThat(run("serve", "--port", "0", "--data-dir", file.toString())).isEqualTo(1);
-    assertThat(err.toString()).contains(file + ": it is not a directory");
+    assertThat(command.err()).contains(file + ": it is not a directory");
   }
 
   @Test
@@ -230,7 +220,7 @@ class MainTest {
       String port = String.valueOf(taken.getLocalPort());
       assertThat(run("serve", "--in-memory", "--port", port)).isEqualTo(1);
     }
-    assertThat(err.toString())
+    assertThat(command.err())
         .contains("the address is already in use")
         .contains("--port");
   }
@@ -239,12 +229,12 @@ class MainTest {
   @Timeout(60) // a regression would start the server, which then waits for a signal
   void aHostThatIsNoAddressOfThisMachineIsExplained() {
     assertThat(run("serve", "--in-memory", "--host", "999.1.1.1", "--port", "0")).isEqualTo(1);
-    assertThat(err.toString())
+    assertThat(command.err())
         .contains("cannot listen on 999.1.1.1:0: the host is not a name or an address this"
             + " machine can resolve")
         .doesNotContain("null");
     assertThat(run("serve", "--in-memory", "--host", "192.0.2.1", "--port", "0")).isEqualTo(1);
-    assertThat(err.toString())
+    assertThat(command.err())
         .contains("cannot listen on 192.0.2.1:0: no network interface of this machine has that"
             + " address");
   }
@@ -253,7 +243,7 @@ class MainTest {
   @Timeout(60) // a regression would start the server, which then waits for a signal
   void aDataDirectoryThatCannotBeMadeIsExplained() {
     assertThat(run("serve", "--port", "0", "--data-dir", "/proc/nope/data")).isEqualTo(1);
-    assertThat(err.toString())
+    assertThat(command.err())
         .contains("cannot open the data directory /proc/nope/data: cannot create /proc/nope"
             + " (no such file or directory)");
   }
@@ -266,7 +256,7 @@ class MainTest {
     }
     assertThat(run("hot-keys", "--table", "T", "--endpoint", "http://127.0.0.1:" + port))
         .isEqualTo(1);
-    assertThat(err.toString())
+    assertThat(command.err())
         .contains("cannot reach http://127.0.0.1:" + port + ": nothing answers there")
         .doesNotContain("null");
   }

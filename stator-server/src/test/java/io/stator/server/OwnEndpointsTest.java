@@ -79,7 +79,7 @@ class OwnEndpointsTest {
         Credentials.of(List.of(new Credential("AKIDSTATOR", "secret-one", null))),
         Clock.systemUTC());
     try (StatorServer server = StatorServer.start("127.0.0.1", 0, Stator.inMemory(), "us-east-1",
-        true, 1, ServerLimits.defaults(), signatures)) {
+        true, 1, ServerLimits.defaults(), signatures, null)) {
       int port = server.port();
       String[] unsigned = send(port,
           "POST /stator/ttl/sweep HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n");

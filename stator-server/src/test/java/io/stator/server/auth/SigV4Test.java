@@ -53,7 +53,7 @@ class SigV4Test {
         new Credential("AKIDSTATOR", "secret-one", null),
         new Credential("ASIATEMP", "secret-two", "session-token")));
     server = StatorServer.start("127.0.0.1", 0, Stator.inMemory(), "us-east-1", true, 1,
-        ServerLimits.defaults(), new SigV4(keys, clock));
+        ServerLimits.defaults(), new SigV4(keys, clock), null);
   }
 
   @AfterEach
