@@ -1,5 +1,7 @@
 package io.stator.server;
 
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
@@ -22,6 +24,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The server's metrics in Prometheus's text format, for {@code GET /stator/metrics}: requests by
@@ -43,6 +46,7 @@ final class RequestMetrics {
   private final Counter throttles;
   private final Histogram latency;
   private final Database database;
+  private final ConcurrentHashMap<String, Served> byOperation = new ConcurrentHashMap<>();
   /** The tables as described once for the scrape under way, which both table gauges read. */
   private List<TableDescription> described = List.of();
 
@@ -99,11 +103,25 @@ final class RequestMetrics {
    */
   void record(String operation, ErrorType error, long nanos) {
     String name = label(operation);
-    requests.labelValues(name, error == null ? "success" : error.name()).inc();
-    latency.labelValues(name).observe(nanos / 1e9);
-    if (error != null && THROTTLES.contains(error)) {
+    Served served = served(name);
+    served.latency().observe(nanos / 1e9);
+    if (error == null) {
+      served.succeeded().inc();
+      return;
+    }
+    requests.labelValues(name, error.name()).inc();
+    if (THROTTLES.contains(error)) {
       throttles.labelValues(name).inc();
     }
+  }
+
+  /** An operation's success count and latency, looked up by label once, not per request. */
+  private record Served(CounterDataPoint succeeded, DistributionDataPoint latency) {}
+
+  private Served served(String operation) {
+    Served served = byOperation.get(operation);
+    return served != null ? served : byOperation.computeIfAbsent(operation, name -> new Served(
+        requests.labelValues(name, "success"), latency.labelValues(name)));
   }
 
   /**
