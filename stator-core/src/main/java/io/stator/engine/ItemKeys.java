@@ -2,7 +2,6 @@ package io.stator.engine;
 
 import io.stator.api.DynamoDbException;
 import io.stator.index.IndexKeys;
-import io.stator.item.ItemSize;
 import io.stator.key.KeyCodec;
 import io.stator.schema.KeyAttribute;
 import io.stator.schema.TableDefinition;
@@ -17,11 +16,6 @@ import java.util.Map;
  * and storage keys.
  */
 final class ItemKeys {
-  /** DynamoDB's limits on key values: 2048 bytes for a partition key, 1024 for a sort key. */
-  static final int MAX_PARTITION_KEY_BYTES = 2048;
-
-  static final int MAX_SORT_KEY_BYTES = 1024;
-
   private ItemKeys() {}
 
   /** Checks that an item to write carries the table's key attributes, with the right types. */
@@ -158,22 +152,9 @@ final class ItemKeys {
   }
 
   private static void checkSize(TableDefinition table, KeyAttribute key, AttributeValue value) {
-    long size = keyBytes(value);
-    if (key == table.hashKey() || key.equals(table.hashKey())) {
-      if (size > MAX_PARTITION_KEY_BYTES) {
-        throw DynamoDbException.validation(
-            "One or more parameter values were invalid: Size of hashkey has exceeded the maximum"
-                + " size limit of" + MAX_PARTITION_KEY_BYTES + " bytes");
-      }
-    } else if (size > MAX_SORT_KEY_BYTES) {
-      throw DynamoDbException.validation(
-          "One or more parameter values were invalid: Aggregated size of all range keys has"
-              + " exceeded the size limit of " + MAX_SORT_KEY_BYTES + " bytes");
+    boolean hash = key == table.hashKey() || key.equals(table.hashKey());
+    if (IndexKeys.oversize(value, hash)) {
+      throw IndexKeys.oversized(hash);
     }
-  }
-
-  private static long keyBytes(AttributeValue value) {
-    // Numbers are at most 38 digits: always within the limits.
-    return value instanceof AttributeValue.N ? 0 : ItemSize.of(value);
   }
 }

@@ -143,7 +143,8 @@ final class ItemUpdates {
             checkLegacyTypes(update, base);
           }
           Map<String, AttributeValue> updated = Expressions.applyUpdate(update, base);
-          if (ItemSize.of(updated) > ItemSize.MAX_ITEM_SIZE) {
+          long newSize = ItemSize.of(updated);
+          if (newSize > ItemSize.MAX_ITEM_SIZE) {
             throw DynamoDbException.validation(
                 "Item size to update has exceeded the maximum allowed size");
           }
@@ -151,7 +152,6 @@ final class ItemUpdates {
           // An index key of the wrong type is a ValidationException, which consumes nothing:
           // check before charging (Indexes.stage checks again, for the other write paths).
           IndexKeys.checkUpdatedItem(table, updated);
-          long newSize = ItemSize.of(updated);
           // UpdateItem pays for the larger of the item before and after.
           return ReadModifyWrite.Change.write(table, old, updated, ItemCodec.encode(updated),
               CapacityCalculator.write(oldSize, newSize, false), newSize - oldSize,

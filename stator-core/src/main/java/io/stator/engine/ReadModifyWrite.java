@@ -123,8 +123,7 @@ final class ReadModifyWrite {
    * What a write makes of the item it read.
    *
    * @param commits whether there is anything to commit
-   * @param item the new item, or null for a delete
-   * @param encoded its encoding (null for a delete)
+   * @param encoded the new item's encoding (null for a delete)
    * @param changes its index changes
    * @param units the write units charged on the first attempt
    * @param sizeDelta how much the table grows by it, for the capacity model
@@ -132,24 +131,24 @@ final class ReadModifyWrite {
    * @param answer the write's answer
    */
   record Change<R>(
-      boolean commits, Map<String, AttributeValue> item, byte[] encoded, IndexChanges changes,
+      boolean commits, byte[] encoded, IndexChanges changes,
       double units, long sizeDelta, RuntimeException refusal, Answer<R> answer) {
 
     /** Refused after the read, charged {@code units} (a failed condition still consumes). */
     static <R> Change<R> refused(double units, RuntimeException refusal) {
-      return new Change<>(false, null, null, null, units, 0, refusal, null);
+      return new Change<>(false, null, null, units, 0, refusal, null);
     }
 
     /** Nothing to write (a delete of an absent item), charged {@code units}. */
     static <R> Change<R> unchanged(double units, Answer<R> answer) {
-      return new Change<>(false, null, null, null, units, 0, null, answer);
+      return new Change<>(false, null, null, units, 0, null, answer);
     }
 
     /** Writes {@code item} ({@code encoded}), or deletes the item read when it is null. */
     static <R> Change<R> write(
         TableDefinition table, Map<String, AttributeValue> old, Map<String, AttributeValue> item,
         byte[] encoded, double units, long sizeDelta, Answer<R> answer) {
-      return new Change<>(true, item, encoded, IndexChanges.of(table, old, item), units,
+      return new Change<>(true, encoded, IndexChanges.of(table, old, item), units,
           sizeDelta, null, answer);
     }
   }

@@ -41,7 +41,10 @@ import java.util.Map;
  * which writes reject beforehand) has no entry.
  */
 public final class IndexKeys {
-  /** DynamoDB's limits on an index key value: 2048 bytes for a partition key, 1024 for a sort. */
+  /**
+   * DynamoDB's limits on a key value, of a table or an index: 2048 bytes for a partition key,
+   * 1024 for a sort key.
+   */
   static final int MAX_PARTITION_KEY_BYTES = 2048;
 
   static final int MAX_SORT_KEY_BYTES = 1024;
@@ -95,11 +98,7 @@ public final class IndexKeys {
         boolean hash = index.hashKeys().contains(key);
         if (oversize(value, hash)) {
           // The words DynamoDB uses for the table's own keys.
-          throw DynamoDbException.validation(hash
-              ? "One or more parameter values were invalid: Size of hashkey has exceeded the"
-                  + " maximum size limit of" + MAX_PARTITION_KEY_BYTES + " bytes"
-              : "One or more parameter values were invalid: Aggregated size of all range keys has"
-                  + " exceeded the size limit of " + MAX_SORT_KEY_BYTES + " bytes");
+          throw oversized(hash);
         }
       }
     }
@@ -311,8 +310,20 @@ public final class IndexKeys {
     return out;
   }
 
+  /**
+   * DynamoDB's error for a key value over its limit ({@link #oversize}), for a table's key and an
+   * index's alike.
+   */
+  public static DynamoDbException oversized(boolean hash) {
+    return DynamoDbException.validation(hash
+        ? "One or more parameter values were invalid: Size of hashkey has exceeded the maximum"
+            + " size limit of" + MAX_PARTITION_KEY_BYTES + " bytes"
+        : "One or more parameter values were invalid: Aggregated size of all range keys has"
+            + " exceeded the size limit of " + MAX_SORT_KEY_BYTES + " bytes");
+  }
+
   /** Whether a string or binary key value is longer than DynamoDB allows (a number never is). */
-  private static boolean oversize(AttributeValue value, boolean hash) {
+  public static boolean oversize(AttributeValue value, boolean hash) {
     int limit = hash ? MAX_PARTITION_KEY_BYTES : MAX_SORT_KEY_BYTES;
     return (value instanceof AttributeValue.S || value instanceof AttributeValue.B)
         && ItemSize.of(value) > limit;

@@ -76,7 +76,15 @@ public interface Storage extends AutoCloseable, GroupCommit {
    * are not one snapshot (a commit between two of them may be seen by the later one only), which
    * lets a networked store send them all at once. A read of a missing space fails the call.
    */
-  List<Optional<StoredRecord>> getAll(List<KeyRead> reads, Consistency consistency);
+  default List<Optional<StoredRecord>> getAll(List<KeyRead> reads, Consistency consistency) {
+    // One get after the other: right for a storage in this process; a remote one sends them
+    // together
+    List<Optional<StoredRecord>> out = new java.util.ArrayList<>(reads.size());
+    for (KeyRead read : reads) {
+      out.add(get(read.space(), read.key()));
+    }
+    return out;
+  }
 
   /**
    * A range read within one partition, in sort order ({@code forward}) or reverse.
@@ -107,7 +115,7 @@ public interface Storage extends AutoCloseable, GroupCommit {
     int ask = limit == Integer.MAX_VALUE ? limit : limit + 1;
     List<StoredRecord> records = scan(space, fromPartition, toPartition, startAfter, ask);
     if (records.size() > limit) {
-      return new ScanPage(List.copyOf(records.subList(0, limit)), true);
+      return new ScanPage(records.subList(0, limit), true);
     }
     return new ScanPage(records, false);
   }

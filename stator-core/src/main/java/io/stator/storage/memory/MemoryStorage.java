@@ -3,8 +3,6 @@ package io.stator.storage.memory;
 import io.stator.storage.Bound;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitConflictException;
-import io.stator.storage.Consistency;
-import io.stator.storage.KeyRead;
 import io.stator.storage.Locks;
 import io.stator.storage.SpaceStats;
 import io.stator.storage.Storage;
@@ -84,15 +82,6 @@ public final class MemoryStorage implements Storage {
   }
 
   /** Each key from the map of its space, as {@link #get}: one read in memory is as cheap. */
-  @Override
-  public List<Optional<StoredRecord>> getAll(List<KeyRead> reads, Consistency consistency) {
-    List<Optional<StoredRecord>> out = new ArrayList<>(reads.size());
-    for (KeyRead read : reads) {
-      out.add(get(read.space(), read.key()));
-    }
-    return out;
-  }
-
   @Override
   public List<StoredRecord> query(
       String space, byte[] partition, Bound lower, Bound upper, boolean forward, int limit) {
