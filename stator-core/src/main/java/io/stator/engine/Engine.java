@@ -165,7 +165,7 @@ import java.util.List;
  * Each operation validates in DynamoDB's order, because clients see which error comes first:
  * request-level constraints (all violations reported together), then relations between
  * parameters, then expressions (parsed once per request), then the table lookup, then the key
- * schema. Every client mistake is a {@link DynamoDbException} with DynamoDB's message and
+ * schema. Every client mistake is a {@link io.stator.api.DynamoDbException} with DynamoDB's message and
  * nothing is written before validation is complete.
  *
  * <h2>Concurrency</h2>
@@ -371,7 +371,7 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
   /**
    * The capacity model's view of a table's partitions: consumption, throttles, hot keys.
    *
-   * @throws DynamoDbException ResourceNotFoundException when there is no such table
+   * @throws io.stator.api.DynamoDbException ResourceNotFoundException when there is no such table
    */
   public PartitionReport partitions(String tableName) {
     return partitions(tableName, null);
@@ -381,7 +381,7 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
    * The same for the table's global secondary index {@code indexName} (null: the table): a GSI
    * has partitions, throughput and hot keys of its own, keyed by its own partition key.
    *
-   * @throws DynamoDbException ResourceNotFoundException when there is no such table or GSI
+   * @throws io.stator.api.DynamoDbException ResourceNotFoundException when there is no such table or GSI
    */
   public PartitionReport partitions(String tableName, String indexName) {
     TableDefinition table = tables.forItems(tableName);
