@@ -23,15 +23,23 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.AsciiString;
 import io.netty.util.concurrent.FastThreadLocal;
+import io.stator.EngineOptions;
 import io.stator.api.Database;
 import io.stator.api.DynamoDbException;
 import io.stator.api.ErrorType;
+import io.stator.server.access.AccessRequest;
+import io.stator.server.access.Authorization;
+import io.stator.server.access.Principal;
+import io.stator.server.access.RequestedAccess;
+import io.stator.server.auth.Credential;
 import io.stator.server.auth.SigV4;
+import io.stator.server.wire.RequestCheck;
 import io.stator.server.wire.WireProtocol;
 import io.stator.storage.GroupCommit;
 import io.stator.ttl.ExpiredItemSweep;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.zip.CRC32;
 
 /**
@@ -86,6 +94,8 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
   private final RequestMetrics metrics;
   /** Verifies each request's signature; null accepts any well-formed one (local use). */
   private final SigV4 signatures;
+  /** The permissions each request needs, for a key whose principal has a policy. */
+  private final RequestedAccess requestedAccess;
 
   /**
    * A handler that calls {@code database}, answering on threads that defer the durability of
@@ -97,6 +107,7 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       RequestMetrics metrics, SigV4 signatures) {
     this.database = database;
     this.signatures = signatures;
+    this.requestedAccess = new RequestedAccess(region, EngineOptions.defaults().accountId());
     this.groupCommit = groupCommit;
     this.health = health;
     this.metrics = metrics;
@@ -212,11 +223,25 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
    * With --auth sigv4, checks the request's signature over the bytes as sent (a compressed
    * body's, before decoding); DynamoDB's error when it does not hold.
    */
-  private void verifySignature(FullHttpRequest request) {
-    if (signatures != null) {
-      signatures.verify(new SigV4.Request(request.method().name(), request.uri(),
-          name -> request.headers().getAll(name), request.content().nioBuffer()));
+  private Credential verifySignature(FullHttpRequest request) {
+    if (signatures == null) {
+      return null;
     }
+    return signatures.verify(new SigV4.Request(request.method().name(), request.uri(),
+        name -> request.headers().getAll(name), request.content().nioBuffer()));
+  }
+
+  /**
+   * What checks a request of the key that signed it before it runs: its principal's policy
+   * (see {@link Authorization}), or nothing for a key that may do everything.
+   */
+  private RequestCheck accessOf(Credential key) {
+    if (key == null || key.principal() == null) {
+      return RequestCheck.NONE;
+    }
+    Principal principal = key.principal();
+    return (operation, request) ->
+        Authorization.check(principal, requestedAccess.of(operation, request));
   }
 
   /** A GET of one of Stator's own paths, or the TTL sweep's POST. */
@@ -243,7 +268,13 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     }
     if (changesOrShowsKeys) {
       try {
-        verifySignature(request);
+        Credential key = verifySignature(request);
+        if (key != null && key.principal() != null) {
+          // Stator's own actions, on no resource: a policy allows them by name
+          String action = request.method().equals(HttpMethod.POST)
+              ? "stator:SweepExpiredItems" : "stator:DescribePartitions";
+          Authorization.check(key.principal(), List.of(new AccessRequest(action, "*")));
+        }
       } catch (DynamoDbException e) {
         ByteBuf body = ctx.alloc().buffer();
         respond(ctx, request, error(body, e.type(), e.getMessage(), e), AMZ_JSON, body,
@@ -297,13 +328,13 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       throw new DynamoDbException(
           ErrorType.MissingAuthenticationTokenException, "Request is missing Authentication Token");
     }
-    verifySignature(request);
+    RequestCheck access = accessOf(verifySignature(request));
     if (!content.isReadable()) {
       throw DynamoDbException.serialization(null);
     }
     try (ByteBufOutputStream stream = new ByteBufOutputStream(out)) {
       WireProtocol.invoke(
-          database, operation, request.headers().get(HttpHeaderNames.HOST),
+          database, operation, request.headers().get(HttpHeaderNames.HOST), access,
           new ByteBufInputStream(content.duplicate()), stream);
     }
   }

@@ -3,6 +3,8 @@ package io.stator.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stator.Stator;
+import io.stator.server.access.Policy;
+import io.stator.server.access.Principal;
 import io.stator.server.auth.Credential;
 import io.stator.server.auth.Credentials;
 import io.stator.server.auth.SigV4;
@@ -76,7 +78,11 @@ class OwnEndpointsTest {
   @Test
   void withSignaturesTheSweepNeedsOne() throws Exception {
     SigV4 signatures = new SigV4(
-        Credentials.of(List.of(new Credential("AKIDSTATOR", "secret-one", null))),
+        Credentials.of(List.of(new Credential("AKIDSTATOR", "secret-one", null),
+            new Credential("AKIDREADER", "secret-two", null, new Principal(
+                "arn:aws:iam::000000000000:user/reader", Policy.parse(
+                    "{\"Statement\": {\"Effect\": \"Allow\", \"Action\": \"dynamodb:*\","
+                        + " \"Resource\": \"*\"}}"))))),
         Clock.systemUTC());
     try (StatorServer server = StatorServer.start("127.0.0.1", 0, Stator.inMemory(), "us-east-1",
         true, 1, ServerLimits.defaults(), signatures, null)) {
@@ -86,22 +92,15 @@ class OwnEndpointsTest {
       assertThat(unsigned[0]).isEqualTo("400");
       assertThat(unsigned[1]).contains("MissingAuthenticationTokenException");
 
-      SdkHttpFullRequest request = SdkHttpFullRequest.builder().method(SdkHttpMethod.POST)
-          .uri(URI.create("http://127.0.0.1:" + port)).encodedPath("/stator/ttl/sweep").build();
-      var signed = AwsV4HttpSigner.create().sign(r -> r
-          .identity(AwsBasicCredentials.create("AKIDSTATOR", "secret-one"))
-          .request(request)
-          .payload(() -> new ByteArrayInputStream(new byte[0]))
-          .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "dynamodb")
-          .putProperty(AwsV4HttpSigner.REGION_NAME, "us-east-1")).request();
-      StringBuilder head = new StringBuilder("POST /stator/ttl/sweep HTTP/1.1\r\n"
-          + "Content-Length: 0\r\n");
-      for (Map.Entry<String, List<String>> h : signed.headers().entrySet()) {
-        head.append(h.getKey()).append(": ").append(String.join(",", h.getValue())).append("\r\n");
-      }
-      String[] answer = send(port, head.toString());
+      String[] answer = send(port, signedSweep(port, "AKIDSTATOR", "secret-one"));
       assertThat(answer[0]).as(answer[1]).isEqualTo("200");
       assertThat(answer[1]).contains("\"DeletedItems\":0");
+      // a user whose policy does not name Stator's own action is refused it
+      String[] refused = send(port, signedSweep(port, "AKIDREADER", "secret-two"));
+      assertThat(refused[0]).isEqualTo("400");
+      assertThat(refused[1]).contains("AccessDeniedException").contains(
+          "User: arn:aws:iam::000000000000:user/reader is not authorized to perform:"
+              + " stator:SweepExpiredItems on resource: *");
 
       // ./stator hot-keys signs with the AWS_* keys of its environment, or is refused
       for (Map<String, String> environment : List.of(
@@ -120,5 +119,23 @@ class OwnEndpointsTest {
             ? "Request is missing Authentication Token" : "Nope");
       }
     }
+  }
+
+  /** The head of a sweep request signed with the key. */
+  private static String signedSweep(int port, String keyId, String secret) {
+    SdkHttpFullRequest request = SdkHttpFullRequest.builder().method(SdkHttpMethod.POST)
+        .uri(URI.create("http://127.0.0.1:" + port)).encodedPath("/stator/ttl/sweep").build();
+    var signed = AwsV4HttpSigner.create().sign(r -> r
+        .identity(AwsBasicCredentials.create(keyId, secret))
+        .request(request)
+        .payload(() -> new ByteArrayInputStream(new byte[0]))
+        .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "dynamodb")
+        .putProperty(AwsV4HttpSigner.REGION_NAME, "us-east-1")).request();
+    StringBuilder head = new StringBuilder("POST /stator/ttl/sweep HTTP/1.1\r\n"
+        + "Content-Length: 0\r\n");
+    for (Map.Entry<String, List<String>> h : signed.headers().entrySet()) {
+      head.append(h.getKey()).append(": ").append(String.join(",", h.getValue())).append("\r\n");
+    }
+    return head.toString();
   }
 }

@@ -1,5 +1,7 @@
 package io.stator.server.auth;
 
+import io.stator.EngineOptions;
+import io.stator.server.access.UsersFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,11 +11,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The keys a server accepts, by access key id: from a file, one key a line ({@code
- * ACCESS_KEY_ID SECRET [SESSION_TOKEN]}, blank lines and {@code #} comments ignored), or given
- * one by one (the command line, the environment).
+ * The keys a server accepts, by access key id: from a file, either one key a line ({@code
+ * ACCESS_KEY_ID SECRET [SESSION_TOKEN]}, blank lines and {@code #} comments ignored) or users with
+ * their keys and policies in JSON ({@link UsersFile}), or given one by one (the command line,
+ * the environment).
  */
 public final class Credentials {
+  /** The account of the users' ARNs: the one the server's table ARNs name. */
+  private static final String ACCOUNT = EngineOptions.defaults().accountId();
+
   private final Map<String, Credential> byAccessKeyId;
 
   private Credentials(Map<String, Credential> byAccessKeyId) {
@@ -31,9 +37,22 @@ public final class Credentials {
     return new Credentials(map);
   }
 
-  /** The keys of {@code file}; IllegalArgumentException naming the line that is not one. */
+  /**
+   * The keys of {@code file}; IllegalArgumentException naming what is wrong. A file whose first
+   * character (after blanks) is <code>{</code> holds users with policies ({@link UsersFile});
+   * otherwise one key a line, each allowed everything.
+   */
   public static Credentials read(Path file) throws IOException {
-    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    String text = Files.readString(file, StandardCharsets.UTF_8);
+    if (text.strip().startsWith("{")) {
+      List<Credential> credentials = new java.util.ArrayList<>();
+      for (UsersFile.Key k : UsersFile.parse(text, ACCOUNT)) {
+        credentials.add(
+            new Credential(k.accessKeyId(), k.secretAccessKey(), k.sessionToken(), k.principal()));
+      }
+      return of(credentials);
+    }
+    List<String> lines = text.lines().toList();
     List<Credential> credentials = new java.util.ArrayList<>();
     for (int i = 0; i < lines.size(); i++) {
       String line = lines.get(i).strip();

@@ -89,8 +89,8 @@ public final class WireProtocol {
      * Reads the request, checks it against the model's constraints of the operation of {@code
      * target} (reading the body again: see {@link ModelValidation}), runs and writes it.
      */
-    void invoke(Database database, String target, InputStream body, OutputStream out)
-        throws IOException {
+    void invoke(Database database, String operation, RequestCheck check, InputStream body,
+        OutputStream out) throws IOException {
       if (!body.markSupported()) {
         body = new ByteArrayInputStream(body.readAllBytes());
       }
@@ -105,11 +105,12 @@ public final class WireProtocol {
       }
       body.reset();
       try (JsonParser parser = JSON.createParser(body)) {
-        ModelValidation.check(target, parser);
+        ModelValidation.check(target(operation), parser);
       } catch (IOException e) {
         throw malformed(e);
       }
       input.throwDeferred();
+      check.check(operation, request);
       R response = call.apply(database, request);
       try (JsonGenerator generator = JSON.createGenerator(out)) {
         writer.write(generator, response);
@@ -325,11 +326,21 @@ public final class WireProtocol {
   public static void invoke(
       Database database, String operation, InputStream body, OutputStream out)
       throws IOException {
+    invoke(database, operation, RequestCheck.NONE, body, out);
+  }
+
+  /**
+   * Like {@link #invoke(Database, String, InputStream, OutputStream)}, with {@code check} given
+   * each request once it is read and valid, before it runs: access control refuses it there.
+   */
+  public static void invoke(
+      Database database, String operation, RequestCheck check, InputStream body,
+      OutputStream out) throws IOException {
     Operation<?, ?> op = OPERATIONS.get(operation);
     if (op == null) {
       throw new DynamoDbException(ErrorType.UnknownOperationException, null);
     }
-    op.invoke(database, target(operation), body, out);
+    op.invoke(database, operation, check, body, out);
   }
 
   /** The {@code X-Amz-Target} of an operation as {@link #operation} names it. */
@@ -344,17 +355,17 @@ public final class WireProtocol {
    * back to this server, not to DynamoDB's regional one.
    */
   public static void invoke(
-      Database database, String operation, String host, InputStream body, OutputStream out)
-      throws IOException {
+      Database database, String operation, String host, RequestCheck check, InputStream body,
+      OutputStream out) throws IOException {
     if (host == null || host.isBlank() || !operation.equals("DescribeEndpoints")) {
-      invoke(database, operation, body, out);
+      invoke(database, operation, check, body, out);
       return;
     }
     new Operation<DescribeEndpointsRequest, DescribeEndpointsResponse>(
             SettingsRequests::describeEndpoints,
             (db, request) -> reachedAt(db.describeEndpoints(request), host.trim()),
             SettingsResponses::describeEndpoints)
-        .invoke(database, target(operation), body, out);
+        .invoke(database, operation, check, body, out);
   }
 
   private static DescribeEndpointsResponse reachedAt(DescribeEndpointsResponse r, String host) {

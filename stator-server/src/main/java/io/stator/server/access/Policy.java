@@ -1,0 +1,113 @@
+package io.stator.server.access;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * An identity-based policy in IAM's JSON policy language, the part that decides DynamoDB
+ * requests: {@code Version}, {@code Id}, and {@code Statement} (one or a list), each with
+ * {@code Sid}, {@code Effect}, {@code Action} or {@code NotAction}, {@code Resource} or {@code
+ * NotResource}. A policy that uses anything else is refused when it is read, never half
+ * understood: a {@code Condition} Stator does not evaluate yet would otherwise widen an Allow or
+ * drop a Deny.
+ */
+public record Policy(List<Statement> statements) {
+  private static final Set<String> VERSIONS = Set.of("2012-10-17", "2008-10-17");
+  private static final Set<String> DOCUMENT_MEMBERS = Set.of("Version", "Id", "Statement");
+  private static final Set<String> STATEMENT_MEMBERS =
+      Set.of("Sid", "Effect", "Action", "NotAction", "Resource", "NotResource");
+
+  public Policy {
+    statements = List.copyOf(statements);
+  }
+
+  /** The policy of a JSON document; IllegalArgumentException saying what is wrong. */
+  public static Policy parse(String json) {
+    try {
+      return of(JsonTree.read(json));
+    } catch (IOException e) {
+      throw new IllegalArgumentException("the policy is not JSON: " + e.getMessage());
+    }
+  }
+
+  /** The policy of a document already read as JSON (see {@link JsonTree}). */
+  static Policy of(Object document) {
+    if (!(document instanceof Map<?, ?> map)) {
+      throw new IllegalArgumentException("a policy is a JSON object");
+    }
+    for (Object member : map.keySet()) {
+      if (!DOCUMENT_MEMBERS.contains(member)) {
+        throw new IllegalArgumentException("a policy has no member \"" + member + "\"");
+      }
+    }
+    Object version = map.get("Version");
+    if (version != null && !VERSIONS.contains(version)) {
+      throw new IllegalArgumentException("the policy's Version is 2012-10-17, not " + version);
+    }
+    Object statement = map.get("Statement");
+    if (statement == null) {
+      throw new IllegalArgumentException("a policy needs a Statement");
+    }
+    List<Statement> statements = new ArrayList<>();
+    for (Object s : statement instanceof List<?> list ? list : List.of(statement)) {
+      statements.add(statement(s, statements.size()));
+    }
+    return new Policy(statements);
+  }
+
+  private static Statement statement(Object json, int index) {
+    String where = "Statement " + (index + 1);
+    if (!(json instanceof Map<?, ?> map)) {
+      throw new IllegalArgumentException(where + " is not a JSON object");
+    }
+    for (Object member : map.keySet()) {
+      if (member.equals("Condition")) {
+        throw new IllegalArgumentException(where + ": conditions are not supported yet");
+      }
+      if (member.equals("Principal") || member.equals("NotPrincipal")) {
+        throw new IllegalArgumentException(where + ": an identity-based policy names no "
+            + member + " (the policy's user is its principal)");
+      }
+      if (!STATEMENT_MEMBERS.contains(member)) {
+        throw new IllegalArgumentException(where + " has no member \"" + member + "\"");
+      }
+    }
+    Object effect = map.get("Effect");
+    if (!"Allow".equals(effect) && !"Deny".equals(effect)) {
+      throw new IllegalArgumentException(where + ": Effect is Allow or Deny, not " + effect);
+    }
+    boolean notAction = map.containsKey("NotAction");
+    boolean notResource = map.containsKey("NotResource");
+    return new Statement(
+        effect.equals("Allow"),
+        oneOf(map, where, "Action", "NotAction"),
+        notAction,
+        oneOf(map, where, "Resource", "NotResource"),
+        notResource);
+  }
+
+  /** The strings of exactly one of the two members: a string or a non-empty list of them. */
+  private static List<String> oneOf(Map<?, ?> map, String where, String name, String negated) {
+    if (map.containsKey(name) == map.containsKey(negated)) {
+      throw new IllegalArgumentException(where + " needs one of " + name + " and " + negated);
+    }
+    String member = map.containsKey(name) ? name : negated;
+    Object value = map.get(member);
+    List<?> values = value instanceof List<?> list ? list : List.of(value == null ? "" : value);
+    List<String> out = new ArrayList<>();
+    for (Object v : values) {
+      if (!(v instanceof String s) || s.isEmpty()) {
+        throw new IllegalArgumentException(where + ": " + member
+            + " is a string or a list of strings, none empty");
+      }
+      out.add(s);
+    }
+    if (out.isEmpty()) {
+      throw new IllegalArgumentException(where + ": " + member + " is empty");
+    }
+    return out;
+  }
+}
