@@ -7,4 +7,12 @@ public record CreateGlobalSecondaryIndexAction(
     String indexName,
     List<KeySchemaElement> keySchema,
     Projection projection,
-    ProvisionedThroughput provisionedThroughput) {}
+    ProvisionedThroughput provisionedThroughput,
+    OnDemandThroughput onDemandThroughput) {
+
+  /** An action without OnDemandThroughput. */
+  public CreateGlobalSecondaryIndexAction(String indexName, List<KeySchemaElement> keySchema,
+      Projection projection, ProvisionedThroughput provisionedThroughput) {
+    this(indexName, keySchema, projection, provisionedThroughput, null);
+  }
+}

@@ -15,9 +15,10 @@ public record CreateTableRequest(
     List<Tag> tags,
     String tableClass,
     Boolean deletionProtectionEnabled,
-    SSESpecification sseSpecification) {
+    SSESpecification sseSpecification,
+    OnDemandThroughput onDemandThroughput) {
 
-  /** A request without SSESpecification. */
+  /** A request without SSESpecification and OnDemandThroughput. */
   public CreateTableRequest(
       String tableName,
       List<AttributeDefinition> attributeDefinitions,
@@ -32,6 +33,6 @@ public record CreateTableRequest(
       Boolean deletionProtectionEnabled) {
     this(tableName, attributeDefinitions, keySchema, localSecondaryIndexes,
         globalSecondaryIndexes, billingMode, provisionedThroughput, streamSpecification, tags,
-        tableClass, deletionProtectionEnabled, null);
+        tableClass, deletionProtectionEnabled, null, null);
   }
 }

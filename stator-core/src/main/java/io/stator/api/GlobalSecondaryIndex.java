@@ -7,4 +7,12 @@ public record GlobalSecondaryIndex(
     String indexName,
     List<KeySchemaElement> keySchema,
     Projection projection,
-    ProvisionedThroughput provisionedThroughput) {}
+    ProvisionedThroughput provisionedThroughput,
+    OnDemandThroughput onDemandThroughput) {
+
+  /** An index without OnDemandThroughput. */
+  public GlobalSecondaryIndex(String indexName, List<KeySchemaElement> keySchema,
+      Projection projection, ProvisionedThroughput provisionedThroughput) {
+    this(indexName, keySchema, projection, provisionedThroughput, null);
+  }
+}

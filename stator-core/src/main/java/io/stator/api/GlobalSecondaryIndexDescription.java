@@ -12,4 +12,5 @@ public record GlobalSecondaryIndexDescription(
     ProvisionedThroughputDescription provisionedThroughput,
     Long indexSizeBytes,
     Long itemCount,
-    String indexArn) {}
+    String indexArn,
+    OnDemandThroughput onDemandThroughput) {}

@@ -23,7 +23,8 @@ public record TableDescription(
     String latestStreamArn,
     Boolean deletionProtectionEnabled,
     TableClassSummary tableClassSummary,
-    SSEDescription sseDescription) {
+    SSEDescription sseDescription,
+    OnDemandThroughput onDemandThroughput) {
 
   /** A description without a table class summary and server-side encryption description. */
   public TableDescription(
@@ -47,6 +48,6 @@ public record TableDescription(
     this(attributeDefinitions, tableName, keySchema, tableStatus, creationDateTime,
         provisionedThroughput, tableSizeBytes, itemCount, tableArn, tableId, billingModeSummary,
         localSecondaryIndexes, globalSecondaryIndexes, streamSpecification, latestStreamLabel,
-        latestStreamArn, deletionProtectionEnabled, null, null);
+        latestStreamArn, deletionProtectionEnabled, null, null, null);
   }
 }

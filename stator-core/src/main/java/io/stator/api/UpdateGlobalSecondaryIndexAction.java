@@ -3,4 +3,5 @@ package io.stator.api;
 /** UpdateTable: change the throughput of a global secondary index. Null members are absent, as on the wire. */
 public record UpdateGlobalSecondaryIndexAction(
     String indexName,
-    ProvisionedThroughput provisionedThroughput) {}
+    ProvisionedThroughput provisionedThroughput,
+    OnDemandThroughput onDemandThroughput) {}

@@ -12,9 +12,10 @@ public record UpdateTableRequest(
     StreamSpecification streamSpecification,
     String tableClass,
     Boolean deletionProtectionEnabled,
-    SSESpecification sseSpecification) {
+    SSESpecification sseSpecification,
+    OnDemandThroughput onDemandThroughput) {
 
-  /** A request without SSESpecification. */
+  /** A request without SSESpecification and OnDemandThroughput. */
   public UpdateTableRequest(
       String tableName,
       List<AttributeDefinition> attributeDefinitions,
@@ -26,6 +27,6 @@ public record UpdateTableRequest(
       Boolean deletionProtectionEnabled) {
     this(tableName, attributeDefinitions, billingMode, provisionedThroughput,
         globalSecondaryIndexUpdates, streamSpecification, tableClass, deletionProtectionEnabled,
-        null);
+        null, null);
   }
 }

@@ -1,6 +1,7 @@
 package io.stator.capacity;
 
 import io.stator.api.ProvisionedThroughputExceededException;
+import io.stator.api.ThrottlingException;
 import io.stator.api.ThrottlingReason;
 import io.stator.key.KeyCodec;
 import io.stator.schema.IndexDefinition;
@@ -44,7 +45,11 @@ import java.util.function.ToLongFunction;
  *       4,000 per second, as documented) and grows with the busiest second seen; the partitions
  *       grow to carry twice the peak. Simplifications: the peak never decays (DynamoDB's does
  *       not decrease either, it only takes its time to grow past it), the growth is immediate
- *       rather than over DynamoDB's ~30 minutes, and no account-level quotas apply.
+ *       rather than over DynamoDB's ~30 minutes, and no account-level quotas apply. A table or
+ *       GSI given OnDemandThroughput serves at most its MaxReadRequestUnits and
+ *       MaxWriteRequestUnits a second (a bucket holding one second of each): above them a
+ *       request is {@code <Table|Index><Read|Write>MaxOnDemandThroughputExceeded}, refused in
+ *       enforce mode with a {@link io.stator.api.ThrottlingException}, as DynamoDB refuses it.
  *   <li><b>Global secondary indexes.</b> A write that puts or deletes GSI entries charges each
  *       to the index partition of the entry's key (a put under the new index key, a delete under
  *       the old) together with the table's charge, all admitted or none refused: DynamoDB
@@ -98,6 +103,8 @@ public final class CapacityModel {
   private final ToLongFunction<String> spaceSize;
   private final SavedPartitions saved;
   private final ConcurrentHashMap<String, TableThroughput> tables = new ConcurrentHashMap<>();
+  /** The end of the ThrottlingReason of a request above an OnDemandThroughput ceiling. */
+  private static final String MAX_ON_DEMAND = "MaxOnDemandThroughputExceeded";
 
   /**
    * @param arnPrefix {@code arn:aws:dynamodb:<region>:<account>:table/}, for ThrottlingReasons
@@ -172,10 +179,18 @@ public final class CapacityModel {
   }
 
   private void throttled(TableDefinition table, ThrottlingReason reason) {
-    if (reason != null && settings.mode() == CapacityMode.ENFORCE) {
-      throw new ProvisionedThroughputExceededException(
-          message(table, reason.reason().startsWith("Index")), List.of(reason));
+    if (reason == null || settings.mode() != CapacityMode.ENFORCE) {
+      return;
     }
+    if (reason.reason().endsWith(MAX_ON_DEMAND)) {
+      // Above a ceiling the user set: DynamoDB answers a ThrottlingException, not the
+      // ProvisionedThroughputExceededException of its own limits.
+      throw new ThrottlingException(
+          "Throughput exceeds the maximum OnDemandThroughput configured on table or index",
+          List.of(reason));
+    }
+    throw new ProvisionedThroughputExceededException(
+        message(table, reason.reason().startsWith("Index")), List.of(reason));
   }
 
   /**

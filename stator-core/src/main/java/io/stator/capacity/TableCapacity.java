@@ -1,5 +1,6 @@
 package io.stator.capacity;
 
+import io.stator.schema.MaxThroughput;
 import io.stator.schema.TableDefinition;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +27,8 @@ final class TableCapacity {
   private final String writeKeyRange;
   private final String readProvisioned;
   private final String writeProvisioned;
+  private final String readMaxOnDemand;
+  private final String writeMaxOnDemand;
   /** Told the partitions' starts after every split (so they can be kept across restarts). */
   private final Consumer<long[]> onSplit;
   private final TreeMap<Long, Partition> partitions = new TreeMap<>(Long::compareUnsigned);
@@ -41,6 +44,10 @@ final class TableCapacity {
   private boolean onDemand;
   private long provisionedRead;
   private long provisionedWrite;
+  // On-demand with OnDemandThroughput: one second of each ceiling, or null where none is set.
+  private MaxThroughput max;
+  private TokenBucket maxRead;
+  private TokenBucket maxWrite;
   // Provisioned: the table's throughput with its burst reserve.
   private final TokenBucket tableRead;
   private final TokenBucket tableWrite;
@@ -78,11 +85,14 @@ final class TableCapacity {
     this.writeKeyRange = resourceType + "WriteKeyRangeThroughputExceeded";
     this.readProvisioned = resourceType + "ReadProvisionedThroughputExceeded";
     this.writeProvisioned = resourceType + "WriteProvisionedThroughputExceeded";
+    this.readMaxOnDemand = resourceType + "ReadMaxOnDemandThroughputExceeded";
+    this.writeMaxOnDemand = resourceType + "WriteMaxOnDemandThroughputExceeded";
     this.onSplit = onSplit;
     this.billingMode = throughput.billingMode();
     this.onDemand = TableDefinition.PAY_PER_REQUEST.equals(billingMode);
     this.provisionedRead = throughput.read();
     this.provisionedWrite = throughput.write();
+    setMax(throughput.max(), nowMillis);
     this.tableRead = new TokenBucket(
         provisionedRead, (double) provisionedRead * settings.burstSeconds(), nowMillis);
     this.tableWrite = new TokenBucket(
@@ -178,6 +188,9 @@ final class TableCapacity {
 
   /** Follows UpdateTable: new throughput, new billing mode, more partitions if needed. */
   void follow(Throughput throughput, long nowMillis) {
+    if (!throughput.max().equals(max)) {
+      setMax(throughput.max(), nowMillis);
+    }
     if (throughput.billingMode().equals(billingMode)
         && throughput.read() == provisionedRead
         && throughput.write() == provisionedWrite) {
@@ -192,6 +205,20 @@ final class TableCapacity {
     tableRead.resize(provisionedRead, (double) provisionedRead * settings.burstSeconds());
     tableWrite.resize(provisionedWrite, (double) provisionedWrite * settings.burstSeconds());
     ensurePartitions(nowMillis);
+  }
+
+  /**
+   * Follows the OnDemandThroughput ceilings: a bucket of one second of each ceiling set, full
+   * when set or changed, as a new ceiling applies from the next request on.
+   */
+  private void setMax(MaxThroughput newMax, long nowMillis) {
+    max = newMax;
+    maxRead = newMax.limitsReads()
+        ? new TokenBucket(newMax.readRequestUnits(), newMax.readRequestUnits(), nowMillis)
+        : null;
+    maxWrite = newMax.limitsWrites()
+        ? new TokenBucket(newMax.writeRequestUnits(), newMax.writeRequestUnits(), nowMillis)
+        : null;
   }
 
   /** Splits partitions (the widest first, in the middle) until the throughput has enough. */
@@ -328,6 +355,15 @@ final class TableCapacity {
       return write ? writeKeyRange : readKeyRange;
     }
     if (onDemand) {
+      // The user's ceiling (OnDemandThroughput) before the scaling limit: DynamoDB throttles a
+      // request above it at once, whatever the table's previous peak.
+      TokenBucket ceilingSet = write ? maxWrite : maxRead;
+      if (ceilingSet != null) {
+        ceilingSet.refill(nowMillis);
+        if (!ceilingSet.admits(units)) {
+          return write ? writeMaxOnDemand : readMaxOnDemand;
+        }
+      }
       double window = write ? windowWrite : windowRead;
       double peak = Math.max(
           write ? observedWritePeak : observedReadPeak,
@@ -360,6 +396,10 @@ final class TableCapacity {
         windowRead += units;
       }
       ceiling.take(units);
+      TokenBucket ceilingSet = write ? maxWrite : maxRead;
+      if (ceilingSet != null) {
+        ceilingSet.take(units);
+      }
       return;
     }
     TokenBucket table = write ? tableWrite : tableRead;

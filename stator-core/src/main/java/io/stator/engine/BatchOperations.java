@@ -8,6 +8,7 @@ import io.stator.api.DynamoDbException;
 import io.stator.api.ItemCollectionMetrics;
 import io.stator.api.KeysAndAttributes;
 import io.stator.api.ProvisionedThroughputExceededException;
+import io.stator.api.ThrottledException;
 import io.stator.api.ThrottlingException;
 import io.stator.api.ThrottlingReason;
 import io.stator.api.WriteRequest;
@@ -188,7 +189,7 @@ final class BatchOperations {
     Map<String, List<Map<String, AttributeValue>>> responses = new LinkedHashMap<>();
     Map<String, KeysAndAttributes> unprocessed = new LinkedHashMap<>();
     Map<String, Consumption> consumed = new LinkedHashMap<>();
-    ProvisionedThroughputExceededException throttled = null;
+    ThrottledException throttled = null;
     int processed = 0;
     long responseBytes = 0;
     int next = 0;
@@ -213,7 +214,7 @@ final class BatchOperations {
             consistency);
         try {
           capacity.read(t.table(), storageKey.partition(), units);
-        } catch (ProvisionedThroughputExceededException e) {
+        } catch (ThrottledException e) {
           throttled = e;
           left.add(key);
           continue;
@@ -338,12 +339,12 @@ final class BatchOperations {
     Map<String, List<WriteRequest>> unprocessed = new LinkedHashMap<>();
     Map<String, Consumption> consumed = new LinkedHashMap<>();
     Map<String, List<ItemCollectionMetrics>> metrics = new LinkedHashMap<>();
-    List<ProvisionedThroughputExceededException> throttles = new ArrayList<>();
+    List<ThrottledException> throttles = new ArrayList<>();
     for (Write w : planned) {
       Applied applied;
       try {
         applied = commit(w);
-      } catch (ProvisionedThroughputExceededException e) {
+      } catch (ThrottledException e) {
         throttles.add(e);
         unprocessed.computeIfAbsent(w.tableName(), k -> new ArrayList<>()).add(w.request());
         continue;
@@ -402,10 +403,10 @@ final class BatchOperations {
    * the reasons of all throttles, each once.
    */
   private static DynamoDbException noneProcessed(
-      List<ProvisionedThroughputExceededException> throttles) {
+      List<ThrottledException> throttles) {
     List<ThrottlingReason> reasons = new ArrayList<>();
     boolean provisioned = false;
-    for (ProvisionedThroughputExceededException e : throttles) {
+    for (ThrottledException e : throttles) {
       for (ThrottlingReason reason : e.throttlingReasons()) {
         if (!reasons.contains(reason)) {
           reasons.add(reason);

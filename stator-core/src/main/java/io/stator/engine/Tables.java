@@ -16,6 +16,7 @@ import io.stator.api.Projection;
 import io.stator.api.KeySchemaElement;
 import io.stator.api.ListTablesRequest;
 import io.stator.api.ListTablesResponse;
+import io.stator.api.OnDemandThroughput;
 import io.stator.api.ProvisionedThroughputDescription;
 import io.stator.api.SSEDescription;
 import io.stator.api.StreamSpecification;
@@ -29,6 +30,7 @@ import io.stator.schema.GlobalIndexUpdates;
 import io.stator.schema.IndexDefinition;
 import io.stator.index.Indexes;
 import io.stator.schema.KeyAttribute;
+import io.stator.schema.MaxThroughput;
 import io.stator.schema.SettingsValidation;
 import io.stator.schema.StreamDefinition;
 import io.stator.schema.StreamSpecifications;
@@ -348,7 +350,8 @@ final class Tables {
             i.name(), ks, projection, i.status(), i.isActive() ? null : Boolean.TRUE,
             new ProvisionedThroughputDescription(
                 null, null, 0L, i.readCapacityUnits(), i.writeCapacityUnits()),
-            indexStats.bytes(), indexStats.records(), arn + "/index/" + i.name()));
+            indexStats.bytes(), indexStats.records(), arn + "/index/" + i.name(),
+            onDemandThroughput(i.maxThroughput())));
       } else {
         locals.add(new LocalSecondaryIndexDescription(
             i.name(), ks, projection, indexStats.bytes(), indexStats.records(),
@@ -381,7 +384,21 @@ final class Tables {
         t.latestStream() == null ? null : arn + "/stream/" + t.latestStream().label(),
         t.settings().deletionProtectionEnabled(),
         tableClassSummary(t.settings()),
-        sseDescription(t.settings()));
+        sseDescription(t.settings()),
+        onDemandThroughput(t.maxThroughput()));
+  }
+
+  /**
+   * The OnDemandThroughput DescribeTable shows: the ceilings set, a member without one left out,
+   * and none at all while neither is set, as DynamoDB settles once a removal has spread.
+   */
+  private static OnDemandThroughput onDemandThroughput(MaxThroughput m) {
+    if (m.isNone()) {
+      return null;
+    }
+    return new OnDemandThroughput(
+        m.limitsReads() ? m.readRequestUnits() : null,
+        m.limitsWrites() ? m.writeRequestUnits() : null);
   }
 
   /**
@@ -434,6 +451,7 @@ final class Tables {
         d.provisionedThroughput(), d.tableSizeBytes(), d.itemCount(), d.tableArn(), d.tableId(),
         d.billingModeSummary(), null, null,
         d.streamSpecification(), d.latestStreamLabel(), d.latestStreamArn(),
-        d.deletionProtectionEnabled(), d.tableClassSummary(), d.sseDescription());
+        d.deletionProtectionEnabled(), d.tableClassSummary(), d.sseDescription(),
+        d.onDemandThroughput());
   }
 }

@@ -8,7 +8,8 @@ import io.stator.api.ErrorType;
 import io.stator.api.Get;
 import io.stator.api.ItemCollectionMetrics;
 import io.stator.api.ItemResponse;
-import io.stator.api.ProvisionedThroughputExceededException;
+import io.stator.api.ThrottledException;
+import io.stator.api.ThrottlingException;
 import io.stator.api.Put;
 import io.stator.api.TransactGetItem;
 import io.stator.api.TransactGetItemsRequest;
@@ -460,8 +461,8 @@ final class Transactions {
       try {
         capacity.write(a.table(), a.key().partition(), units, sizeDelta,
             cancelled ? List.of() : globalWrites.get(i));
-      } catch (ProvisionedThroughputExceededException e) {
-        throw throttled(actions.size(), i, a.table());
+      } catch (ThrottledException e) {
+        throw throttled(actions.size(), i, a.table(), e);
       }
       consumed.computeIfAbsent(a.table().name(), Consumption::transactional).tableWrite(units);
     }
@@ -484,10 +485,12 @@ final class Transactions {
    * and message the API reference gives for a provisioned or an on-demand table.
    */
   private static TransactionCanceledException throttled(
-      int actions, int index, TableDefinition table) {
+      int actions, int index, TableDefinition table, ThrottledException e) {
     boolean onDemand = TableDefinition.PAY_PER_REQUEST.equals(table.billingMode());
     CancellationReason reason = onDemand
-        ? new CancellationReason(null, "ThrottlingError", ON_DEMAND_MESSAGE)
+        // above a configured maximum the reason carries its own words, else the scaling ones
+        ? new CancellationReason(null, "ThrottlingError",
+            e instanceof ThrottlingException ? e.getMessage() : ON_DEMAND_MESSAGE)
         : new CancellationReason(null, "ProvisionedThroughputExceeded", PROVISIONED_MESSAGE);
     return cancelledAt(actions, index, reason);
   }
@@ -913,8 +916,8 @@ final class Transactions {
       double units = CapacityCalculator.getItem(sizes[i], ReadConsistency.TRANSACTIONAL);
       try {
         capacity.read(read.table(), read.key().partition(), units);
-      } catch (ProvisionedThroughputExceededException e) {
-        throw throttled(reads.size(), i, read.table());
+      } catch (ThrottledException e) {
+        throw throttled(reads.size(), i, read.table(), e);
       }
       consumed.computeIfAbsent(read.table().name(), Consumption::transactional).tableRead(units);
     }

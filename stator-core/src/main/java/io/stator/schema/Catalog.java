@@ -312,6 +312,9 @@ public final class Catalog {
     if (!t.settings().isDefault()) {
       m.put("settings", t.settings().encode());
     }
+    if (!t.maxThroughput().isNone()) {
+      m.put("onDemand", t.maxThroughput().encode());
+    }
     byte[] fields = ItemCodec.encode(m);
     byte[] out = new byte[fields.length + 1];
     out[0] = FORMAT_VERSION;
@@ -351,7 +354,8 @@ public final class Catalog {
         timeToLive(m.get("ttl")),
         contributorInsights(m.get("insights")),
         streams(m.get("streams")),
-        TableSettings.decode(m.get("settings")));
+        TableSettings.decode(m.get("settings")),
+        MaxThroughput.decode(m.get("onDemand")));
   }
 
   /**
@@ -404,6 +408,9 @@ public final class Catalog {
     m.put("wcu", number(i.writeCapacityUnits()));
     m.put("status", new AttributeValue.S(i.status()));
     m.put("space", new AttributeValue.S(i.space()));
+    if (!i.maxThroughput().isNone()) {
+      m.put("onDemand", i.maxThroughput().encode());
+    }
     return m;
   }
 
@@ -428,7 +435,8 @@ public final class Catalog {
           Long.parseLong(text(m.get("rcu"))),
           Long.parseLong(text(m.get("wcu"))),
           text(m.get("status")),
-          text(m.get("space"))));
+          text(m.get("space")),
+          MaxThroughput.decode(m.get("onDemand"))));
     }
     return out;
   }

@@ -33,8 +33,8 @@ public final class GlobalIndexUpdates {
         CreateGlobalSecondaryIndexAction a = u.create();
         IndexValidation.constraints(
             c, p + ".create",
-            new IndexValidation.Given(
-                a.indexName(), a.keySchema(), a.projection(), a.provisionedThroughput()),
+            new IndexValidation.Given(a.indexName(), a.keySchema(), a.projection(),
+                a.provisionedThroughput(), a.onDemandThroughput()),
             true);
       }
       if (u.delete() != null) {
@@ -44,7 +44,9 @@ public final class GlobalIndexUpdates {
       if (u.update() != null) {
         c.notNull(p + ".update.indexName", u.update().indexName());
         c.name(p + ".update.indexName", u.update().indexName());
-        c.notNull(p + ".update.provisionedThroughput", u.update().provisionedThroughput());
+        if (u.update().onDemandThroughput() == null) {
+          c.notNull(p + ".update.provisionedThroughput", u.update().provisionedThroughput());
+        }
       }
     }
   }
@@ -122,8 +124,8 @@ public final class GlobalIndexUpdates {
         created =
             IndexValidation.global(
                 table.tableId(),
-                new IndexValidation.Given(
-                    a.indexName(), a.keySchema(), a.projection(), a.provisionedThroughput()),
+                new IndexValidation.Given(a.indexName(), a.keySchema(), a.projection(),
+                    a.provisionedThroughput(), a.onDemandThroughput()),
                 definitions,
                 TableDefinition.PAY_PER_REQUEST.equals(table.billingMode()),
                 IndexDefinition.CREATING);
@@ -142,10 +144,12 @@ public final class GlobalIndexUpdates {
           throw notFound(u.update().indexName());
         }
         if (TableDefinition.PAY_PER_REQUEST.equals(table.billingMode())) {
-          throw IndexValidation.invalid(
-              "ProvisionedThroughput should not be specified for index: " + index.name()
-                  + " when BillingMode is PAY_PER_REQUEST");
+          indexes.set(indexes.indexOf(index), index.withMaxThroughput(
+              MaxThroughputValidation.updateIndex(index, u.update())));
+          continue;
         }
+        MaxThroughputValidation.refuseOnProvisionedIndex(
+            u.update().onDemandThroughput(), index.name());
         var pt = u.update().provisionedThroughput();
         TableValidation.throughputBounds(pt);
         indexes.set(

@@ -16,6 +16,8 @@ import java.util.List;
  * @param nonKeyAttributes the INCLUDE attributes (empty otherwise)
  * @param status ACTIVE, or CREATING while an index added by UpdateTable is backfilled
  * @param space the storage space of this incarnation of the index (new for every creation)
+ * @param maxThroughput a GSI's OnDemandThroughput ceilings on an on-demand table ({@link
+ *     MaxThroughput#NONE} otherwise)
  */
 public record IndexDefinition(
     String name,
@@ -27,7 +29,8 @@ public record IndexDefinition(
     long readCapacityUnits,
     long writeCapacityUnits,
     String status,
-    String space) {
+    String space,
+    MaxThroughput maxThroughput) {
 
   public static final String KEYS_ONLY = "KEYS_ONLY";
   public static final String INCLUDE = "INCLUDE";
@@ -39,6 +42,9 @@ public record IndexDefinition(
     hashKeys = List.copyOf(hashKeys);
     rangeKeys = List.copyOf(rangeKeys);
     nonKeyAttributes = List.copyOf(nonKeyAttributes);
+    if (maxThroughput == null) {
+      maxThroughput = MaxThroughput.NONE;
+    }
   }
 
   /** The index's key attributes: partition key attributes, then sort key attributes. */
@@ -74,12 +80,18 @@ public record IndexDefinition(
   public IndexDefinition withStatus(String newStatus) {
     return new IndexDefinition(
         name, global, hashKeys, rangeKeys, projectionType, nonKeyAttributes, readCapacityUnits,
-        writeCapacityUnits, newStatus, space);
+        writeCapacityUnits, newStatus, space, maxThroughput);
   }
 
   public IndexDefinition withThroughput(long read, long write) {
     return new IndexDefinition(
         name, global, hashKeys, rangeKeys, projectionType, nonKeyAttributes, read, write, status,
-        space);
+        space, maxThroughput);
+  }
+
+  public IndexDefinition withMaxThroughput(MaxThroughput newMaximum) {
+    return new IndexDefinition(
+        name, global, hashKeys, rangeKeys, projectionType, nonKeyAttributes, readCapacityUnits,
+        writeCapacityUnits, status, space, newMaximum);
   }
 }

@@ -5,6 +5,7 @@ import io.stator.api.GlobalSecondaryIndex;
 import io.stator.api.KeySchemaElement;
 import io.stator.api.LocalSecondaryIndex;
 import io.stator.api.Projection;
+import io.stator.api.OnDemandThroughput;
 import io.stator.api.ProvisionedThroughput;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -31,13 +32,14 @@ final class IndexValidation {
       String indexName,
       List<KeySchemaElement> keySchema,
       Projection projection,
-      ProvisionedThroughput provisionedThroughput) {}
+      ProvisionedThroughput provisionedThroughput,
+      OnDemandThroughput onDemandThroughput) {}
 
   static List<Given> locals(List<LocalSecondaryIndex> list) {
     List<Given> out = new ArrayList<>();
     if (list != null) {
       for (LocalSecondaryIndex i : list) {
-        out.add(new Given(i.indexName(), i.keySchema(), i.projection(), null));
+        out.add(new Given(i.indexName(), i.keySchema(), i.projection(), null, null));
       }
     }
     return out;
@@ -47,7 +49,8 @@ final class IndexValidation {
     List<Given> out = new ArrayList<>();
     if (list != null) {
       for (GlobalSecondaryIndex i : list) {
-        out.add(new Given(i.indexName(), i.keySchema(), i.projection(), i.provisionedThroughput()));
+        out.add(new Given(i.indexName(), i.keySchema(), i.projection(), i.provisionedThroughput(),
+            i.onDemandThroughput()));
       }
     }
     return out;
@@ -179,9 +182,11 @@ final class IndexValidation {
     if (pt != null) {
       TableValidation.throughputBounds(pt);
     }
+    MaxThroughput maxThroughput =
+        MaxThroughputValidation.createIndex(g.onDemandThroughput(), payPerRequest, g.indexName());
     return definition(
         tableId, g, keys, true, pt == null ? 0 : pt.readCapacityUnits(),
-        pt == null ? 0 : pt.writeCapacityUnits(), status);
+        pt == null ? 0 : pt.writeCapacityUnits(), status).withMaxThroughput(maxThroughput);
   }
 
   /** Attribute definitions must all be used by the table's or an index's key schema. */
@@ -353,7 +358,7 @@ final class IndexValidation {
         "index." + tableId + "." + g.indexName() + "." + UUID.randomUUID().toString().substring(0, 8);
     return new IndexDefinition(
         g.indexName(), global, keys.subList(0, hashCount), keys.subList(hashCount, keys.size()),
-        g.projection().projectionType(), nonKey, read, write, status, space);
+        g.projection().projectionType(), nonKey, read, write, status, space, MaxThroughput.NONE);
   }
 
   static DynamoDbException invalid(String detail) {

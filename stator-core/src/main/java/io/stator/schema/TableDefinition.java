@@ -27,6 +27,8 @@ import java.util.Objects;
  *     their 24 hours of retention), oldest first
  * @param settings deletion protection, table class, encryption, point-in-time recovery and tags
  *     ({@link TableSettings#DEFAULT} when none was ever given)
+ * @param maxThroughput an on-demand table's OnDemandThroughput ceilings ({@link
+ *     MaxThroughput#NONE} when it has none, and always for a provisioned table)
  */
 public record TableDefinition(
     String name,
@@ -47,7 +49,8 @@ public record TableDefinition(
     TimeToLive timeToLive,
     List<ContributorInsights> contributorInsights,
     List<StreamDefinition> streams,
-    TableSettings settings) {
+    TableSettings settings,
+    MaxThroughput maxThroughput) {
 
   public static final String PROVISIONED = "PROVISIONED";
   public static final String PAY_PER_REQUEST = "PAY_PER_REQUEST";
@@ -63,6 +66,9 @@ public record TableDefinition(
     streams = streams == null ? List.of() : List.copyOf(streams);
     if (settings == null) {
       settings = TableSettings.DEFAULT;
+    }
+    if (maxThroughput == null) {
+      maxThroughput = MaxThroughput.NONE;
     }
   }
 
@@ -89,7 +95,7 @@ public record TableDefinition(
     this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
         readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
         lastIncrease, lastDecrease, status, List.of(), TimeToLive.DISABLED, List.of(),
-        List.of(), TableSettings.DEFAULT);
+        List.of(), TableSettings.DEFAULT, MaxThroughput.NONE);
   }
 
   /** The space of the table's change log, read by the GSI propagator (io.stator.index). */
@@ -211,6 +217,16 @@ public record TableDefinition(
     return c.build();
   }
 
+  /** The definition with {@code newMaximum}; this one when it has those ceilings already. */
+  public TableDefinition withMaxThroughput(MaxThroughput newMaximum) {
+    if (newMaximum.equals(maxThroughput)) {
+      return this;
+    }
+    Copy c = new Copy(this);
+    c.maxThroughput = newMaximum;
+    return c.build();
+  }
+
   public TableDefinition withSettings(TableSettings newSettings) {
     Copy c = new Copy(this);
     c.settings = newSettings;
@@ -263,6 +279,7 @@ public record TableDefinition(
     List<ContributorInsights> contributorInsights;
     List<StreamDefinition> streams;
     TableSettings settings;
+    MaxThroughput maxThroughput;
 
     Copy(TableDefinition d) {
       this.d = d;
@@ -279,6 +296,7 @@ public record TableDefinition(
       contributorInsights = d.contributorInsights;
       streams = d.streams;
       settings = d.settings;
+      maxThroughput = d.maxThroughput;
     }
 
     TableDefinition build() {
@@ -286,7 +304,7 @@ public record TableDefinition(
           d.name, d.tableId, d.space, d.hashKey, d.rangeKey, attributeDefinitions, billingMode,
           readCapacityUnits, writeCapacityUnits, d.creationDateTime, lastUpdateToPayPerRequest,
           lastIncrease, lastDecrease, status, indexes, timeToLive, contributorInsights, streams,
-          settings);
+          settings, maxThroughput);
     }
   }
 }

@@ -77,6 +77,8 @@ public final class TableValidation {
       }
       throughputBounds(pt);
     }
+    MaxThroughput maxThroughput =
+        MaxThroughputValidation.createTable(r.onDemandThroughput(), payPerRequest);
 
     checkNoDuplicate(r.attributeDefinitions());
     List<String> defined = new ArrayList<>();
@@ -149,7 +151,8 @@ public final class TableValidation {
         TimeToLive.DISABLED,
         List.of(),
         StreamSpecifications.create(r.streamSpecification(), now),
-        SettingsValidation.create(r));
+        SettingsValidation.create(r),
+        maxThroughput);
   }
 
   /** Validates the request-level constraints of UpdateTable (before the table is looked up). */
@@ -168,7 +171,8 @@ public final class TableValidation {
         && (r.globalSecondaryIndexUpdates() == null || r.globalSecondaryIndexUpdates().isEmpty())
         && r.deletionProtectionEnabled() == null
         && r.tableClass() == null
-        && r.sseSpecification() == null) {
+        && r.sseSpecification() == null
+        && r.onDemandThroughput() == null) {
       throw DynamoDbException.validation(
           "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled,"
               + " GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
@@ -200,10 +204,21 @@ public final class TableValidation {
   }
 
   /**
-   * Applies a validated UpdateTable to a table: billing mode and provisioned throughput, with
-   * DynamoDB's refusals of no-op throughput changes.
+   * Applies a validated UpdateTable to a table: billing mode, provisioned throughput (with
+   * DynamoDB's refusals of no-op throughput changes) and an on-demand table's ceilings.
    */
   public static TableDefinition updateTable(
+      TableDefinition table, UpdateTableRequest r, Instant now) {
+    TableDefinition billed = billing(table, r, now);
+    if (!TableDefinition.PAY_PER_REQUEST.equals(billed.billingMode())) {
+      MaxThroughputValidation.updateTable(billed.maxThroughput(), r.onDemandThroughput(), false);
+      return MaxThroughputValidation.withoutCeilings(billed);
+    }
+    return billed.withMaxThroughput(MaxThroughputValidation.updateTable(
+        billed.maxThroughput(), r.onDemandThroughput(), true));
+  }
+
+  private static TableDefinition billing(
       TableDefinition table, UpdateTableRequest r, Instant now) {
     String mode = r.billingMode() != null ? r.billingMode() : table.billingMode();
     ProvisionedThroughput pt = r.provisionedThroughput();

@@ -66,12 +66,13 @@ class TableSettingsTest {
     CreateTableRequest r = create(name, "pk", "S", null, null);
     return new CreateTableRequest(
         r.tableName(), r.attributeDefinitions(), r.keySchema(), null, null, r.billingMode(),
-        null, null, tags, tableClass, protection, sse);
+        null, null, tags, tableClass, protection, sse, null);
   }
 
   private static UpdateTableRequest update(
       String name, String tableClass, Boolean protection, SSESpecification sse) {
-    return new UpdateTableRequest(name, null, null, null, null, null, tableClass, protection, sse);
+    return new UpdateTableRequest(
+        name, null, null, null, null, null, tableClass, protection, sse, null);
   }
 
   private TableDescription describe(String name) {
@@ -103,7 +104,7 @@ class TableSettingsTest {
         null);
     db.createTable(new CreateTableRequest(
         r.tableName(), r.attributeDefinitions(), r.keySchema(), null, null, r.billingMode(),
-        null, new StreamSpecification(true, "NEW_IMAGE"), r.tags(), null, true, null));
+        null, new StreamSpecification(true, "NEW_IMAGE"), r.tags(), null, true, null, null));
     TableDescription created = describe("Orders");
     assertThat(created.streamSpecification())
         .isEqualTo(new StreamSpecification(true, "NEW_IMAGE"));

@@ -20,6 +20,7 @@ import io.stator.api.ListContributorInsightsRequest;
 import io.stator.api.ListTablesRequest;
 import io.stator.api.LocalSecondaryIndex;
 import io.stator.api.Projection;
+import io.stator.api.OnDemandThroughput;
 import io.stator.api.ProvisionedThroughput;
 import io.stator.api.PutItemRequest;
 import io.stator.api.QueryRequest;
@@ -60,6 +61,7 @@ final class Requests {
     String tableClass = null;
     Boolean deletionProtectionEnabled = null;
     SSESpecification sseSpecification = null;
+    OnDemandThroughput onDemandThroughput = null;
     for (String m = in.nextMember(); m != null; m = in.nextMember()) {
       switch (m) {
         case "TableName" -> tableName = in.string();
@@ -75,6 +77,7 @@ final class Requests {
         case "TableClass" -> tableClass = in.string();
         case "DeletionProtectionEnabled" -> deletionProtectionEnabled = in.bool();
         case "SSESpecification" -> sseSpecification = SettingsRequests.sseSpecification(in);
+        case "OnDemandThroughput" -> onDemandThroughput = onDemandThroughput(in);
         default -> in.skip();
       }
     }
@@ -90,7 +93,8 @@ final class Requests {
         tags,
         tableClass,
         deletionProtectionEnabled,
-        sseSpecification);
+        sseSpecification,
+        onDemandThroughput);
   }
 
   static DescribeTableRequest describeTable(JsonInput in) throws IOException {
@@ -136,6 +140,7 @@ final class Requests {
     String tableClass = null;
     Boolean deletionProtectionEnabled = null;
     SSESpecification sseSpecification = null;
+    OnDemandThroughput onDemandThroughput = null;
     for (String m = in.nextMember(); m != null; m = in.nextMember()) {
       switch (m) {
         case "TableName" -> tableName = in.string();
@@ -149,6 +154,7 @@ final class Requests {
         case "TableClass" -> tableClass = in.string();
         case "DeletionProtectionEnabled" -> deletionProtectionEnabled = in.bool();
         case "SSESpecification" -> sseSpecification = SettingsRequests.sseSpecification(in);
+        case "OnDemandThroughput" -> onDemandThroughput = onDemandThroughput(in);
         default -> in.skip();
       }
     }
@@ -161,7 +167,8 @@ final class Requests {
         streamSpecification,
         tableClass,
         deletionProtectionEnabled,
-        sseSpecification);
+        sseSpecification,
+        onDemandThroughput);
   }
 
   // ---- time to live -------------------------------------------------------------------------
@@ -602,6 +609,21 @@ final class Requests {
     });
   }
 
+  static OnDemandThroughput onDemandThroughput(JsonInput in) throws IOException {
+    return in.struct("OnDemandThroughput", s -> {
+      Long read = null;
+      Long write = null;
+      for (String m = s.nextMember(); m != null; m = s.nextMember()) {
+        switch (m) {
+          case "MaxReadRequestUnits" -> read = s.longValue();
+          case "MaxWriteRequestUnits" -> write = s.longValue();
+          default -> s.skip();
+        }
+      }
+      return new OnDemandThroughput(read, write);
+    });
+  }
+
   static StreamSpecification streamSpecification(JsonInput in) throws IOException {
     return in.struct("StreamSpecification", s -> {
       Boolean enabled = null;
@@ -655,16 +677,18 @@ final class Requests {
       List<KeySchemaElement> keySchema = null;
       Projection projection = null;
       ProvisionedThroughput throughput = null;
+      OnDemandThroughput onDemand = null;
       for (String m = s.nextMember(); m != null; m = s.nextMember()) {
         switch (m) {
           case "IndexName" -> indexName = s.string();
           case "KeySchema" -> keySchema = s.list(Requests::keySchemaElement);
           case "Projection" -> projection = projection(s);
           case "ProvisionedThroughput" -> throughput = provisionedThroughput(s);
+          case "OnDemandThroughput" -> onDemand = onDemandThroughput(s);
           default -> s.skip();
         }
       }
-      return new GlobalSecondaryIndex(indexName, keySchema, projection, throughput);
+      return new GlobalSecondaryIndex(indexName, keySchema, projection, throughput, onDemand);
     });
   }
 
@@ -692,16 +716,19 @@ final class Requests {
       List<KeySchemaElement> keySchema = null;
       Projection projection = null;
       ProvisionedThroughput throughput = null;
+      OnDemandThroughput onDemand = null;
       for (String m = s.nextMember(); m != null; m = s.nextMember()) {
         switch (m) {
           case "IndexName" -> indexName = s.string();
           case "KeySchema" -> keySchema = s.list(Requests::keySchemaElement);
           case "Projection" -> projection = projection(s);
           case "ProvisionedThroughput" -> throughput = provisionedThroughput(s);
+          case "OnDemandThroughput" -> onDemand = onDemandThroughput(s);
           default -> s.skip();
         }
       }
-      return new CreateGlobalSecondaryIndexAction(indexName, keySchema, projection, throughput);
+      return new CreateGlobalSecondaryIndexAction(
+          indexName, keySchema, projection, throughput, onDemand);
     });
   }
 
@@ -710,14 +737,16 @@ final class Requests {
     return in.struct("UpdateGlobalSecondaryIndexAction", s -> {
       String indexName = null;
       ProvisionedThroughput throughput = null;
+      OnDemandThroughput onDemand = null;
       for (String m = s.nextMember(); m != null; m = s.nextMember()) {
         switch (m) {
           case "IndexName" -> indexName = s.string();
           case "ProvisionedThroughput" -> throughput = provisionedThroughput(s);
+          case "OnDemandThroughput" -> onDemand = onDemandThroughput(s);
           default -> s.skip();
         }
       }
-      return new UpdateGlobalSecondaryIndexAction(indexName, throughput);
+      return new UpdateGlobalSecondaryIndexAction(indexName, throughput, onDemand);
     });
   }
 

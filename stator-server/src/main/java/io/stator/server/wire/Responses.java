@@ -20,6 +20,7 @@ import io.stator.api.ListContributorInsightsResponse;
 import io.stator.api.ListTablesResponse;
 import io.stator.api.LocalSecondaryIndexDescription;
 import io.stator.api.Projection;
+import io.stator.api.OnDemandThroughput;
 import io.stator.api.ProvisionedThroughputDescription;
 import io.stator.api.PutItemResponse;
 import io.stator.api.QueryResponse;
@@ -244,6 +245,15 @@ final class Responses {
     bool(out, "DeletionProtectionEnabled", t.deletionProtectionEnabled());
     SettingsResponses.tableClassSummary(out, t.tableClassSummary());
     SettingsResponses.sseDescription(out, t.sseDescription());
+    field(out, "OnDemandThroughput", t.onDemandThroughput(), Responses::onDemandThroughput);
+    out.writeEndObject();
+  }
+
+  private static void onDemandThroughput(JsonGenerator out, OnDemandThroughput o)
+      throws IOException {
+    out.writeStartObject();
+    number(out, "MaxReadRequestUnits", o.maxReadRequestUnits());
+    number(out, "MaxWriteRequestUnits", o.maxWriteRequestUnits());
     out.writeEndObject();
   }
 
@@ -310,6 +320,7 @@ final class Responses {
     number(out, "IndexSizeBytes", i.indexSizeBytes());
     number(out, "ItemCount", i.itemCount());
     string(out, "IndexArn", i.indexArn());
+    field(out, "OnDemandThroughput", i.onDemandThroughput(), Responses::onDemandThroughput);
     out.writeEndObject();
   }
 

@@ -14,8 +14,7 @@ import io.stator.api.DescribeEndpointsResponse;
 import io.stator.api.DynamoDbException;
 import io.stator.api.Endpoint;
 import io.stator.api.ErrorType;
-import io.stator.api.ProvisionedThroughputExceededException;
-import io.stator.api.ThrottlingException;
+import io.stator.api.ThrottledException;
 import io.stator.api.ThrottlingReason;
 import io.stator.api.TransactionCanceledException;
 import io.stator.api.streams.DynamoDbStreams;
@@ -442,10 +441,7 @@ public final class WireProtocol {
   }
 
   private static List<ThrottlingReason> throttlingReasons(DynamoDbException e) {
-    if (e instanceof ProvisionedThroughputExceededException p) {
-      return p.throttlingReasons();
-    }
-    return e instanceof ThrottlingException t ? t.throttlingReasons() : null;
+    return e instanceof ThrottledException t ? t.throttlingReasons() : null;
   }
 
   /**

@@ -73,12 +73,18 @@ class CapacityTest {
     }
   }
 
+  private static AttributeDefinition string(String name) {
+    return AttributeDefinition.builder().attributeName(name).attributeType(ScalarAttributeType.S)
+        .build();
+  }
+
+  private static KeySchemaElement hash(String name) {
+    return KeySchemaElement.builder().attributeName(name).keyType(KeyType.HASH).build();
+  }
+
   private void createTable(String name, Long read, Long write) {
     client.createTable(b -> {
-      b.tableName(name)
-          .attributeDefinitions(AttributeDefinition.builder().attributeName("pk")
-              .attributeType(ScalarAttributeType.S).build())
-          .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build());
+      b.tableName(name).attributeDefinitions(string("pk")).keySchema(hash("pk"));
       if (read == null) {
         b.billingMode(BillingMode.PAY_PER_REQUEST);
       } else {
@@ -133,19 +139,121 @@ class CapacityTest {
   }
 
   @Test
+  void onDemandThroughputIsACeilingAboveWhichRequestsAreThrottled() {
+    start(CapacityMode.ENFORCE);
+    client.createTable(b -> b.tableName("Capped")
+        .attributeDefinitions(string("pk"))
+        .keySchema(hash("pk"))
+        .billingMode(BillingMode.PAY_PER_REQUEST)
+        .onDemandThroughput(o -> o.maxReadRequestUnits(2L).maxWriteRequestUnits(3L)));
+    // Up to the ceiling, in one second: three writes of 1 WCU.
+    for (int i = 0; i < 3; i++) {
+      String pk = "k" + i;
+      client.putItem(b -> b.tableName("Capped").item(item(pk, 100)));
+    }
+    // One more is above it.
+    ThrottlingException write = catchThrowableOfType(
+        () -> client.putItem(b -> b.tableName("Capped").item(item("k3", 100))),
+        ThrottlingException.class);
+    assertMaxOnDemandThrottle(write, "TableWriteMaxOnDemandThroughputExceeded",
+        "arn:aws:dynamodb:us-east-1:000000000000:table/Capped");
+    // Nothing was written (an eventually consistent read: 0.5 RCU of the 2).
+    assertThat(client.getItem(b -> b.tableName("Capped")
+        .key(Map.of("pk", AttributeValue.fromS("k3")))).hasItem()).isFalse();
+    // A strongly consistent read is 1 RCU: 1.5 taken, then one more is above the ceiling.
+    client.getItem(b -> b.tableName("Capped").key(Map.of("pk", AttributeValue.fromS("k0")))
+        .consistentRead(true));
+    ThrottlingException read = catchThrowableOfType(
+        () -> client.getItem(b -> b.tableName("Capped")
+            .key(Map.of("pk", AttributeValue.fromS("k1"))).consistentRead(true)),
+        ThrottlingException.class);
+    assertMaxOnDemandThrottle(read, "TableReadMaxOnDemandThroughputExceeded",
+        "arn:aws:dynamodb:us-east-1:000000000000:table/Capped");
+    // In a transaction it is that action's ThrottlingError, in the same words.
+    TransactionCanceledException cancelled = catchThrowableOfType(
+        () -> client.transactWriteItems(b -> b.transactItems(TransactWriteItem.builder()
+            .put(p -> p.tableName("Capped").item(item("k4", 100))).build())),
+        TransactionCanceledException.class);
+    assertThat(cancelled.cancellationReasons()).singleElement().satisfies(r -> {
+      assertThat(r.code()).isEqualTo("ThrottlingError");
+      assertThat(r.message()).isEqualTo(
+          "Throughput exceeds the maximum OnDemandThroughput configured on table or index");
+    });
+
+    // A second later the ceiling's second is back.
+    clock.advanceSeconds(1);
+    client.putItem(b -> b.tableName("Capped").item(item("k3", 100)));
+    // A higher ceiling, set by UpdateTable, applies from the next request on.
+    client.updateTable(b -> b.tableName("Capped").onDemandThroughput(o -> o
+        .maxWriteRequestUnits(10L)));
+    for (int i = 0; i < 10; i++) {
+      String pk = "n" + i;
+      client.putItem(b -> b.tableName("Capped").item(item(pk, 100)));
+    }
+    assertThat(catchThrowableOfType(
+        () -> client.putItem(b -> b.tableName("Capped").item(item("n10", 100))),
+        ThrottlingException.class)).isNotNull();
+    // And -1 removes it: the table is on-demand without a ceiling again.
+    client.updateTable(b -> b.tableName("Capped").onDemandThroughput(o -> o
+        .maxWriteRequestUnits(-1L)));
+    for (int i = 0; i < 20; i++) {
+      String pk = "m" + i;
+      client.putItem(b -> b.tableName("Capped").item(item(pk, 100)));
+    }
+  }
+
+  @Test
+  void aGlobalSecondaryIndexCeilingThrottlesTheWritesThatReachIt() {
+    start(CapacityMode.ENFORCE);
+    client.createTable(b -> b.tableName("Events")
+        .attributeDefinitions(string("pk"), string("day"))
+        .keySchema(hash("pk"))
+        .billingMode(BillingMode.PAY_PER_REQUEST)
+        .globalSecondaryIndexes(g -> g.indexName("byDay")
+            .keySchema(hash("day"))
+            .projection(p -> p.projectionType("ALL"))
+            .onDemandThroughput(o -> o.maxWriteRequestUnits(1L))));
+    Map<String, AttributeValue> first = new java.util.HashMap<>(item("e1", 100));
+    first.put("day", AttributeValue.fromS("2026-03-01"));
+    client.putItem(b -> b.tableName("Events").item(first));
+    Map<String, AttributeValue> second = new java.util.HashMap<>(item("e2", 100));
+    second.put("day", AttributeValue.fromS("2026-03-02"));
+    ThrottlingException e = catchThrowableOfType(
+        () -> client.putItem(b -> b.tableName("Events").item(second)),
+        ThrottlingException.class);
+    assertMaxOnDemandThrottle(e, "IndexWriteMaxOnDemandThroughputExceeded",
+        "arn:aws:dynamodb:us-east-1:000000000000:table/Events/index/byDay");
+    assertThat(client.getItem(b -> b.tableName("Events")
+        .key(Map.of("pk", AttributeValue.fromS("e2")))).hasItem()).isFalse();
+    // An item the index does not hold is no write of the index: the table has no ceiling.
+    for (int i = 0; i < 5; i++) {
+      String pk = "plain" + i;
+      client.putItem(b -> b.tableName("Events").item(item(pk, 100)));
+    }
+  }
+
+  private static void assertMaxOnDemandThrottle(
+      ThrottlingException e, String reason, String resource) {
+    assertThat(e).isNotNull();
+    assertThat(e.statusCode()).isEqualTo(400);
+    assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ThrottlingException");
+    assertThat(e.awsErrorDetails().errorMessage()).isEqualTo(
+        "Throughput exceeds the maximum OnDemandThroughput configured on table or index");
+    assertThat(e.throttlingReasons()).singleElement().satisfies(r -> {
+      assertThat(r.reason()).isEqualTo(reason);
+      assertThat(r.resource()).isEqualTo(resource);
+    });
+  }
+
+  @Test
   void aGlobalSecondaryIndexShortOfWriteCapacityThrottlesTheBaseWrite() {
     start(CapacityMode.ENFORCE);
     client.createTable(b -> b.tableName("Readings")
-        .attributeDefinitions(
-            AttributeDefinition.builder().attributeName("pk")
-                .attributeType(ScalarAttributeType.S).build(),
-            AttributeDefinition.builder().attributeName("day")
-                .attributeType(ScalarAttributeType.S).build())
-        .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build())
+        .attributeDefinitions(string("pk"), string("day"))
+        .keySchema(hash("pk"))
         .provisionedThroughput(p -> p.readCapacityUnits(10_000L).writeCapacityUnits(10_000L))
         .globalSecondaryIndexes(g -> g.indexName("byDay")
-            .keySchema(KeySchemaElement.builder().attributeName("day").keyType(KeyType.HASH)
-                .build())
+            .keySchema(hash("day"))
             .projection(p -> p.projectionType("ALL"))
             .provisionedThroughput(p -> p.readCapacityUnits(1L).writeCapacityUnits(1L))));
     // The index keeps 300 WCU of burst at 1 WCU: three 100 KB items, projected whole, spend it,
