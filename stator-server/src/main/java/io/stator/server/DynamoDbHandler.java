@@ -107,7 +107,8 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       RequestMetrics metrics, SigV4 signatures) {
     this.database = database;
     this.signatures = signatures;
-    this.requestedAccess = new RequestedAccess(region, EngineOptions.defaults().accountId());
+    this.requestedAccess = new RequestedAccess(region, EngineOptions.defaults().accountId(),
+        RequestedAccess.KeySchemas.of(database));
     this.groupCommit = groupCommit;
     this.health = health;
     this.metrics = metrics;

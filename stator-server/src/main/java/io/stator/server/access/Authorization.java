@@ -22,12 +22,12 @@ public final class Authorization {
     for (AccessRequest a : needed) {
       boolean allowed = false;
       for (Statement s : principal.policy().statements()) {
-        if (s.appliesTo(a.action(), a.resource())) {
-          if (!s.allow()) {
-            throw denied(principal, a, "with an explicit deny in an identity-based policy");
-          }
-          allowed = true;
+        Boolean applies = s.appliesTo(a, principal);
+        // A Deny whose conditions cannot be judged is taken to apply; such an Allow is not.
+        if (!s.allow() && applies != Boolean.FALSE) {
+          throw denied(principal, a, "with an explicit deny in an identity-based policy");
         }
+        allowed |= s.allow() && applies == Boolean.TRUE;
       }
       if (!allowed) {
         throw denied(principal, a,

@@ -10,15 +10,15 @@ import java.util.Set;
  * An identity-based policy in IAM's JSON policy language, the part that decides DynamoDB
  * requests: {@code Version}, {@code Id}, and {@code Statement} (one or a list), each with
  * {@code Sid}, {@code Effect}, {@code Action} or {@code NotAction}, {@code Resource} or {@code
- * NotResource}. A policy that uses anything else is refused when it is read, never half
- * understood: a {@code Condition} Stator does not evaluate yet would otherwise widen an Allow or
- * drop a Deny.
+ * NotResource}, {@code Condition} (see {@link Condition} for the operators and keys). A policy
+ * that uses anything else is refused when it is read, never half understood: a condition Stator
+ * does not evaluate would otherwise widen an Allow or drop a Deny.
  */
 public record Policy(List<Statement> statements) {
   private static final Set<String> VERSIONS = Set.of("2012-10-17", "2008-10-17");
   private static final Set<String> DOCUMENT_MEMBERS = Set.of("Version", "Id", "Statement");
   private static final Set<String> STATEMENT_MEMBERS =
-      Set.of("Sid", "Effect", "Action", "NotAction", "Resource", "NotResource");
+      Set.of("Sid", "Effect", "Action", "NotAction", "Resource", "NotResource", "Condition");
 
   public Policy {
     statements = List.copyOf(statements);
@@ -64,9 +64,6 @@ public record Policy(List<Statement> statements) {
       throw new IllegalArgumentException(where + " is not a JSON object");
     }
     for (Object member : map.keySet()) {
-      if (member.equals("Condition")) {
-        throw new IllegalArgumentException(where + ": conditions are not supported yet");
-      }
       if (member.equals("Principal") || member.equals("NotPrincipal")) {
         throw new IllegalArgumentException(where + ": an identity-based policy names no "
             + member + " (the policy's user is its principal)");
@@ -86,7 +83,38 @@ public record Policy(List<Statement> statements) {
         oneOf(map, where, "Action", "NotAction"),
         notAction,
         oneOf(map, where, "Resource", "NotResource"),
-        notResource);
+        notResource,
+        conditions(map.get("Condition"), where));
+  }
+
+  /** {@code {"Operator": {"key": value or [values], ...}, ...}}: every one must hold. */
+  private static List<Condition> conditions(Object json, String where) {
+    if (json == null) {
+      return List.of();
+    }
+    if (!(json instanceof Map<?, ?> operators) || operators.isEmpty()) {
+      throw new IllegalArgumentException(where + ": Condition is an object of operators");
+    }
+    List<Condition> out = new ArrayList<>();
+    for (Map.Entry<?, ?> operator : operators.entrySet()) {
+      if (!(operator.getValue() instanceof Map<?, ?> keys) || keys.isEmpty()) {
+        throw new IllegalArgumentException(where + ": the condition " + operator.getKey()
+            + " is an object of condition keys and their values");
+      }
+      for (Map.Entry<?, ?> key : keys.entrySet()) {
+        List<?> raw = key.getValue() instanceof List<?> list ? list : List.of(key.getValue());
+        List<String> values = new ArrayList<>();
+        for (Object v : raw) {
+          if (!(v instanceof String s)) {
+            throw new IllegalArgumentException(where + ": the values of " + key.getKey()
+                + " are strings");
+          }
+          values.add(s);
+        }
+        out.add(Condition.of((String) operator.getKey(), (String) key.getKey(), values, where));
+      }
+    }
+    return out;
   }
 
   /** The strings of exactly one of the two members: a string or a non-empty list of them. */

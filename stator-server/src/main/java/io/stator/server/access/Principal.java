@@ -9,4 +9,9 @@ public record Principal(String arn, Policy policy) {
   public boolean unrestricted() {
     return policy == null;
   }
+
+  /** The user's name, what {@code ${aws:username}} stands for in a policy. */
+  public String userName() {
+    return arn.substring(arn.lastIndexOf('/') + 1);
+  }
 }

@@ -6,19 +6,25 @@ import io.stator.api.BatchStatementRequest;
 import io.stator.api.BatchWriteItemRequest;
 import io.stator.api.CreateTableRequest;
 import io.stator.api.DeleteItemRequest;
+import io.stator.api.Database;
 import io.stator.api.DeleteTableRequest;
 import io.stator.api.DescribeContinuousBackupsRequest;
 import io.stator.api.DescribeContributorInsightsRequest;
 import io.stator.api.DescribeTableRequest;
 import io.stator.api.DescribeTimeToLiveRequest;
+import io.stator.api.DynamoDbException;
 import io.stator.api.ExecuteStatementRequest;
 import io.stator.api.ExecuteTransactionRequest;
 import io.stator.api.GetItemRequest;
+import io.stator.api.GlobalSecondaryIndexDescription;
+import io.stator.api.KeySchemaElement;
 import io.stator.api.ListTagsOfResourceRequest;
+import io.stator.api.LocalSecondaryIndexDescription;
 import io.stator.api.ParameterizedStatement;
 import io.stator.api.PutItemRequest;
 import io.stator.api.QueryRequest;
 import io.stator.api.ScanRequest;
+import io.stator.api.TableDescription;
 import io.stator.api.TagResourceRequest;
 import io.stator.api.TransactGetItem;
 import io.stator.api.TransactGetItemsRequest;
@@ -35,9 +41,12 @@ import io.stator.api.streams.GetRecordsRequest;
 import io.stator.api.streams.GetShardIteratorRequest;
 import io.stator.partiql.StatementTarget;
 import io.stator.stream.ShardIterators;
-import java.util.LinkedHashSet;
+import io.stator.api.WriteRequest;
+import io.stator.value.AttributeValue;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
 /**
  * The permissions a request needs, as DynamoDB's authorization reference lists them: the
@@ -49,36 +58,106 @@ import java.util.Set;
  * resource (ListTables, ListStreams, DescribeLimits, DescribeEndpoints,
  * ListContributorInsights).
  *
+ * <p>Each permission carries the values its conditions may compare ({@link RequestContext}):
+ * {@code dynamodb:LeadingKeys}, the partition key values of the items of that table (or index)
+ * the request reads or writes, found through the table's key schema only when a condition asks
+ * (none for a Scan, as on DynamoDB, where a {@code ForAllValues} condition on them holds; unknown
+ * for PartiQL, so refused); {@code dynamodb:Select} and {@code dynamodb:ReturnValues} as the
+ * request gives them.
+ *
  * <p>A request that names no table (it will fail its own validation) needs nothing here: its
  * refusal is the validation error, as it would be for a principal allowed everything.
  */
 public final class RequestedAccess {
+  /** The partition key attribute of a table (index null) or index; null for no such table. */
+  @FunctionalInterface
+  public interface KeySchemas {
+    String partitionKey(String table, String index);
+
+    /** The key schemas as DescribeTable answers them (asked only when a condition needs one). */
+    static KeySchemas of(Database database) {
+      return (table, index) -> {
+        TableDescription d;
+        try {
+          d = database.describeTable(new DescribeTableRequest(table)).table();
+        } catch (DynamoDbException e) {
+          return null;
+        }
+        List<KeySchemaElement> schema = d.keySchema();
+        if (index != null) {
+          schema = null;
+          for (var g : d.globalSecondaryIndexes() == null
+              ? List.<GlobalSecondaryIndexDescription>of() : d.globalSecondaryIndexes()) {
+            schema = g.indexName().equals(index) ? g.keySchema() : schema;
+          }
+          for (var l : d.localSecondaryIndexes() == null
+              ? List.<LocalSecondaryIndexDescription>of() : d.localSecondaryIndexes()) {
+            schema = l.indexName().equals(index) ? l.keySchema() : schema;
+          }
+        }
+        for (KeySchemaElement e : schema == null ? List.<KeySchemaElement>of() : schema) {
+          if ("HASH".equals(e.keyType())) {
+            return e.attributeName();
+          }
+        }
+        return null;
+      };
+    }
+  }
+
   private final String region;
   private final String account;
+  private final KeySchemas schemas;
 
-  public RequestedAccess(String region, String account) {
+  public RequestedAccess(String region, String account, KeySchemas schemas) {
     this.region = region;
     this.account = account;
+    this.schemas = schemas;
   }
 
   /** The permissions {@code request}, of {@code operation} as the wire names it, needs. */
   public List<AccessRequest> of(String operation, Object request) {
-    Set<AccessRequest> out = new LinkedHashSet<>();
+    Needed out = new Needed();
     String action = "dynamodb:" + operation.substring(operation.lastIndexOf('.') + 1);
     if (request instanceof QueryRequest r) {
-      add(out, action, index(r.tableName(), r.indexName()));
+      Context c = add(out, action, index(r.tableName(), r.indexName()), r.tableName(),
+          r.indexName());
+      if (c != null) {
+        c.select = r.select();
+        c.query = r;
+      }
     } else if (request instanceof ScanRequest r) {
-      add(out, action, index(r.tableName(), r.indexName()));
+      Context c = add(out, action, index(r.tableName(), r.indexName()), r.tableName(),
+          r.indexName());
+      if (c != null) {
+        c.select = r.select();
+        c.noKeys = true;
+      }
     } else if (request instanceof BatchGetItemRequest r && r.requestItems() != null) {
-      r.requestItems().keySet().forEach(t -> add(out, action, table(t)));
+      r.requestItems().forEach((t, keys) -> {
+        Context c = add(out, action, table(t), t, null);
+        if (c != null && keys != null && keys.keys() != null) {
+          c.keys.addAll(keys.keys());
+        }
+      });
     } else if (request instanceof BatchWriteItemRequest r && r.requestItems() != null) {
-      r.requestItems().keySet().forEach(t -> add(out, action, table(t)));
+      r.requestItems().forEach((t, writes) -> {
+        Context c = add(out, action, table(t), t, null);
+        for (WriteRequest w : writes == null || c == null ? List.<WriteRequest>of() : writes) {
+          if (w != null && w.putRequest() != null) {
+            c.keys.add(w.putRequest().item());
+          } else if (w != null && w.deleteRequest() != null) {
+            c.keys.add(w.deleteRequest().key());
+          }
+        }
+      });
     } else if (request instanceof TransactWriteItemsRequest r && r.transactItems() != null) {
       r.transactItems().forEach(item -> transactWrite(out, item));
     } else if (request instanceof TransactGetItemsRequest r && r.transactItems() != null) {
       for (TransactGetItem item : r.transactItems()) {
         if (item != null && item.get() != null) {
-          add(out, "dynamodb:GetItem", table(item.get().tableName()));
+          String t = item.get().tableName();
+          keyOf(add(out, "dynamodb:GetItem", table(t), t, null), item.get().key());
         }
       }
     } else if (request instanceof ExecuteStatementRequest r) {
@@ -92,26 +171,52 @@ public final class RequestedAccess {
         statement(out, s == null ? null : s.statement());
       }
     } else if (request instanceof TagResourceRequest r) {
-      add(out, action, r.resourceArn());
+      add(out, action, r.resourceArn(), null, null);
     } else if (request instanceof UntagResourceRequest r) {
-      add(out, action, r.resourceArn());
+      add(out, action, r.resourceArn(), null, null);
     } else if (request instanceof ListTagsOfResourceRequest r) {
-      add(out, action, r.resourceArn());
+      add(out, action, r.resourceArn(), null, null);
     } else if (request instanceof DescribeStreamRequest r) {
-      add(out, action, r.streamArn());
+      add(out, action, r.streamArn(), null, null);
     } else if (request instanceof GetShardIteratorRequest r) {
-      add(out, action, r.streamArn());
+      add(out, action, r.streamArn(), null, null);
     } else if (request instanceof GetRecordsRequest r) {
-      add(out, action, ShardIterators.streamArn(r.shardIterator()));
+      add(out, action, ShardIterators.streamArn(r.shardIterator()), null, null);
     } else if (request instanceof UpdateContributorInsightsRequest r) {
-      add(out, action, index(r.tableName(), r.indexName()));
+      add(out, action, index(r.tableName(), r.indexName()), null, null);
     } else if (request instanceof DescribeContributorInsightsRequest r) {
-      add(out, action, index(r.tableName(), r.indexName()));
+      add(out, action, index(r.tableName(), r.indexName()), null, null);
     } else {
       String table = tableName(request);
-      add(out, action, table == null ? (namesNoResource(operation) ? "*" : null) : table(table));
+      Context c = add(out, action,
+          table == null ? (namesNoResource(operation) ? "*" : null) : table(table), table, null);
+      if (c != null) {
+        item(c, request);
+      }
     }
-    return List.copyOf(out);
+    return out.list();
+  }
+
+  /** The key (or item) and ReturnValues of the single-item operations. */
+  private static void item(Context c, Object request) {
+    if (request instanceof GetItemRequest r) {
+      keyOf(c, r.key());
+    } else if (request instanceof PutItemRequest r) {
+      keyOf(c, r.item());
+      c.returnValues = r.returnValues();
+    } else if (request instanceof UpdateItemRequest r) {
+      keyOf(c, r.key());
+      c.returnValues = r.returnValues();
+    } else if (request instanceof DeleteItemRequest r) {
+      keyOf(c, r.key());
+      c.returnValues = r.returnValues();
+    }
+  }
+
+  private static void keyOf(Context c, Map<String, AttributeValue> key) {
+    if (c != null && key != null) {
+      c.keys.add(key);
+    }
   }
 
   /** The table of the operations that act on one table and name it in TableName. */
@@ -153,34 +258,121 @@ public final class RequestedAccess {
     };
   }
 
-  private void transactWrite(Set<AccessRequest> out, TransactWriteItem item) {
+  private void transactWrite(Needed out, TransactWriteItem item) {
     if (item == null) {
       return;
     }
     if (item.put() != null) {
-      add(out, "dynamodb:PutItem", table(item.put().tableName()));
+      String t = item.put().tableName();
+      keyOf(add(out, "dynamodb:PutItem", table(t), t, null), item.put().item());
     }
     if (item.update() != null) {
-      add(out, "dynamodb:UpdateItem", table(item.update().tableName()));
+      String t = item.update().tableName();
+      keyOf(add(out, "dynamodb:UpdateItem", table(t), t, null), item.update().key());
     }
     if (item.delete() != null) {
-      add(out, "dynamodb:DeleteItem", table(item.delete().tableName()));
+      String t = item.delete().tableName();
+      keyOf(add(out, "dynamodb:DeleteItem", table(t), t, null), item.delete().key());
     }
     if (item.conditionCheck() != null) {
-      add(out, "dynamodb:ConditionCheckItem", table(item.conditionCheck().tableName()));
+      String t = item.conditionCheck().tableName();
+      keyOf(add(out, "dynamodb:ConditionCheckItem", table(t), t, null),
+          item.conditionCheck().key());
     }
   }
 
-  private void statement(Set<AccessRequest> out, String statement) {
+  private void statement(Needed out, String statement) {
     StatementTarget target = statement == null ? null : StatementTarget.of(statement);
     if (target != null) {
-      add(out, "dynamodb:" + target.action(), index(target.table(), target.index()));
+      Context c = add(out, "dynamodb:" + target.action(), index(target.table(), target.index()),
+          target.table(), target.index());
+      c.keysUnknown = true; // the statement's keys are not derived from its WHERE yet
     }
   }
 
-  private static void add(Set<AccessRequest> out, String action, String resource) {
-    if (resource != null) {
-      out.add(new AccessRequest(action, resource));
+  /** The context of the permission, added if new; null for no resource (nothing needed). */
+  private Context add(Needed out, String action, String resource, String table, String index) {
+    if (resource == null) {
+      return null;
+    }
+    return out.contexts.computeIfAbsent(new Permission(action, resource),
+        p -> new Context(table, index));
+  }
+
+  private record Permission(String action, String resource) {}
+
+  /** The permissions of one request, each once, in the order first needed. */
+  private static final class Needed {
+    final Map<Permission, Context> contexts = new LinkedHashMap<>();
+
+    List<AccessRequest> list() {
+      List<AccessRequest> out = new ArrayList<>(contexts.size());
+      contexts.forEach((p, c) -> out.add(new AccessRequest(p.action(), p.resource(), c)));
+      return out;
+    }
+  }
+
+  /** The condition keys' values of one permission; the leading keys found only when asked. */
+  private final class Context implements RequestContext {
+    final String table;
+    final String index;
+    final List<Map<String, AttributeValue>> keys = new ArrayList<>();
+    QueryRequest query;
+    boolean noKeys;
+    boolean keysUnknown;
+    String select;
+    String returnValues;
+    private List<String> leadingKeys;
+
+    Context(String table, String index) {
+      this.table = table;
+      this.index = index;
+    }
+
+    @Override
+    public List<String> values(String key) {
+      switch (key) {
+        case "dynamodb:select":
+          return select == null ? null : List.of(select);
+        case "dynamodb:returnvalues":
+          return returnValues == null ? null : List.of(returnValues);
+        case "dynamodb:leadingkeys":
+          if (leadingKeys == null) {
+            leadingKeys = leadingKeys();
+          }
+          return leadingKeys;
+        default:
+          return null;
+      }
+    }
+
+    private List<String> leadingKeys() {
+      if (keysUnknown) {
+        return UNKNOWN;
+      }
+      if (noKeys || table == null || (keys.isEmpty() && query == null)) {
+        return List.of();
+      }
+      String partitionKey = schemas.partitionKey(table, index);
+      if (partitionKey == null) {
+        return UNKNOWN;
+      }
+      List<String> out = new ArrayList<>();
+      if (query != null) {
+        AttributeValue value = LeadingKeys.ofQuery(query, partitionKey);
+        if (value == null) {
+          return UNKNOWN;
+        }
+        out.add(LeadingKeys.text(value));
+      }
+      for (Map<String, AttributeValue> k : keys) {
+        AttributeValue value = k == null ? null : k.get(partitionKey);
+        if (value == null) {
+          return UNKNOWN; // the request will fail its own validation
+        }
+        out.add(LeadingKeys.text(value));
+      }
+      return out;
     }
   }
 

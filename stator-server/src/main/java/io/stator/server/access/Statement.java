@@ -4,19 +4,46 @@ import java.util.List;
 
 /**
  * One statement of a policy: its effect, the actions it names (or, with {@code NotAction}, all
- * others) and the resources (or, with {@code NotResource}, all others).
+ * others), the resources (or, with {@code NotResource}, all others), and the conditions that
+ * must all hold for it to apply.
  */
 record Statement(
     boolean allow,
     List<String> actions,
     boolean notAction,
     List<String> resources,
-    boolean notResource) {
+    boolean notResource,
+    List<Condition> conditions) {
 
-  /** Whether the statement applies to {@code action} on {@code resource}. */
+  Statement(boolean allow, List<String> actions, boolean notAction, List<String> resources,
+      boolean notResource) {
+    this(allow, actions, notAction, resources, notResource, List.of());
+  }
+
+  /** Whether the statement names {@code action} on {@code resource}, its conditions aside. */
   boolean appliesTo(String action, String resource) {
     return anyMatch(actions, action, true) != notAction
         && anyMatch(resources, resource, false) != notResource;
+  }
+
+  /**
+   * Whether the statement applies to the permission asked, or null when that hangs on a value
+   * of the request that cannot be known (see {@link RequestContext#UNKNOWN}).
+   */
+  Boolean appliesTo(AccessRequest asked, Principal principal) {
+    if (!appliesTo(asked.action(), asked.resource())) {
+      return false;
+    }
+    boolean unknown = false;
+    for (Condition c : conditions) {
+      Boolean holds = c.holds(asked.context(), principal);
+      if (holds == null) {
+        unknown = true;
+      } else if (!holds) {
+        return false;
+      }
+    }
+    return unknown ? null : true;
   }
 
   private static boolean anyMatch(List<String> patterns, String text, boolean ignoreCase) {

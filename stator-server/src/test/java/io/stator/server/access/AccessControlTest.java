@@ -60,6 +60,19 @@ class AccessControlTest {
            {"Effect": "Allow", "Action": "dynamodb:ListTables", "Resource": "*"},
            {"Effect": "Allow", "Action": "dynamodb:GetItem", "Resource": "ARN_*"},
            {"Effect": "Allow", "Action": "dynamodb:Query", "Resource": "ARN_Other"}]}},
+        {"UserName": "alice",
+         "AccessKeys": [{"AccessKeyId": "AKIDALICE", "SecretAccessKey": "alice-secret"}],
+         "Policy": {"Version": "2012-10-17", "Statement": [
+           {"Effect": "Allow", "Action": ["dynamodb:GetItem", "dynamodb:PutItem",
+                                          "dynamodb:Query", "dynamodb:BatchWriteItem",
+                                          "dynamodb:PartiQLSelect"],
+            "Resource": "ARN_Orders",
+            "Condition": {"ForAllValues:StringEquals":
+                            {"dynamodb:LeadingKeys": ["${aws:username}"]}}},
+           {"Effect": "Deny", "Action": "dynamodb:PutItem", "Resource": "*",
+            "Condition": {"StringEquals": {"dynamodb:ReturnValues": "ALL_OLD"}}},
+           {"Effect": "Allow", "Action": "dynamodb:Scan", "Resource": "ARN_Orders",
+            "Condition": {"StringEquals": {"dynamodb:Select": "COUNT"}}}]}},
         {"UserName": "nobody",
          "AccessKeys": [{"AccessKeyId": "AKIDNOBODY", "SecretAccessKey": "nobody-secret"}]}
       ]}
@@ -248,5 +261,36 @@ class AccessControlTest {
           .contains("dynamodb:DescribeTable on resource: " + ARN + "Orders");
     }
     assertThat(orders.listTables().tableNames()).containsExactly("Orders", "Other", "Secrets");
+  }
+
+  @Test
+  void conditionsOnLeadingKeysSelectAndReturnValuesAreIams() {
+    try (DynamoDbClient alice = client("AKIDALICE", "alice-secret")) {
+      alice.putItem(b -> b.tableName("Orders").item(item("alice")));
+      assertThat(alice.getItem(b -> b.tableName("Orders")
+          .key(Map.of("id", AttributeValue.fromS("alice")))).hasItem()).isTrue();
+      assertThat(alice.query(b -> b.tableName("Orders").keyConditionExpression("#k = :v")
+          .expressionAttributeNames(Map.of("#k", "id"))
+          .expressionAttributeValues(Map.of(":v", AttributeValue.fromS("alice")))).count())
+          .isOne();
+      assertThat(denied(() -> alice.putItem(b -> b.tableName("Orders").item(item("bob")))))
+          .isEqualTo("User: arn:aws:iam::000000000000:user/alice is not authorized to perform:"
+              + " dynamodb:PutItem on resource: " + ARN + "Orders because no identity-based"
+              + " policy allows the dynamodb:PutItem action");
+      denied(() -> alice.query(b -> b.tableName("Orders").keyConditionExpression("id = :v")
+          .expressionAttributeValues(Map.of(":v", AttributeValue.fromS("bob")))));
+      // one key of another user's refuses the whole batch, and nothing of it is written
+      denied(() -> alice.batchWriteItem(b -> b.requestItems(Map.of("Orders", java.util.List.of(
+          WriteRequest.builder().putRequest(p -> p.item(item("alice"))).build(),
+          WriteRequest.builder().putRequest(p -> p.item(item("bob"))).build())))));
+      assertThat(admin.scan(b -> b.tableName("Orders")).count()).isOne();
+      // a PartiQL statement's keys are not judged yet: refused, never let through
+      denied(() -> alice.executeStatement(b -> b.statement(
+          "SELECT * FROM \"Orders\" WHERE id = 'alice'")));
+      assertThat(denied(() -> alice.putItem(b -> b.tableName("Orders").item(item("alice"))
+          .returnValues("ALL_OLD")))).endsWith("with an explicit deny in an identity-based policy");
+      assertThat(alice.scan(b -> b.tableName("Orders").select("COUNT")).count()).isOne();
+      denied(() -> alice.scan(b -> b.tableName("Orders")));
+    }
   }
 }

@@ -23,8 +23,18 @@ class PolicyTest {
   void whatItDoesNotUnderstandIsRefusedNotIgnored() {
     assertThatThrownBy(() -> Policy.parse("""
         {"Statement": [{"Effect": "Allow", "Action": "*", "Resource": "*",
-          "Condition": {"ForAllValues:StringEquals": {"dynamodb:LeadingKeys": ["a"]}}}]}"""))
-        .hasMessage("Statement 1: conditions are not supported yet");
+          "Condition": {"StringEquals": {"dynamodb:LeadingKeys": ["a"]}}}]}"""))
+        .hasMessage("Statement 1: dynamodb:LeadingKeys has several values: use"
+            + " ForAllValues:StringEquals or ForAnyValue:StringEquals");
+    assertThatThrownBy(() -> Policy.parse("""
+        {"Statement": [{"Effect": "Allow", "Action": "*", "Resource": "*",
+          "Condition": {"StringEquals": {"aws:SourceIp": ["10.0.0.1"]}}}]}"""))
+        .hasMessageStartingWith("Statement 1: the condition key aws:SourceIp is not supported");
+    assertThatThrownBy(() -> Policy.parse("""
+        {"Statement": [{"Effect": "Allow", "Action": "*", "Resource": "*",
+          "Condition": {"NumericLessThan": {"dynamodb:Select": ["1"]}}}]}"""))
+        .hasMessageStartingWith(
+            "Statement 1: the condition operator NumericLessThan is not supported");
     assertThatThrownBy(() -> Policy.parse("""
         {"Statement": {"Effect": "Allow", "Action": "*"}}"""))
         .hasMessage("Statement 1 needs one of Resource and NotResource");
