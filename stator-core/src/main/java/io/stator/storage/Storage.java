@@ -17,9 +17,13 @@ import java.util.Set;
  * concurrency primitive: conditional writes, UpdateItem and transactions are "read, compute,
  * commit with expectations" in the engine.
  *
- * <p>Reads observe commits atomically: a range read ({@link #query}, {@link #scan}) sees each
- * commit wholly or not at all, so a record that one commit moves from one key to another is
- * never seen twice, nor missed. Secondary indexes rely on this when an item's index key changes.
+ * <p>Reads observe commits atomically: a {@link #query} sees each commit wholly or not at all,
+ * so a record that one commit moves from one key to another of the partition is never seen
+ * twice, nor missed; secondary indexes rely on this when an item's index sort key changes. A
+ * {@link #scan} does so within each partition; a storage that spreads a space over several
+ * machines may read a scan's partitions at different instants, as successive pages of a scan
+ * are read, so a record moved between partitions may be seen twice or missed by one scan as by
+ * two pages (no engine read relies on more).
  *
  * <p>The SPI must stay implementable by a distributed engine (one Cassandra table per space,
  * {@code PRIMARY KEY ((partition), sort)}, a commit as one Accord transaction). So no call here

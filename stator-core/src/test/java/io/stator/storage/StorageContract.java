@@ -508,11 +508,7 @@ public abstract class StorageContract {
     };
     for (byte[] from : edges) {
       for (byte[] to : edges) {
-        List<StorageKey> expected =
-            model.keySet().stream()
-                .filter(k -> from == null || Arrays.compareUnsigned(k.partition(), from) >= 0)
-                .filter(k -> to == null || Arrays.compareUnsigned(k.partition(), to) < 0)
-                .toList();
+        List<StorageKey> expected = inRange(model, from, to);
         assertThat(keys(storage.scan("t", from, to, null, 10_000)))
             .as("scan from %s to %s", hex(from), hex(to))
             .isEqualTo(expected);
@@ -560,6 +556,139 @@ public abstract class StorageContract {
         .containsExactlyElementsOf(model.tailMap(StorageKey.of(b("abc")), true).keySet());
     // startAfter beyond toPartition: nothing.
     assertThat(storage.scan("t", null, b("a"), after, 10_000)).isEmpty();
+  }
+
+  // ---------------------------------------------------------------- scans across first bytes
+
+  /*
+   * A storage may spread a space by the first byte of its partitions (Cassandra's buckets), so
+   * scans whose records, bounds and cursors straddle first bytes are checked on their own.
+   */
+
+  /**
+   * Partitions whose first bytes differ, at the edges of the byte range: a scan returns them in
+   * key order, resumes after each key, stored or not, and keeps bounds on or between them.
+   */
+  @Test
+  void scansAcrossFirstBytesKeepKeyOrderBoundsAndCursors() {
+    storage.createSpace("t");
+    TreeMap<StorageKey, String> model = fillFirstByteEdges("t");
+    assertThat(keys(storage.scan("t", null, null, null, 10_000)))
+        .containsExactlyElementsOf(model.keySet());
+
+    List<StorageKey> cursors = new ArrayList<>(model.keySet());
+    cursors.add(StorageKey.of(bytes()));
+    cursors.add(StorageKey.of(bytes(0x00, 0x00)));
+    cursors.add(new StorageKey(bytes(0x7F, 0xFF, 0xFF), bytes(0xFF)));
+    cursors.add(StorageKey.of(bytes(0x80, 0x00, 0x00)));
+    cursors.add(new StorageKey(bytes(0xFF, 0xFF, 0xFF), bytes(0xFF)));
+    for (StorageKey after : cursors) {
+      List<StorageKey> rest = List.copyOf(model.tailMap(after, false).keySet());
+      assertThat(keys(storage.scan("t", null, null, after, 10_000)))
+          .as("after %s", after).isEqualTo(rest);
+      assertThat(keys(storage.scan("t", null, null, after, 2)))
+          .as("two after %s", after).isEqualTo(rest.subList(0, Math.min(2, rest.size())));
+    }
+
+    byte[][] edges = {
+      null, bytes(), bytes(0x00), bytes(0x00, 0x00), bytes(0x01), bytes(0x7F), bytes(0x7F, 0xFF),
+      bytes(0x80), bytes(0x80, 0x00), bytes(0x81), bytes(0xFE, 0xFF), bytes(0xFF), bytes(0xFF, 0x00)
+    };
+    for (byte[] from : edges) {
+      for (byte[] to : edges) {
+        List<StorageKey> expected = inRange(model, from, to);
+        assertThat(pageThrough("t", from, to, 2))
+            .as("pages of two from %s to %s", hex(from), hex(to))
+            .isEqualTo(expected);
+      }
+    }
+  }
+
+  /**
+   * A page that fills up exactly where one first byte's records end, with more after them: it
+   * may end there without looking further, and paging on reads every record once, in order;
+   * where the range ends with the page, it says no more follow.
+   */
+  @Test
+  void aPageFullWhereAFirstByteEndsIsFollowedByTheRest() {
+    storage.createSpace("t");
+    List<StorageKey> all = new ArrayList<>();
+    Commit fill = new Commit();
+    int[][] partitions = {{0x10, 0x01}, {0x10, 0x02}, {0x10, 0x03}, {0x20}, {0x20, 0x05}, {0xF0}};
+    for (int[] p : partitions) {
+      StorageKey k = new StorageKey(bytes(p), b("s"));
+      all.add(k);
+      fill.put("t", k, b("v"));
+    }
+    storage.commit(fill);
+
+    ScanPage first = storage.scanPage("t", null, null, null, 3);
+    assertThat(keys(first.records())).isEqualTo(all.subList(0, 3));
+    assertThat(first.more()).isTrue();
+    for (int limit = 1; limit <= all.size() + 1; limit++) {
+      assertThat(pageThrough("t", null, null, limit)).as("pages of %d", limit).isEqualTo(all);
+    }
+    ScanPage ending = storage.scanPage("t", null, bytes(0x10, 0xFF), null, 3);
+    assertThat(keys(ending.records())).isEqualTo(all.subList(0, 3));
+    assertThat(ending.more()).isFalse();
+    ScanPage afterLast = storage.scanPage("t", null, null, all.get(all.size() - 1), 3);
+    assertThat(afterLast).isEqualTo(new ScanPage(List.of(), false));
+  }
+
+  /** Each segment of a parallel Scan, paged in small pages, reads its own keys once, in order. */
+  @Test
+  void segmentsPagedInSmallPagesReadTheirOwnKeysInOrder() {
+    storage.createSpace("t");
+    TreeMap<StorageKey, String> model = new TreeMap<>();
+    Commit fill = new Commit();
+    for (int p = 0; p < 40; p++) {
+      byte[] partition = ByteBuffer.allocate(8).putLong(p * 0x0680_0000_0000_0000L + p).array();
+      for (int s = 0; s < 2; s++) {
+        StorageKey k = new StorageKey(partition, b("s" + s));
+        model.put(k, "v");
+        fill.put("t", k, b("v"));
+      }
+    }
+    storage.commit(fill);
+    for (int total : new int[] {3, 7}) {
+      List<StorageKey> seen = new ArrayList<>();
+      for (int i = 0; i < total; i++) {
+        Segment segment = storage.segment("t", i, total);
+        List<StorageKey> mine = pageThrough("t", segment.fromPartition(), segment.toPartition(), 3);
+        assertThat(mine).as("segment %d of %d", i, total)
+            .isEqualTo(model.keySet().stream().filter(segment::contains).toList());
+        seen.addAll(mine);
+      }
+      assertThat(seen).as("segments of " + total).containsExactlyElementsOf(model.keySet());
+    }
+  }
+
+  /** Every record of a range read with scanPage in pages of {@code limit}, checking each page. */
+  private List<StorageKey> pageThrough(String space, byte[] from, byte[] to, int limit) {
+    List<StorageKey> seen = new ArrayList<>();
+    StorageKey after = null;
+    for (int pages = 1; ; pages++) {
+      ScanPage page = storage.scanPage(space, from, to, after, limit);
+      assertThat(page.records().size()).isLessThanOrEqualTo(limit);
+      seen.addAll(keys(page.records()));
+      if (!page.more()) {
+        return seen;
+      }
+      assertThat(page.records()).as("a page that says more follow has a record").isNotEmpty();
+      after = page.records().get(page.records().size() - 1).key();
+      assertThat(pages).as("pages").isLessThanOrEqualTo(1_000);
+    }
+  }
+
+  /** Partitions at the edges of first bytes: empty, 0x00, 0x7F/0x80, 0xFF, and longer ones. */
+  private TreeMap<StorageKey, String> fillFirstByteEdges(String space) {
+    byte[][] partitions = {
+      bytes(), bytes(0x00), bytes(0x00, 0x01), bytes(0x01), bytes(0x01, 0xFF), bytes(0x7F),
+      bytes(0x7F, 0xFF), bytes(0x80), bytes(0x80, 0x00), bytes(0x80, 0x00, 0x01), bytes(0xFE, 0x10),
+      bytes(0xFF), bytes(0xFF, 0xFF)
+    };
+    byte[][] sorts = {bytes(), bytes(0x00), bytes(0xFF)};
+    return fill(space, partitions, sorts);
   }
 
   // ---------------------------------------------------------------- commits and versions
@@ -1221,13 +1350,26 @@ public abstract class StorageContract {
 
   /** Fills a space with partitions that prefix one another and sort keys with 0x00 and 0xFF. */
   private TreeMap<StorageKey, String> fillPrefixHeavySpace(String space) {
-    TreeMap<StorageKey, String> model = new TreeMap<>();
     byte[][] partitions = {
       bytes(), b("a"), b("ab"), bytes('a', 'b', 0x00), bytes('a', 'b', 0x00, 0x01), b("abc"),
       bytes('a', 'b', 0xFF), b("b"), bytes(0xFF, 0xFF)
     };
     byte[][] sorts = {bytes(), bytes(0x00), bytes(0x00, 0x00, 0x05, 0x00), bytes(0x01),
       bytes(0xFF), bytes(0xFF, 0x00)};
+    return fill(space, partitions, sorts);
+  }
+
+  /** The model's keys whose partition lies in {@code [from, to)} (null: unbounded), in order. */
+  private static List<StorageKey> inRange(TreeMap<StorageKey, String> model, byte[] from, byte[] to) {
+    return model.keySet().stream()
+        .filter(k -> from == null || Arrays.compareUnsigned(k.partition(), from) >= 0)
+        .filter(k -> to == null || Arrays.compareUnsigned(k.partition(), to) < 0)
+        .toList();
+  }
+
+  /** Commits a record under each partition and sort key, its key's text as its value. */
+  private TreeMap<StorageKey, String> fill(String space, byte[][] partitions, byte[][] sorts) {
+    TreeMap<StorageKey, String> model = new TreeMap<>();
     Commit commit = new Commit();
     for (byte[] p : partitions) {
       for (byte[] s : sorts) {

@@ -25,6 +25,7 @@ import io.stator.storage.CommitConflictException;
 import io.stator.storage.CommitOutcomeUnknownException;
 import io.stator.storage.Consistency;
 import io.stator.storage.KeyRead;
+import io.stator.storage.ScanPage;
 import io.stator.storage.SpaceStats;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
@@ -42,7 +43,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -51,31 +51,60 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <h2>Mapping</h2>
  *
- * <p>Three Cassandra tables in one keyspace hold every space of every store, so creating a space
+ * <p>Four Cassandra tables in one keyspace hold every space of every store, so creating a space
  * (a DynamoDB table, index, stream) never changes Cassandra's schema, which takes seconds:
  *
  * <pre>
- * spaces   ((store), name)            -> id uuid
- * records  ((space), partition, sort) -> version bigint, value blob
- * versions ((store))                  -> ceiling bigint
+ * spaces         ((store), name)                    -> id uuid
+ * records        ((space, bucket), partition, sort) -> version bigint, value blob
+ * versions       ((store))                          -> ceiling bigint
+ * schema_version ((name))                           -> version int      ('layout' -> 2)
  * </pre>
  *
  * A <em>store</em> is one Storage's name (several Stators, or the tests' many storages, share a
  * keyspace under different names). A space's records live under the space's {@code id}, a fresh
- * UUID each time the space is created, so a dropped and re-created space starts empty at once,
- * and its old records are deleted with one partition delete. Partition and sort bytes are blob
- * clustering columns, which Cassandra orders as unsigned bytes: exactly {@link StorageKey}'s
- * order, so {@link #query} and {@link #scan} are one slice of one Cassandra partition, in order,
- * with no encoding of their own.
+ * UUID each time the space is created, so a dropped and re-created space starts empty at once.
+ * The keyspace records its layout ({@link Layout}); a keyspace of another layout is refused.
  *
- * <p>That is also this first mapping's limit: a whole space lives in one Cassandra partition, on
- * one replica set, so it scales to a cluster's durability and availability but not yet to its
- * size. Spreading a space over many Cassandra partitions needs the SPI to let the storage own a
- * full scan's order and cursor (token order is not byte order); see {@code docs/cassandra.md}.
+ * <h2>Buckets</h2>
+ *
+ * <p>A space is spread over 256 Cassandra partitions, its <em>buckets</em>: a record's bucket is
+ * the first byte of its partition bytes (0 for an empty partition). The engine's item and index
+ * partitions begin with an 8-byte uniform hash of the DynamoDB partition key ({@code
+ * io.stator.key.KeyCodec}), so a table's items, and each index's entries, fall evenly into the
+ * 256 buckets, which Cassandra's partitioner places all over the ring: a table spreads over the
+ * cluster as its partition keys grow, and writes to different buckets are ordered by Accord on
+ * different keys. 256 rather than a Cassandra table per DynamoDB table (what Alternator does):
+ * a table is then DDL, which takes Cassandra seconds and a schema agreement of every node, and
+ * CreateTable would wait for it or need a CREATING state for the storage; a fixed table of
+ * buckets needs no DDL after the keyspace, and 256 token positions per space already spread a
+ * table over any cluster Stator is likely to run on.
+ *
+ * <p>Partition and sort bytes are blob clustering columns, which Cassandra orders as unsigned
+ * bytes, and the bucket is a prefix of the partition bytes, so the order (bucket, partition,
+ * sort) is exactly {@link StorageKey}'s order: {@link #query} is one slice of one Cassandra
+ * partition; a {@link #scan} reads its range's buckets in order, each as one slice, and its
+ * resume cursor, {@code startAfter}, and the parallel Scan's segments ({@link
+ * io.stator.storage.Segment#ofByteOrder}) keep the SPI's meaning with no encoding of their own.
+ * What that costs: a full scan of a small table touches up to 256 Cassandra partitions, most of
+ * them empty, which {@link BucketScan} reads ahead in parallel; and a scan page that spans
+ * buckets reads each at its own instant (each bucket's read sees every commit wholly or not at
+ * all).
+ *
+ * <p>What still is one Cassandra partition, because its partition bytes do not begin with a
+ * hash: each index's change log (its keys are sequence numbers, whose first byte is 0 for the
+ * first 2^56 changes, so the whole log is bucket 0); each stream shard's records (a shard is one
+ * partition of its stream's space); and the catalog, whose records are keyed by table name, so
+ * a table's record lies in the bucket of its name's first byte, shared with the tables whose
+ * names begin alike, and every write of an indexed table expects it.
+ *
+ * <p>Statements: reads are a fixed set of prepared shapes ({@link RecordStatements}); a commit's
+ * text varies with its shape, so the commits' prepared statements are kept in a bounded cache of
+ * the last used ({@link TransactionStatements}).
  *
  * <h2>Consistency</h2>
  *
- * <p>Both tables are {@code transactional_mode = 'full'}: every statement runs through Accord,
+ * <p>Every table is {@code transactional_mode = 'full'}: every statement runs through Accord,
  * so a plain SELECT is a linearizable read that sees each commit wholly or not at all, and a
  * {@link #commit} is one {@code BEGIN TRANSACTION … COMMIT TRANSACTION}: a LET reading each
  * expected key's version, an IF comparing them all, and the writes inside the IF. The
@@ -108,8 +137,6 @@ public final class CassandraStorage implements Storage {
   /** The keyspace tests and {@code ./stator cassandra start} use when none is given. */
   public static final String DEFAULT_KEYSPACE = "stator";
 
-  private static final Duration DDL_TIMEOUT = Duration.ofSeconds(60);
-
   private final CqlSession session;
   private final boolean ownsSession;
   private final String store;
@@ -120,11 +147,9 @@ public final class CassandraStorage implements Storage {
   private final PreparedStatement selectSpaces;
   private final PreparedStatement createSpace;
   private final PreparedStatement deleteSpace;
-  private final PreparedStatement deleteRecords;
-  private final PreparedStatement get;
-  private final PreparedStatement scanAll;
+  private final RecordStatements records;
   private final String keyspace;
-  private final Map<String, PreparedStatement> statements = new ConcurrentHashMap<>();
+  private final TransactionStatements transactions;
 
   private CassandraStorage(CqlSession session, boolean ownsSession, String keyspace, String store) {
     this.session = session;
@@ -132,6 +157,7 @@ public final class CassandraStorage implements Storage {
     this.keyspace = keyspace;
     this.store = store;
     refuseEphemeralReads(session);
+    Layout.check(session, keyspace);
     String k = keyspace;
     selectSpace = session.prepare("SELECT id FROM " + k + ".spaces WHERE store = ? AND name = ?");
     selectSpaces = session.prepare("SELECT name, id FROM " + k + ".spaces WHERE store = ?");
@@ -144,14 +170,8 @@ public final class CassandraStorage implements Storage {
                 + "  END IF\n"
                 + "COMMIT TRANSACTION");
     deleteSpace = session.prepare("DELETE FROM " + k + ".spaces WHERE store = ? AND name = ?");
-    deleteRecords = session.prepare("DELETE FROM " + k + ".records WHERE space = ?");
-    get =
-        session.prepare(
-            "SELECT version, value FROM " + k + ".records"
-                + " WHERE space = ? AND partition = ? AND sort = ?");
-    scanAll =
-        session.prepare(
-            "SELECT partition, sort, version, value FROM " + k + ".records WHERE space = ?");
+    records = new RecordStatements(session, keyspace);
+    transactions = new TransactionStatements(session);
     versions = new VersionBlocks(session, keyspace, store);
   }
 
@@ -193,9 +213,9 @@ public final class CassandraStorage implements Storage {
         DriverConfigLoader.programmaticBuilder()
             .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(12))
             .withString(DefaultDriverOption.REQUEST_CONSISTENCY, ConsistencyLevel.QUORUM.name())
-            .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, DDL_TIMEOUT)
+            .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, Layout.DDL_TIMEOUT)
             .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(10))
-            .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, DDL_TIMEOUT)
+            .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, Layout.DDL_TIMEOUT)
             .withInt(DefaultDriverOption.REQUEST_PAGE_SIZE, 5000)
             .build();
     return CqlSession.builder()
@@ -205,32 +225,12 @@ public final class CassandraStorage implements Storage {
         .build();
   }
 
-  /** Creates the keyspace and Stator's three tables where they are missing. */
+  /**
+   * Creates the keyspace and Stator's tables where they are missing; refuses a keyspace that
+   * holds another layout of them ({@link Layout}).
+   */
   public static void createSchema(CqlSession session, String keyspace, String replication) {
-    var metadata = session.getMetadata().getKeyspace(keyspace);
-    if (metadata.isPresent()
-        && metadata.get().getTable("spaces").isPresent()
-        && metadata.get().getTable("records").isPresent()
-        && metadata.get().getTable("versions").isPresent()) {
-      return;
-    }
-    ddl(session, "CREATE KEYSPACE IF NOT EXISTS " + keyspace + " WITH replication = " + replication);
-    ddl(
-        session,
-        "CREATE TABLE IF NOT EXISTS " + keyspace + ".spaces ("
-            + " store text, name text, id uuid, PRIMARY KEY ((store), name))"
-            + " WITH transactional_mode = 'full'");
-    ddl(
-        session,
-        "CREATE TABLE IF NOT EXISTS " + keyspace + ".records ("
-            + " space uuid, partition blob, sort blob, version bigint, value blob,"
-            + " PRIMARY KEY ((space), partition, sort))"
-            + " WITH transactional_mode = 'full'");
-    ddl(
-        session,
-        "CREATE TABLE IF NOT EXISTS " + keyspace + ".versions ("
-            + " store text PRIMARY KEY, ceiling bigint)"
-            + " WITH transactional_mode = 'full'");
+    Layout.create(session, keyspace, replication);
   }
 
   /**
@@ -261,10 +261,6 @@ public final class CassandraStorage implements Storage {
     }
   }
 
-  private static void ddl(CqlSession session, String cql) {
-    session.execute(SimpleStatement.newInstance(cql).setTimeout(DDL_TIMEOUT));
-  }
-
   // ---------------------------------------------------------------- spaces
 
   @Override
@@ -281,9 +277,17 @@ public final class CassandraStorage implements Storage {
   public void dropSpace(String space) {
     run(() -> {
       // The records first: a stop between the two leaves a space that is empty, not records
-      // that no space names any more.
+      // that no space names any more. Its 256 buckets are deleted all at once.
       Optional<UUID> id = lookUp(space);
-      id.ifPresent(uuid -> session.execute(deleteRecords.bind(uuid)));
+      if (id.isPresent()) {
+        List<CompletionStage<AsyncResultSet>> deletes = new ArrayList<>(ScanRange.BUCKETS);
+        for (int bucket = 0; bucket < ScanRange.BUCKETS; bucket++) {
+          deletes.add(session.executeAsync(records.deleteBucket(id.get(), bucket)));
+        }
+        for (CompletionStage<AsyncResultSet> delete : deletes) {
+          Rows.answer(delete);
+        }
+      }
       session.execute(deleteSpace.bind(store, space));
       spaceIds.remove(space);
       return null;
@@ -323,15 +327,7 @@ public final class CassandraStorage implements Storage {
 
   @Override
   public Optional<StoredRecord> get(String space, StorageKey key) {
-    return run(() -> {
-      Row row =
-          session
-              .execute(get.bind(id(space), ByteBuffer.wrap(key.partition()), ByteBuffer.wrap(key.sort())))
-              .one();
-      return row == null
-          ? Optional.empty()
-          : Optional.of(new StoredRecord(key, row.getLong(0), bytes(row.getByteBuffer(1))));
-    });
+    return run(() -> Rows.found(key, session.execute(records.get(id(space), key)).one()));
   }
 
   /**
@@ -344,32 +340,14 @@ public final class CassandraStorage implements Storage {
     return run(() -> {
       List<CompletionStage<AsyncResultSet>> pending = new ArrayList<>(reads.size());
       for (KeyRead read : reads) {
-        StorageKey key = read.key();
-        pending.add(session.executeAsync(get.bind(
-            id(read.space()), ByteBuffer.wrap(key.partition()), ByteBuffer.wrap(key.sort()))));
+        pending.add(session.executeAsync(records.get(id(read.space()), read.key())));
       }
       List<Optional<StoredRecord>> out = new ArrayList<>(reads.size());
       for (int i = 0; i < reads.size(); i++) {
-        Row row = answer(pending.get(i)).one();
-        out.add(row == null
-            ? Optional.empty()
-            : Optional.of(
-                new StoredRecord(reads.get(i).key(), row.getLong(0), bytes(row.getByteBuffer(1)))));
+        out.add(Rows.found(reads.get(i).key(), Rows.answer(pending.get(i)).one()));
       }
       return out;
     });
-  }
-
-  /** Waits for an asynchronous request, failing as its synchronous form would. */
-  private static AsyncResultSet answer(CompletionStage<AsyncResultSet> stage) {
-    try {
-      return stage.toCompletableFuture().join();
-    } catch (CompletionException e) {
-      if (e.getCause() instanceof DriverException cause) {
-        throw cause;
-      }
-      throw e;
-    }
   }
 
   @Override
@@ -383,90 +361,45 @@ public final class CassandraStorage implements Storage {
           return List.of();
         }
       }
-      StringBuilder cql =
-          new StringBuilder("SELECT sort, version, value FROM ")
-              .append(keyspace)
-              .append(".records WHERE space = ? AND partition = ?");
-      List<Object> values = new ArrayList<>(List.of(id, ByteBuffer.wrap(partition)));
-      if (lower != null) {
-        cql.append(lower.inclusive() ? " AND sort >= ?" : " AND sort > ?");
-        values.add(ByteBuffer.wrap(lower.sort()));
-      }
-      if (upper != null) {
-        cql.append(upper.inclusive() ? " AND sort <= ?" : " AND sort < ?");
-        values.add(ByteBuffer.wrap(upper.sort()));
-      }
-      if (!forward) {
-        cql.append(" ORDER BY partition DESC, sort DESC");
-      }
-      cql.append(" LIMIT ?");
-      values.add(limit);
       List<StoredRecord> out = new ArrayList<>();
-      for (Row row : session.execute(onePage(prepared(cql.toString()).bind(values.toArray()), limit))) {
-        out.add(
-            new StoredRecord(
-                new StorageKey(partition, bytes(row.getByteBuffer(0))),
-                row.getLong(1),
-                bytes(row.getByteBuffer(2))));
+      for (Row row : session.execute(records.query(id, partition, lower, upper, forward, limit))) {
+        out.add(Rows.inPartition(partition, row));
       }
       return out;
     });
   }
 
+  /** Pages of {@link #scanPage} until {@code limit} records or the end of the range. */
   @Override
   public List<StoredRecord> scan(
       String space, byte[] fromPartition, byte[] toPartition, StorageKey startAfter, int limit) {
-    return run(() -> {
-      UUID id = id(space);
-      StringBuilder cql =
-          new StringBuilder("SELECT partition, sort, version, value FROM ")
-              .append(keyspace)
-              .append(".records WHERE space = ?");
-      List<Object> values = new ArrayList<>(List.of(id));
-      // The start is the later of "the first key of fromPartition" and "just after startAfter".
-      boolean afterKey =
-          startAfter != null
-              && (fromPartition == null
-                  || Arrays.compareUnsigned(startAfter.partition(), fromPartition) >= 0);
-      if (afterKey) {
-        if (toPartition != null
-            && Arrays.compareUnsigned(startAfter.partition(), toPartition) >= 0) {
-          return List.of();
-        }
-        cql.append(" AND (partition, sort) > (?, ?)");
-        values.add(ByteBuffer.wrap(startAfter.partition()));
-        values.add(ByteBuffer.wrap(startAfter.sort()));
-      } else if (fromPartition != null) {
-        if (toPartition != null && Arrays.compareUnsigned(fromPartition, toPartition) >= 0) {
-          return List.of();
-        }
-        cql.append(" AND (partition) >= (?)");
-        values.add(ByteBuffer.wrap(fromPartition));
+    List<StoredRecord> out = new ArrayList<>();
+    StorageKey after = startAfter;
+    while (out.size() < limit) {
+      ScanPage page = scanPage(space, fromPartition, toPartition, after, limit - out.size());
+      out.addAll(page.records());
+      if (!page.more()) {
+        break;
       }
-      if (toPartition != null) {
-        cql.append(" AND (partition) < (?)");
-        values.add(ByteBuffer.wrap(toPartition));
-      }
-      cql.append(" LIMIT ?");
-      values.add(limit);
-      List<StoredRecord> out = new ArrayList<>();
-      for (Row row : session.execute(onePage(prepared(cql.toString()).bind(values.toArray()), limit))) {
-        out.add(record(row));
-      }
-      return out;
-    });
+      after = page.records().get(page.records().size() - 1).key();
+    }
+    return out;
   }
 
   /**
-   * One page for the whole read: each page is a transaction of its own, and only one read sees
-   * commits atomically.
+   * The range's buckets in order, read ahead in parallel ({@link BucketScan}); a page full at
+   * the end of a bucket ends there.
    */
-  private static BoundStatement onePage(BoundStatement statement, int limit) {
-    return statement.setPageSize(Math.max(1, limit));
-  }
-
-  private PreparedStatement prepared(String cql) {
-    return statements.computeIfAbsent(cql, session::prepare);
+  @Override
+  public ScanPage scanPage(
+      String space, byte[] fromPartition, byte[] toPartition, StorageKey startAfter, int limit) {
+    return run(() -> {
+      UUID id = id(space);
+      ScanRange range = ScanRange.of(fromPartition, toPartition, startAfter);
+      return range == null
+          ? new ScanPage(List.of(), false)
+          : BucketScan.page(session, records, id, range, limit);
+    });
   }
 
   // ---------------------------------------------------------------- commit
@@ -500,8 +433,9 @@ public final class CassandraStorage implements Storage {
     for (int i = 0; i < expectations.size(); i++) {
       StorageKey key = expectations.get(i).key();
       cql.append("  LET e").append(i).append(" = (SELECT version FROM ").append(k)
-          .append(".records WHERE space = ? AND partition = ? AND sort = ?);\n");
+          .append(".records WHERE space = ? AND bucket = ? AND partition = ? AND sort = ?);\n");
       values.add(expectationIds.get(i));
+      values.add(ScanRange.bucket(key.partition()));
       values.add(ByteBuffer.wrap(key.partition()));
       values.add(ByteBuffer.wrap(key.sort()));
     }
@@ -535,14 +469,17 @@ public final class CassandraStorage implements Storage {
       Commit.Write w = entry.getValue();
       if (w.isDelete()) {
         cql.append("    DELETE FROM ").append(k)
-            .append(".records WHERE space = ? AND partition = ? AND sort = ?;\n");
+            .append(".records WHERE space = ? AND bucket = ? AND partition = ? AND sort = ?;\n");
         values.add(t.space());
+        values.add(ScanRange.bucket(t.key().partition()));
         values.add(ByteBuffer.wrap(t.key().partition()));
         values.add(ByteBuffer.wrap(t.key().sort()));
       } else {
         cql.append("    INSERT INTO ").append(k)
-            .append(".records (space, partition, sort, version, value) VALUES (?, ?, ?, ?, ?);\n");
+            .append(".records (space, bucket, partition, sort, version, value)")
+            .append(" VALUES (?, ?, ?, ?, ?, ?);\n");
         values.add(t.space());
+        values.add(ScanRange.bucket(t.key().partition()));
         values.add(ByteBuffer.wrap(t.key().partition()));
         values.add(ByteBuffer.wrap(t.key().sort()));
         values.add(version);
@@ -553,7 +490,7 @@ public final class CassandraStorage implements Storage {
       cql.append("  END IF\n");
     }
     cql.append("COMMIT TRANSACTION");
-    BoundStatement statement = prepared(cql.toString()).bind(values.toArray());
+    BoundStatement statement = transactions.prepared(cql.toString()).bind(values.toArray());
     ResultSet result;
     try {
       result = session.execute(statement);
@@ -604,18 +541,16 @@ public final class CassandraStorage implements Storage {
 
   // ---------------------------------------------------------------- stats
 
+  /** Every record of the space read, as a full scan reads them. */
   @Override
   public SpaceStats stats(String space) {
-    return run(() -> {
-      long records = 0;
-      long bytes = 0;
-      for (Row row : session.execute(scanAll.bind(id(space)))) {
-        StoredRecord r = record(row);
-        records++;
-        bytes += r.key().partition().length + r.key().sort().length + r.value().length;
-      }
-      return new SpaceStats(records, bytes);
-    });
+    long records = 0;
+    long bytes = 0;
+    for (StoredRecord r : scan(space, null, null, null, Integer.MAX_VALUE)) {
+      records++;
+      bytes += r.key().partition().length + r.key().sort().length + r.value().length;
+    }
+    return new SpaceStats(records, bytes);
   }
 
   @Override
@@ -626,22 +561,6 @@ public final class CassandraStorage implements Storage {
   }
 
   // ---------------------------------------------------------------- helpers
-
-  private static StoredRecord record(Row row) {
-    return new StoredRecord(
-        new StorageKey(bytes(row.getByteBuffer(0)), bytes(row.getByteBuffer(1))),
-        row.getLong(2),
-        bytes(row.getByteBuffer(3)));
-  }
-
-  private static byte[] bytes(ByteBuffer buffer) {
-    if (buffer == null) {
-      return new byte[0];
-    }
-    byte[] out = new byte[buffer.remaining()];
-    buffer.duplicate().get(out);
-    return out;
-  }
 
   private interface Call<T> {
     T call();

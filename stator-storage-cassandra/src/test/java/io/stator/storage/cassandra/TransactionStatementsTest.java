@@ -1,0 +1,28 @@
+package io.stator.storage.cassandra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import org.junit.jupiter.api.Test;
+
+/** The commits' prepared statements stay within their bound, the last used kept. */
+class TransactionStatementsTest {
+  @Test
+  void theCacheKeepsTheLastUsedShapesUpToItsBound() {
+    TransactionStatements statements = new TransactionStatements(TestCluster.session());
+    String first = text(0);
+    PreparedStatement kept = statements.prepared(first);
+    for (int i = 1; i <= TransactionStatements.MOST + 20; i++) {
+      statements.prepared(text(i));
+      statements.prepared(first); // used again each time: never the eldest
+      assertThat(statements.size()).isLessThanOrEqualTo(TransactionStatements.MOST);
+    }
+    assertThat(statements.size()).isEqualTo(TransactionStatements.MOST);
+    assertThat(statements.prepared(first)).isSameAs(kept);
+  }
+
+  private static String text(int i) {
+    return "SELECT version FROM " + TestCluster.KEYSPACE + ".records"
+        + " WHERE space = ? AND bucket = ? AND partition = ? AND sort = ? LIMIT " + (i + 1);
+  }
+}
