@@ -73,6 +73,22 @@ public interface Database extends AutoCloseable {
 
   UpdateTimeToLiveResponse updateTimeToLive(UpdateTimeToLiveRequest request);
 
+  /**
+   * Attaches a resource-based policy to a table or stream (see {@code docs/security.md}); a
+   * database that keeps none answers UnknownOperationException.
+   */
+  default PutResourcePolicyResponse putResourcePolicy(PutResourcePolicyRequest request) {
+    throw new DynamoDbException(ErrorType.UnknownOperationException, null);
+  }
+
+  default GetResourcePolicyResponse getResourcePolicy(GetResourcePolicyRequest request) {
+    throw new DynamoDbException(ErrorType.UnknownOperationException, null);
+  }
+
+  default DeleteResourcePolicyResponse deleteResourcePolicy(DeleteResourcePolicyRequest request) {
+    throw new DynamoDbException(ErrorType.UnknownOperationException, null);
+  }
+
   DescribeTimeToLiveResponse describeTimeToLive(DescribeTimeToLiveRequest request);
 
   UpdateContributorInsightsResponse updateContributorInsights(

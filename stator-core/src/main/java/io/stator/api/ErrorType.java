@@ -22,6 +22,7 @@ public enum ErrorType {
   AccessDeniedException(400, Namespace.SERVICE),
   ResourceNotFoundException(400),
   ResourceInUseException(400),
+  PolicyNotFoundException(400),
   TableNotFoundException(400),
   ConditionalCheckFailedException(400),
   DuplicateItemException(400),

@@ -234,6 +234,7 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
   private final TimeToLiveSweeper sweeper;
   private final CapacityModel capacity;
   private final Tagging tagging;
+  private final ResourcePolicies resourcePolicies;
   private final ContinuousBackups continuousBackups;
   private final String region;
   private final Streams streams;
@@ -271,6 +272,7 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
             ongoing, pipeline);
     this.clock = options.clock();
     this.tagging = new Tagging(tables, options);
+    this.resourcePolicies = new ResourcePolicies(storage, tables, options.clock());
     this.continuousBackups = new ContinuousBackups(tables, options.clock());
     this.region = options.region();
     // The sweeper deletes through Items' delete path, so expired items leave the secondary
@@ -493,6 +495,24 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
   @Override
   public ListTagsOfResourceResponse listTagsOfResource(ListTagsOfResourceRequest r) {
     return tagging.listTagsOfResource(r);
+  }
+
+  @Override
+  public io.stator.api.PutResourcePolicyResponse putResourcePolicy(
+      io.stator.api.PutResourcePolicyRequest r) {
+    return resourcePolicies.put(r);
+  }
+
+  @Override
+  public io.stator.api.GetResourcePolicyResponse getResourcePolicy(
+      io.stator.api.GetResourcePolicyRequest r) {
+    return resourcePolicies.get(r);
+  }
+
+  @Override
+  public io.stator.api.DeleteResourcePolicyResponse deleteResourcePolicy(
+      io.stator.api.DeleteResourcePolicyRequest r) {
+    return resourcePolicies.delete(r);
   }
 
   @Override

@@ -31,6 +31,7 @@ import io.stator.server.access.AccessRequest;
 import io.stator.server.access.Authorization;
 import io.stator.server.access.Principal;
 import io.stator.server.access.RequestedAccess;
+import io.stator.server.access.StoredResourcePolicies;
 import io.stator.server.auth.Credential;
 import io.stator.server.auth.SigV4;
 import io.stator.server.wire.RequestCheck;
@@ -96,6 +97,7 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
   private final SigV4 signatures;
   /** The permissions each request needs, for a key whose principal has a policy. */
   private final RequestedAccess requestedAccess;
+  private final StoredResourcePolicies resourcePolicies;
 
   /**
    * A handler that calls {@code database}, answering on threads that defer the durability of
@@ -109,6 +111,7 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     this.signatures = signatures;
     this.requestedAccess = new RequestedAccess(region, EngineOptions.defaults().accountId(),
         RequestedAccess.KeySchemas.of(database));
+    this.resourcePolicies = new StoredResourcePolicies(database);
     this.groupCommit = groupCommit;
     this.health = health;
     this.metrics = metrics;
@@ -233,16 +236,19 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
   }
 
   /**
-   * What checks a request of the key that signed it before it runs: its principal's policy
-   * (see {@link Authorization}), or nothing for a key that may do everything.
+   * What checks a request of the key that signed it before it runs: a resource-based policy's
+   * document, and the principal's policies (see {@link Authorization}) unless the key may do
+   * everything.
    */
   private RequestCheck accessOf(Credential key) {
     if (key == null || key.principal() == null) {
-      return RequestCheck.NONE;
+      return (operation, request) -> StoredResourcePolicies.checkDocument(request);
     }
     Principal principal = key.principal();
-    return (operation, request) ->
-        Authorization.check(principal, requestedAccess.of(operation, request));
+    return (operation, request) -> {
+      StoredResourcePolicies.checkDocument(request);
+      Authorization.check(principal, requestedAccess.of(operation, request), resourcePolicies);
+    };
   }
 
   /** A GET of one of Stator's own paths, or the TTL sweep's POST. */

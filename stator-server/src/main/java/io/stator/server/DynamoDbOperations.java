@@ -15,12 +15,12 @@ final class DynamoDbOperations {
   private static final Set<String> UNSERVED =
       Set.of(
           "CreateBackup", "CreateGlobalTable", "DeleteBackup",
-          "DeleteResourcePolicy", "DescribeBackup", "DescribeExport", "DescribeGlobalTable",
+          "DescribeBackup", "DescribeExport", "DescribeGlobalTable",
           "DescribeGlobalTableSettings", "DescribeImport", "DescribeKinesisStreamingDestination",
           "DescribeTableReplicaAutoScaling", "DisableKinesisStreamingDestination",
           "EnableKinesisStreamingDestination",
-          "ExportTableToPointInTime", "GetResourcePolicy", "ImportTable", "ListBackups",
-          "ListExports", "ListGlobalTables", "ListImports", "PutResourcePolicy",
+          "ExportTableToPointInTime", "ImportTable", "ListBackups",
+          "ListExports", "ListGlobalTables", "ListImports",
           "RestoreTableFromBackup", "RestoreTableToPointInTime", "UpdateGlobalTable",
           "UpdateGlobalTableSettings", "UpdateKinesisStreamingDestination",
           "UpdateTableReplicaAutoScaling");

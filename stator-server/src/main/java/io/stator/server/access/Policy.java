@@ -26,15 +26,31 @@ public record Policy(List<Statement> statements) {
 
   /** The policy of a JSON document; IllegalArgumentException saying what is wrong. */
   public static Policy parse(String json) {
+    return of(read(json), false);
+  }
+
+  /**
+   * A resource-based policy (PutResourcePolicy's document): each statement names its {@code
+   * Principal}, {@code "*"} or {@code {"AWS": ARN or [ARNs]}}.
+   */
+  public static Policy parseResourcePolicy(String json) {
+    return of(read(json), true);
+  }
+
+  private static Object read(String json) {
     try {
-      return of(JsonTree.read(json));
+      return JsonTree.read(json);
     } catch (IOException e) {
       throw new IllegalArgumentException("the policy is not JSON: " + e.getMessage());
     }
   }
 
-  /** The policy of a document already read as JSON (see {@link JsonTree}). */
+  /** The identity-based policy of a document already read as JSON (see {@link JsonTree}). */
   static Policy of(Object document) {
+    return of(document, false);
+  }
+
+  private static Policy of(Object document, boolean resourceBased) {
     if (!(document instanceof Map<?, ?> map)) {
       throw new IllegalArgumentException("a policy is a JSON object");
     }
@@ -53,20 +69,24 @@ public record Policy(List<Statement> statements) {
     }
     List<Statement> statements = new ArrayList<>();
     for (Object s : statement instanceof List<?> list ? list : List.of(statement)) {
-      statements.add(statement(s, statements.size()));
+      statements.add(statement(s, statements.size(), resourceBased));
     }
     return new Policy(statements);
   }
 
-  private static Statement statement(Object json, int index) {
+  private static Statement statement(Object json, int index, boolean resourceBased) {
     String where = "Statement " + (index + 1);
     if (!(json instanceof Map<?, ?> map)) {
       throw new IllegalArgumentException(where + " is not a JSON object");
     }
     for (Object member : map.keySet()) {
-      if (member.equals("Principal") || member.equals("NotPrincipal")) {
-        throw new IllegalArgumentException(where + ": an identity-based policy names no "
-            + member + " (the policy's user is its principal)");
+      if ((member.equals("Principal") && !resourceBased) || member.equals("NotPrincipal")) {
+        throw new IllegalArgumentException(where + ": " + (resourceBased
+            ? "NotPrincipal is not supported"
+            : "an identity-based policy names no " + member + " (its user is its principal)"));
+      }
+      if (member.equals("Principal")) {
+        continue;
       }
       if (!STATEMENT_MEMBERS.contains(member)) {
         throw new IllegalArgumentException(where + " has no member \"" + member + "\"");
@@ -84,7 +104,31 @@ public record Policy(List<Statement> statements) {
         notAction,
         oneOf(map, where, "Resource", "NotResource"),
         notResource,
-        conditions(map.get("Condition"), where));
+        conditions(map.get("Condition"), where),
+        resourceBased ? principals(map.get("Principal"), where) : null);
+  }
+
+  /** {@code "*"}, or {@code {"AWS": ARN or [ARNs]}}: the principals a statement is about. */
+  private static List<String> principals(Object json, String where) {
+    if ("*".equals(json)) {
+      return List.of("*");
+    }
+    if (json instanceof Map<?, ?> map && map.size() == 1 && map.containsKey("AWS")) {
+      Object aws = map.get("AWS");
+      List<?> values = aws instanceof List<?> list ? list : List.of(aws == null ? "" : aws);
+      List<String> out = new ArrayList<>();
+      for (Object v : values) {
+        if (!(v instanceof String s) || s.isEmpty()) {
+          throw new IllegalArgumentException(where + ": Principal's AWS is an ARN or a list");
+        }
+        out.add(s);
+      }
+      if (!out.isEmpty()) {
+        return out;
+      }
+    }
+    throw new IllegalArgumentException(where + ": a resource-based policy's statement needs a"
+        + " Principal: \"*\" or {\"AWS\": ARN or [ARNs]}");
   }
 
   /** {@code {"Operator": {"key": value or [values], ...}, ...}}: every one must hold. */

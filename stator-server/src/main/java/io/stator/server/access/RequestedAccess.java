@@ -6,6 +6,7 @@ import io.stator.api.BatchStatementRequest;
 import io.stator.api.BatchWriteItemRequest;
 import io.stator.api.CreateTableRequest;
 import io.stator.api.DeleteItemRequest;
+import io.stator.api.DeleteResourcePolicyRequest;
 import io.stator.api.Database;
 import io.stator.api.DeleteTableRequest;
 import io.stator.api.DescribeContinuousBackupsRequest;
@@ -16,12 +17,14 @@ import io.stator.api.DynamoDbException;
 import io.stator.api.ExecuteStatementRequest;
 import io.stator.api.ExecuteTransactionRequest;
 import io.stator.api.GetItemRequest;
+import io.stator.api.GetResourcePolicyRequest;
 import io.stator.api.GlobalSecondaryIndexDescription;
 import io.stator.api.KeySchemaElement;
 import io.stator.api.ListTagsOfResourceRequest;
 import io.stator.api.LocalSecondaryIndexDescription;
 import io.stator.api.ParameterizedStatement;
 import io.stator.api.PutItemRequest;
+import io.stator.api.PutResourcePolicyRequest;
 import io.stator.api.QueryRequest;
 import io.stator.api.ScanRequest;
 import io.stator.api.TableDescription;
@@ -170,6 +173,12 @@ public final class RequestedAccess {
       for (ParameterizedStatement s : r.transactStatements()) {
         statement(out, s == null ? null : s.statement());
       }
+    } else if (request instanceof PutResourcePolicyRequest r) {
+      add(out, action, r.resourceArn(), null, null);
+    } else if (request instanceof GetResourcePolicyRequest r) {
+      add(out, action, r.resourceArn(), null, null);
+    } else if (request instanceof DeleteResourcePolicyRequest r) {
+      add(out, action, r.resourceArn(), null, null);
     } else if (request instanceof TagResourceRequest r) {
       add(out, action, r.resourceArn(), null, null);
     } else if (request instanceof UntagResourceRequest r) {

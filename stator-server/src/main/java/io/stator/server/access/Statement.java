@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * One statement of a policy: its effect, the actions it names (or, with {@code NotAction}, all
  * others), the resources (or, with {@code NotResource}, all others), and the conditions that
- * must all hold for it to apply.
+ * must all hold for it to apply. A statement of a resource-based policy also names the
+ * principals it is about ({@code *} for all); an identity-based one has none (null): its user.
  */
 record Statement(
     boolean allow,
@@ -13,11 +14,12 @@ record Statement(
     boolean notAction,
     List<String> resources,
     boolean notResource,
-    List<Condition> conditions) {
+    List<Condition> conditions,
+    List<String> principals) {
 
   Statement(boolean allow, List<String> actions, boolean notAction, List<String> resources,
       boolean notResource) {
-    this(allow, actions, notAction, resources, notResource, List.of());
+    this(allow, actions, notAction, resources, notResource, List.of(), null);
   }
 
   /** Whether the statement names {@code action} on {@code resource}, its conditions aside. */
@@ -31,7 +33,9 @@ record Statement(
    * of the request that cannot be known (see {@link RequestContext#UNKNOWN}).
    */
   Boolean appliesTo(AccessRequest asked, Principal principal) {
-    if (!appliesTo(asked.action(), asked.resource())) {
+    if (!appliesTo(asked.action(), asked.resource())
+        || (principals != null && !principals.contains("*")
+            && !principals.contains(principal.arn()))) {
       return false;
     }
     boolean unknown = false;

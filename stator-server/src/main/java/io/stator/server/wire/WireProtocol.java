@@ -241,6 +241,24 @@ public final class WireProtocol {
                   Database::listTagsOfResource,
                   SettingsResponses::listTagsOfResource)),
           Map.entry(
+              "PutResourcePolicy",
+              new Operation<>(
+                  PolicyRequests::putResourcePolicy,
+                  Database::putResourcePolicy,
+                  PolicyResponses::putResourcePolicy)),
+          Map.entry(
+              "GetResourcePolicy",
+              new Operation<>(
+                  PolicyRequests::getResourcePolicy,
+                  Database::getResourcePolicy,
+                  PolicyResponses::getResourcePolicy)),
+          Map.entry(
+              "DeleteResourcePolicy",
+              new Operation<>(
+                  PolicyRequests::deleteResourcePolicy,
+                  Database::deleteResourcePolicy,
+                  PolicyResponses::deleteResourcePolicy)),
+          Map.entry(
               "DescribeContinuousBackups",
               new Operation<>(
                   SettingsRequests::describeContinuousBackups,

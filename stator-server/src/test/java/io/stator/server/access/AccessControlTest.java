@@ -293,4 +293,34 @@ class AccessControlTest {
       denied(() -> alice.scan(b -> b.tableName("Orders")));
     }
   }
+
+  @Test
+  void aResourcePolicyAllowsAndDeniesBesideTheUsersOwn() {
+    admin.putItem(b -> b.tableName("Other").item(item("x")));
+    try (DynamoDbClient nobody = client("AKIDNOBODY", "nobody-secret")) {
+      var get = (Executable) () -> nobody.getItem(b -> b.tableName("Other")
+          .key(Map.of("id", AttributeValue.fromS("x"))));
+      denied(get);
+      admin.putResourcePolicy(b -> b.resourceArn(ARN + "Other").policy("""
+          {"Version": "2012-10-17", "Statement": [
+            {"Effect": "Allow", "Principal": {"AWS": "arn:aws:iam::000000000000:user/nobody"},
+             "Action": ["dynamodb:GetItem", "dynamodb:Query"],
+             "Resource": ["ARN_Other", "ARN_Other/index/*"]},
+            {"Effect": "Deny", "Principal": "*", "Action": "dynamodb:GetItem",
+             "Resource": "ARN_Other",
+             "Condition": {"ForAnyValue:StringEquals": {"dynamodb:LeadingKeys": ["secret"]}}}]}
+          """.replace("ARN_", ARN)));
+      assertThat(nobody.getItem(b -> b.tableName("Other")
+          .key(Map.of("id", AttributeValue.fromS("x")))).hasItem()).isTrue();
+      assertThat(nobody.query(b -> b.tableName("Other").indexName("ByCustomer")
+          .keyConditionExpression("customer = :c")
+          .expressionAttributeValues(Map.of(":c", AttributeValue.fromS("alice")))).count())
+          .isOne();
+      denied(() -> nobody.putItem(b -> b.tableName("Other").item(item("y"))));
+      // the resource policy's Deny binds a user whose own policy allows GetItem everywhere
+      assertThat(denied(() -> orders.getItem(b -> b.tableName("Other")
+          .key(Map.of("id", AttributeValue.fromS("secret"))))))
+          .endsWith("with an explicit deny in a resource-based policy");
+    }
+  }
 }
