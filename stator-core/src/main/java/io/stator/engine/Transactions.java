@@ -393,6 +393,7 @@ final class Transactions {
       oldSizes[i] = old == null ? 0 : ItemSize.of(old);
       newSizes[i] = oldSizes[i];
       CancellationReason reason = CancellationReason.NONE;
+      DynamoDbException refused = null;
       if (a.condition() != null
           && !Expressions.evaluate(a.condition(), old == null ? Map.of() : old)) {
         reason =
@@ -410,10 +411,16 @@ final class Transactions {
             if (!entry.table().tableId().equals(a.table().tableId())) {
               throw DynamoDbException.resourceNotFound("Requested resource not found");
             }
-            IndexChanges changes = IndexChanges.of(entry.table(), old, updated);
-            indexWrites.add(indexes.stage(entry, changes,
-                current.map(StoredRecord::value).orElse(null), written.encoded(), commit, null));
-            globalWrites.set(i, changes.globalWrites(true));
+            if (a.kind() == Kind.UPDATE && updated != null) {
+              refused = IndexKeys.emptyKey(entry.table(), updated, true);
+            }
+            if (refused == null) {
+              IndexChanges changes = IndexChanges.of(entry.table(), old, updated);
+              indexWrites.add(indexes.stage(entry, changes,
+                  current.map(StoredRecord::value).orElse(null), written.encoded(), commit,
+                  null));
+              globalWrites.set(i, changes.globalWrites(true));
+            }
           }
         } catch (DynamoDbException e) {
           if (e.type() == ErrorType.ResourceNotFoundException) {
@@ -428,6 +435,11 @@ final class Transactions {
             reason = new CancellationReason(null, "ValidationError", e.getMessage());
           }
         }
+      }
+      if (refused != null) {
+        // DynamoDB refuses an Update that leaves a secondary index key empty for the whole
+        // request, in an update's words, rather than cancelling the action.
+        throw refused;
       }
       cancelled |= !reason.isNone();
       reasons.add(reason);
@@ -791,7 +803,12 @@ final class Transactions {
       if (mismatch != null) {
         throw new KeyMismatch(mismatch);
       }
-      IndexKeys.checkItem(table, a.item());
+      // An empty index key fails the request; one of the wrong type cancels this Put when it is
+      // staged, with a ValidationError reason, as DynamoDB answers each.
+      DynamoDbException emptyIndexKey = IndexKeys.emptyKey(table, a.item(), false);
+      if (emptyIndexKey != null) {
+        throw emptyIndexKey;
+      }
       if (ItemSize.of(a.item()) > ItemSize.MAX_ITEM_SIZE) {
         throw DynamoDbException.validation("Item size has exceeded the maximum allowed size");
       }

@@ -67,6 +67,42 @@ public final class IndexKeys {
     check(table, item, true);
   }
 
+  /**
+   * The refusal of an item with an empty secondary index key value (of the index key's type), or
+   * null: in TransactWriteItems DynamoDB refuses an empty one for the whole request, in a put's
+   * words or, for an Update's result, an update's ({@code updated}), while a key of the wrong
+   * type only cancels its action.
+   */
+  public static DynamoDbException emptyKey(
+      TableDefinition table, Map<String, AttributeValue> item, boolean updated) {
+    for (IndexDefinition index : table.indexes()) {
+      for (KeyAttribute key : index.keyAttributes()) {
+        AttributeValue value = item.get(key.name());
+        if (value != null && !table.isKey(key.name()) && value.type().equals(key.type())
+            && isEmpty(value)) {
+          return emptyKey(index, key, value, updated);
+        }
+      }
+    }
+    return null;
+  }
+
+  private static DynamoDbException emptyKey(
+      IndexDefinition index, KeyAttribute key, AttributeValue value, boolean updated) {
+    String type = value instanceof AttributeValue.B ? "binary" : "string";
+    if (updated) {
+      return DynamoDbException.validation(
+          "One or more parameter values are not valid. The update expression attempted to"
+              + " update a secondary index key to a value that is not supported. The"
+              + " AttributeValue for a key attribute cannot contain an empty " + type + " value.");
+    }
+    return DynamoDbException.validation(
+        "One or more parameter values are not valid. A value specified for a secondary"
+            + " index key is not supported. The AttributeValue for a key attribute cannot"
+            + " contain an empty " + type + " value. IndexName: " + index.name() + ", IndexKey: "
+            + key.name());
+  }
+
   private static void check(
       TableDefinition table, Map<String, AttributeValue> item, boolean updated) {
     for (IndexDefinition index : table.indexes()) {
@@ -81,19 +117,8 @@ public final class IndexKeys {
                   + key.name() + " Expected: " + key.type() + " Actual: " + value.type()
                   + " IndexName: " + index.name());
         }
-        if (isEmpty(value) && updated) {
-          throw DynamoDbException.validation(
-              "One or more parameter values are not valid. The update expression attempted to"
-                  + " update a secondary index key to a value that is not supported. The"
-                  + " AttributeValue for a key attribute cannot contain an empty "
-                  + (value instanceof AttributeValue.B ? "binary" : "string") + " value.");
-        }
         if (isEmpty(value)) {
-          throw DynamoDbException.validation(
-              "One or more parameter values are not valid. A value specified for a secondary"
-                  + " index key is not supported. The AttributeValue for a key attribute cannot"
-                  + " contain an empty " + (value instanceof AttributeValue.B ? "binary" : "string")
-                  + " value. IndexName: " + index.name() + ", IndexKey: " + key.name());
+          throw emptyKey(index, key, value, updated);
         }
         boolean hash = index.hashKeys().contains(key);
         if (oversize(value, hash)) {
@@ -197,20 +222,37 @@ public final class IndexKeys {
 
   /**
    * The entry key named by an ExclusiveStartKey on an index, which must hold exactly the index
-   * key and table key attributes with their types.
+   * key and table key attributes with their types. DynamoDB words each fault its own way (as
+   * recorded for Query and Scan of a GSI and an LSI): a key of the wrong number of attributes or
+   * without one of the index's key attributes is "The provided starting key is invalid", an index
+   * key attribute of the wrong type "The provided key element does not match the schema", and a
+   * table key attribute the index does not have, missing or of the wrong type, "The provided
+   * starting key is invalid: The provided key element does not match the schema".
    */
   public static StorageKey startKey(
       TableDefinition table, IndexDefinition index, Map<String, AttributeValue> key) {
-    List<KeyAttribute> expected = new ArrayList<>(index.keyAttributes());
+    List<KeyAttribute> tableOnly = new ArrayList<>();
     for (KeyAttribute k : table.keyAttributes()) {
       if (!index.isKey(k.name())) {
-        expected.add(k);
+        tableOnly.add(k);
       }
     }
-    if (key.size() != expected.size()) {
+    if (key.size() != index.keyAttributes().size() + tableOnly.size()) {
       throw DynamoDbException.validation("The provided starting key is invalid");
     }
-    for (KeyAttribute k : expected) {
+    for (KeyAttribute k : index.keyAttributes()) {
+      AttributeValue v = key.get(k.name());
+      if (v == null) {
+        throw DynamoDbException.validation("The provided starting key is invalid");
+      }
+      if (!v.type().equals(k.type())) {
+        throw DynamoDbException.validation("The provided key element does not match the schema");
+      }
+      if (isEmpty(v)) {
+        throw emptyStartKey("", k, v);
+      }
+    }
+    for (KeyAttribute k : tableOnly) {
       AttributeValue v = key.get(k.name());
       if (v == null || !v.type().equals(k.type())) {
         throw DynamoDbException.validation(
@@ -218,11 +260,7 @@ public final class IndexKeys {
                 + " schema");
       }
       if (isEmpty(v)) {
-        throw DynamoDbException.validation(
-            "The provided starting key is invalid: One or more parameter values were invalid:"
-                + " The AttributeValue for a key attribute cannot contain an empty "
-                + (v instanceof AttributeValue.B ? "binary" : "string") + " value. Key: "
-                + k.name());
+        throw emptyStartKey("The provided starting key is invalid: ", k, v);
       }
     }
     StorageKey start = entryKey(table, index, key);
@@ -230,6 +268,13 @@ public final class IndexKeys {
       throw DynamoDbException.validation("The provided starting key is invalid");
     }
     return start;
+  }
+
+  private static DynamoDbException emptyStartKey(
+      String prefix, KeyAttribute k, AttributeValue v) {
+    return DynamoDbException.validation(prefix + "One or more parameter values were invalid: The"
+        + " AttributeValue for a key attribute cannot contain an empty "
+        + (v instanceof AttributeValue.B ? "binary" : "string") + " value. Key: " + k.name());
   }
 
   // ---- query bounds on index sort bytes ------------------------------------------------------

@@ -220,13 +220,19 @@ class IndexesTest {
         .containsExactly("o3");
     assertThat(db.query(indexQuery("Multi", "ByTotal", "userId = :u", values(":u", "u")))
         .items()).extracting(i -> text(i.get("orderId"))).containsExactly("o3");
-    expect(() -> db.transactWriteItems(new io.stator.api.TransactWriteItemsRequest(List.of(
-            new io.stator.api.TransactWriteItem(null, new io.stator.api.Put(
-                item("userId", "u", "orderId", "o9", "total", "x"), "Multi", null, null, null,
-                null), null, null)), null, null, null)),
-        ErrorType.ValidationException,
-        "One or more parameter values were invalid: Type mismatch for Index Key total Expected:"
-            + " N Actual: S IndexName: ByTotal");
+    // In a transaction the wrong type cancels the Put, with a ValidationError reason.
+    io.stator.api.TransactionCanceledException cancelled = org.assertj.core.api.Assertions
+        .catchThrowableOfType(io.stator.api.TransactionCanceledException.class,
+            () -> db.transactWriteItems(new io.stator.api.TransactWriteItemsRequest(List.of(
+                new io.stator.api.TransactWriteItem(null, new io.stator.api.Put(
+                    item("userId", "u", "orderId", "o9", "total", "x"), "Multi", null, null,
+                    null, null), null, null)), null, null, null)));
+    assertThat(cancelled).isNotNull();
+    assertThat(cancelled.cancellationReasons()).singleElement().satisfies(r -> {
+      assertThat(r.code()).isEqualTo("ValidationError");
+      assertThat(r.message()).isEqualTo("One or more parameter values were invalid: Type"
+          + " mismatch for Index Key total Expected: N Actual: S IndexName: ByTotal");
+    });
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.stator.server.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +25,8 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 import software.amazon.awssdk.services.dynamodb.model.Select;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /**
  * Secondary indexes through the AWS SDK: the seed article's Orders table (ProductOrderIndex,
@@ -34,6 +37,17 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 class IndexTest extends EndToEndTest {
   private static final ScalarAttributeType S = ScalarAttributeType.S;
   private static final ScalarAttributeType N = ScalarAttributeType.N;
+
+  private static final String PRODUCT_IS_NUMBER = "One or more parameter values were invalid:"
+      + " Type mismatch for Index Key productId Expected: S Actual: N IndexName: ProductOrderIndex";
+
+  /** Order o1 is as {@code before}, and no order o2 was written. */
+  private void assertNothingWritten(String table, Map<String, AttributeValue> before) {
+    assertThat(dynamo.getItem(r -> r.tableName(table)
+        .key(item("userId", s("u"), "orderId", s("o1")))).item()).isEqualTo(before);
+    assertThat(dynamo.getItem(r -> r.tableName(table)
+        .key(item("userId", s("u"), "orderId", s("o2")))).hasItem()).isFalse();
+  }
 
   private String createOrders() {
     String name = uniqueTableName("orders");
@@ -288,9 +302,7 @@ class IndexTest extends EndToEndTest {
     putOrder(table, "u", "o1", "p1", "5", "new", null);
     Map<String, AttributeValue> o1 = item("userId", s("u"), "orderId", s("o1"));
     Map<String, AttributeValue> before = dynamo.getItem(r -> r.tableName(table).key(o1)).item();
-    String productIsNumber = "One or more parameter values were invalid: Type mismatch for Index"
-        + " Key productId Expected: S Actual: N IndexName: ProductOrderIndex";
-    assertValidation(productIsNumber, () -> dynamo.putItem(r -> r.tableName(table).item(
+    assertValidation(PRODUCT_IS_NUMBER, () -> dynamo.putItem(r -> r.tableName(table).item(
         item("userId", s("u"), "orderId", s("o2"), "productId", n("5")))));
     assertValidation("One or more parameter values were invalid: Type mismatch for Index Key"
             + " total Expected: N Actual: S IndexName: ByTotal",
@@ -305,7 +317,7 @@ class IndexTest extends EndToEndTest {
 
     for (String order : List.of("o1", "o2")) { // an item updated, an item the update creates
       Map<String, AttributeValue> key = item("userId", s("u"), "orderId", s(order));
-      assertValidation(productIsNumber, () -> dynamo.updateItem(r -> r.tableName(table).key(key)
+      assertValidation(PRODUCT_IS_NUMBER, () -> dynamo.updateItem(r -> r.tableName(table).key(key)
           .updateExpression("SET productId = :v")
           .expressionAttributeValues(Map.of(":v", n("5")))));
       assertValidation("One or more parameter values are not valid. The update expression"
@@ -315,9 +327,126 @@ class IndexTest extends EndToEndTest {
               .updateExpression("SET pendingAt = :v")
               .expressionAttributeValues(Map.of(":v", s("")))));
     }
-    assertThat(dynamo.getItem(r -> r.tableName(table).key(o1)).item()).isEqualTo(before);
-    assertThat(dynamo.getItem(r -> r.tableName(table)
-        .key(item("userId", s("u"), "orderId", s("o2")))).hasItem()).isFalse();
+    assertNothingWritten(table, before);
+  }
+
+  /**
+   * In TransactWriteItems DynamoDB splits these by fault: an index key of the wrong type cancels
+   * its action with a ValidationError reason in the put's words (a Put or an Update), an empty
+   * one fails the whole request, in a put's words for a Put and an update's for an Update (an
+   * item updated or created). Nothing is written either way.
+   */
+  @Test
+  void aTransactionCancelsAWrongIndexKeyTypeAndRefusesAnEmptyOne() {
+    String table = createOrders();
+    putOrder(table, "u", "o1", "p1", "5", "new", null);
+    Map<String, AttributeValue> o1 = item("userId", s("u"), "orderId", s("o1"));
+    Map<String, AttributeValue> before = dynamo.getItem(r -> r.tableName(table).key(o1)).item();
+
+    assertCancelledForProductType(TransactWriteItem.builder().put(p -> p.tableName(table).item(
+        item("userId", s("u"), "orderId", s("o2"), "productId", n("5")))).build());
+    assertValidation("One or more parameter values are not valid. A value specified for a"
+            + " secondary index key is not supported. The AttributeValue for a key attribute"
+            + " cannot contain an empty string value. IndexName: ProductOrderIndex, IndexKey:"
+            + " productId",
+        () -> dynamo.transactWriteItems(r -> r.transactItems(TransactWriteItem.builder()
+            .put(p -> p.tableName(table).item(
+                item("userId", s("u"), "orderId", s("o2"), "productId", s("")))).build())));
+
+    for (String order : List.of("o1", "o2")) { // an item updated, an item the update creates
+      Map<String, AttributeValue> key = item("userId", s("u"), "orderId", s(order));
+      assertCancelledForProductType(TransactWriteItem.builder().update(u -> u.tableName(table)
+          .key(key).updateExpression("SET productId = :v")
+          .expressionAttributeValues(Map.of(":v", n("5")))).build());
+      // Beside a ConditionCheck that fails: the empty key still fails the request, uncancelled.
+      assertValidation("One or more parameter values are not valid. The update expression"
+              + " attempted to update a secondary index key to a value that is not supported."
+              + " The AttributeValue for a key attribute cannot contain an empty string value.",
+          () -> dynamo.transactWriteItems(r -> r.transactItems(
+              TransactWriteItem.builder().conditionCheck(c -> c.tableName(table)
+                  .key(item("userId", s("u"), "orderId", s("o9")))
+                  .conditionExpression("attribute_exists(userId)")).build(),
+              TransactWriteItem.builder().update(u -> u.tableName(table).key(key)
+                  .updateExpression("SET pendingAt = :v")
+                  .expressionAttributeValues(Map.of(":v", s("")))).build())));
+    }
+    assertNothingWritten(table, before);
+  }
+
+  /** The transaction of {@code action} alone is cancelled for its productId of type N. */
+  private void assertCancelledForProductType(TransactWriteItem action) {
+    TransactionCanceledException e = catchThrowableOfType(TransactionCanceledException.class,
+        () -> dynamo.transactWriteItems(r -> r.transactItems(action)));
+    assertThat(e).isNotNull();
+    assertThat(e.cancellationReasons()).singleElement().satisfies(reason -> {
+      assertThat(reason.code()).isEqualTo("ValidationError");
+      assertThat(reason.message()).isEqualTo(PRODUCT_IS_NUMBER);
+    });
+  }
+
+  /**
+   * A malformed ExclusiveStartKey on a GSI and an LSI, for Query and Scan alike, in DynamoDB's
+   * recorded words for each fault: the wrong number of attributes or an index key attribute
+   * missing is "The provided starting key is invalid", an index key attribute of the wrong type
+   * "The provided key element does not match the schema" (bare), a table key attribute the index
+   * lacks, missing or of the wrong type, the same words after "The provided starting key is
+   * invalid: ". A well-formed one pages on.
+   */
+  @Test
+  void aMalformedExclusiveStartKeyOnAnIndexIsRefusedInDynamoDbsWords() {
+    String table = createOrders();
+    putOrder(table, "u", "o1", "p1", "5", "new", "2026-03-01");
+    putOrder(table, "u", "o2", "p1", "7", "new", "2026-03-01");
+    String invalid = "The provided starting key is invalid";
+    String indexKeyType = "The provided key element does not match the schema";
+    String tableKey = "The provided starting key is invalid: The provided key element does not"
+        + " match the schema";
+
+    // GSI PendingIndex: pendingAt, and the table's userId and orderId.
+    Map<Map<String, AttributeValue>, String> gsi = new java.util.LinkedHashMap<>();
+    gsi.put(item("pendingAt", s("2026-03-01")), invalid);
+    gsi.put(item("pendingAt", s("2026-03-01"), "userId", s("u"), "orderId", s("o1"),
+        "total", n("5")), invalid);
+    gsi.put(item("userId", s("u"), "orderId", s("o1"), "productId", s("p1")), invalid);
+    gsi.put(item("pendingAt", n("1"), "userId", s("u"), "orderId", s("o1")), indexKeyType);
+    gsi.put(item("pendingAt", s("2026-03-01"), "userId", n("1"), "orderId", s("o1")), tableKey);
+    gsi.put(item("pendingAt", s("2026-03-01"), "userId", s("u"), "productId", s("o1")),
+        tableKey);
+    gsi.forEach((start, message) -> {
+      assertValidation(message, () -> dynamo.query(r -> r.tableName(table)
+          .indexName("PendingIndex").keyConditionExpression("pendingAt = :p")
+          .expressionAttributeValues(Map.of(":p", s("2026-03-01"))).exclusiveStartKey(start)));
+      assertValidation(message, () -> dynamo.scan(r -> r.tableName(table)
+          .indexName("PendingIndex").exclusiveStartKey(start)));
+    });
+
+    // LSI ByTotal: userId and total, and the table's orderId.
+    Map<Map<String, AttributeValue>, String> lsi = new java.util.LinkedHashMap<>();
+    lsi.put(item("userId", s("u"), "orderId", s("o1")), invalid);
+    lsi.put(item("userId", s("u"), "orderId", s("o1"), "productId", s("p1")), invalid);
+    lsi.put(item("userId", s("u"), "orderId", s("o1"), "total", s("5")), indexKeyType);
+    lsi.put(item("userId", n("1"), "orderId", s("o1"), "total", n("5")), indexKeyType);
+    lsi.put(item("userId", s("u"), "orderId", n("1"), "total", n("5")), tableKey);
+    lsi.forEach((start, message) -> {
+      assertValidation(message, () -> dynamo.query(r -> r.tableName(table).indexName("ByTotal")
+          .keyConditionExpression("userId = :u")
+          .expressionAttributeValues(Map.of(":u", s("u"))).exclusiveStartKey(start)));
+      assertValidation(message, () -> dynamo.scan(r -> r.tableName(table).indexName("ByTotal")
+          .exclusiveStartKey(start)));
+    });
+
+    // Well-formed keys page on to the second item.
+    QueryResponse firstGsiPage = dynamo.query(r -> r.tableName(table).indexName("PendingIndex")
+        .keyConditionExpression("pendingAt = :p")
+        .expressionAttributeValues(Map.of(":p", s("2026-03-01"))).limit(1));
+    assertThat(dynamo.query(r -> r.tableName(table).indexName("PendingIndex")
+        .keyConditionExpression("pendingAt = :p")
+        .expressionAttributeValues(Map.of(":p", s("2026-03-01")))
+        .exclusiveStartKey(firstGsiPage.lastEvaluatedKey())).count()).isEqualTo(1);
+    assertThat(dynamo.query(r -> r.tableName(table).indexName("ByTotal")
+        .keyConditionExpression("userId = :u").expressionAttributeValues(Map.of(":u", s("u")))
+        .exclusiveStartKey(item("userId", s("u"), "orderId", s("o1"), "total", n("5"))))
+        .items()).extracting(i -> i.get("orderId").s()).containsExactly("o2");
   }
 
   @Test
