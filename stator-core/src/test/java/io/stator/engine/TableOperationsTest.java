@@ -173,7 +173,8 @@ class TableOperationsTest {
         ErrorType.ResourceNotFoundException, "Requested resource not found");
     db.createTable(create("Gone", "pk", "S", null, null));
     assertThat(db.getItem(Fixtures.get("Gone", item("pk", "a"))).item()).isNull();
-    assertThat(storage.spaces()).hasSize(2); // the catalog and the new incarnation's items
+    // the catalog, the resource policies and the new incarnation's items
+    assertThat(storage.spaces()).hasSize(3);
   }
 
   @Test
