@@ -41,17 +41,17 @@ final class PartitionQueries {
   private final ExecuteStatementRequest request;
   private final Statement.Select select;
   private final List<String> key;
-  private final Term sortCondition;
+  private final SortRange sort;
   private final Term filter;
 
   PartitionQueries(
       Database database, ExecuteStatementRequest request, Statement.Select select,
-      List<String> key, Term sortCondition, Term filter) {
+      List<String> key, SortRange sort, Term filter) {
     this.database = database;
     this.request = request;
     this.select = select;
     this.key = key;
-    this.sortCondition = sortCondition;
+    this.sort = sort;
     this.filter = filter;
   }
 
@@ -68,9 +68,13 @@ final class PartitionQueries {
     Map<String, AttributeValue> start = position.key();
     long bytes = 0;
     for (int i = position.partition(); i < partitions.size(); i++) {
-      QueryResponse queried = query(partitions.get(i), start, remaining, forward, text.fresh());
-      items.addAll(queried.items());
-      for (Map<String, AttributeValue> item : queried.items()) {
+      boolean readSortKey = sort.excludesEnds() && !projectsSortKey();
+      QueryResponse queried =
+          query(partitions.get(i), start, remaining, forward, readSortKey, text.fresh());
+      List<Map<String, AttributeValue>> kept =
+          sort.keep(queried.items(), key.get(1), readSortKey);
+      items.addAll(kept);
+      for (Map<String, AttributeValue> item : kept) {
         bytes += ItemSize.of(item);
       }
       consumed = Consumption.sum(consumed, queried.consumedCapacity());
@@ -95,20 +99,29 @@ final class PartitionQueries {
 
   private QueryResponse query(
       AttributeValue partition, Map<String, AttributeValue> start, Integer limit,
-      Boolean forward, ExpressionText text) {
+      Boolean forward, boolean readSortKey, ExpressionText text) {
     Term partitionKey = new Term.PathTerm(List.of(key.get(0)));
     String keyCondition =
         text.condition(new Term.Comparison("=", partitionKey, new Term.Literal(partition)));
-    if (sortCondition != null) {
-      keyCondition += " AND " + text.condition(sortCondition);
+    if (sort.keyCondition != null) {
+      keyCondition += " AND " + text.condition(sort.keyCondition);
     }
     String filterText = filter == null ? null : text.condition(filter);
     String projection = Selects.projection(select, text);
+    if (readSortKey) {
+      projection += ", " + text.path(new Term.PathTerm(List.of(key.get(1))));
+    }
     return database.query(
         new QueryRequest(
             select.table(), select.index(), null, limit, request.consistentRead(), forward,
             start, keyCondition, filterText, projection, text.names(), text.values(),
             request.returnConsumedCapacity(), null, null, null, null));
+  }
+
+  /** True when every item returned holds the sort key: no projection, or one that names it. */
+  private boolean projectsSortKey() {
+    return select.projection() == null
+        || select.projection().stream().anyMatch(p -> KeyedWhere.isAttribute(p, key.get(1)));
   }
 
   /** The distinct partition key values, in the order they are read. */

@@ -22,10 +22,11 @@ import java.util.Set;
  * A SELECT, run as DynamoDB plans it: equalities on the table's full key and nothing else are a
  * GetItem; an equality on the partition key (of the table, or of the index named in FROM) is a
  * Query, with one condition on the sort key ({@code =}, {@code <}, {@code <=}, {@code >},
- * {@code >=}, {@code BETWEEN}, {@code begins_with}) as part of the key condition and the rest
- * as its filter; several partition key values ({@code IN}, or equalities joined by {@code OR})
- * are one such Query per value ({@link PartitionQueries}); anything else is a Scan with the
- * whole WHERE clause as its filter.
+ * {@code >=}, {@code BETWEEN}, {@code begins_with}), or a lower and an upper bound together
+ * ({@link SortRange}), as part of the key condition and the rest as its filter; several
+ * partition key values ({@code IN}, or equalities joined by {@code OR}) are one such Query per
+ * value ({@link PartitionQueries}); anything else is a Scan with the whole WHERE clause as its
+ * filter.
  */
 final class Selects {
   private static final Set<String> SORT_KEY_OPERATORS = Set.of("=", "<", "<=", ">", ">=");
@@ -85,8 +86,10 @@ final class Selects {
                   r.returnConsumedCapacity(), null, null, null));
       return page(scanned.items(), scanned.lastEvaluatedKey(), scanned.consumedCapacity());
     }
-    Term sort =
-        key.size() > 1 ? take(conjuncts, c -> isSortKeyCondition(c, key.get(1))) : null;
+    SortRange sort = key.size() > 1 ? SortRange.take(conjuncts, key.get(1), text) : SortRange.NONE;
+    if (sort.empty) {
+      return new ExecuteStatementResponse(List.of(), null, null, null);
+    }
     return new PartitionQueries(database, r, select, key, sort, KeyedWhere.and(conjuncts))
         .run(partitionValues, text);
   }

@@ -358,7 +358,8 @@ final class IndexValidation {
         "index." + tableId + "." + g.indexName() + "." + UUID.randomUUID().toString().substring(0, 8);
     return new IndexDefinition(
         g.indexName(), global, keys.subList(0, hashCount), keys.subList(hashCount, keys.size()),
-        g.projection().projectionType(), nonKey, read, write, status, space, MaxThroughput.NONE);
+        g.projection().projectionType(), nonKey, read, write, status, space,
+        MaxThroughput.NONE);
   }
 
   static DynamoDbException invalid(String detail) {

@@ -95,6 +95,42 @@ class PartiqlSelectTest extends EndToEndTest {
     assertThat(select(from + "pk = 'none'")).isEmpty();
   }
 
+  /**
+   * A lower and an upper bound on the sort key are one key condition, as a BETWEEN, the
+   * exclusive ends left out: the same items as the Query of that range, never the Query's
+   * refusal of a key attribute in its filter.
+   */
+  @Test
+  void aLowerAndAnUpperBoundOnTheSortKeyAreOneKeyCondition() {
+    String table = createItems();
+    String from = "SELECT * FROM \"" + table + "\" WHERE ";
+    assertThat(select(from + "pk = 'p' AND sk >= 2 AND sk <= 4"))
+        .isEqualTo(query(table, "pk = :p AND sk BETWEEN :a AND :b", null,
+            ":p", s("p"), ":a", n("2"), ":b", n("4")))
+        .extracting(i -> i.get("sk").n()).containsExactly("2", "3", "4");
+    assertThat(select(from + "pk = ? AND sk > ? AND sk < ?", s("p"), n("2"), n("5")))
+        .isEqualTo(query(table, "pk = :p AND sk BETWEEN :a AND :b", null,
+            ":p", s("p"), ":a", n("3"), ":b", n("4")))
+        .extracting(i -> i.get("sk").n()).containsExactly("3", "4");
+    // Either order, either side of the operator, with the rest as the filter.
+    assertThat(select(from + "sk < 6 AND pk = 'p' AND 1 < sk AND v = 'a'"))
+        .extracting(i -> i.get("sk").n()).containsExactly("3", "5");
+    assertThat(select(from + "pk = 'p' AND sk > 1 AND sk <= 3"))
+        .extracting(i -> i.get("sk").n()).containsExactly("2", "3");
+    // A projection without the sort key still leaves the excluded ends out.
+    assertThat(select("SELECT v FROM \"" + table + "\" WHERE pk = 'p' AND sk > 1 AND sk < 4"))
+        .containsExactly(item("v", s("b")), item("v", s("a")));
+    // Ranges that hold nothing.
+    assertThat(select(from + "pk = 'p' AND sk > 4 AND sk < 4")).isEmpty();
+    assertThat(select(from + "pk = 'p' AND sk >= 5 AND sk <= 2")).isEmpty();
+    // Over several partitions and on an index.
+    assertThat(select(from + "pk IN ('p', 'q') AND sk > 0 AND sk < 2"))
+        .extracting(i -> i.get("pk").s() + i.get("sk").n()).containsExactly("p1", "q1");
+    assertThat(select("SELECT sk FROM \"" + table + "\".\"ByOwner\" "
+        + "WHERE owner = 'bob' AND sk > 4 AND sk <= 6"))
+        .containsExactly(item("sk", n("5")), item("sk", n("6")));
+  }
+
   @Test
   void withoutThePartitionKeyItIsAScanWithTheWholeClauseAsFilter() {
     String table = createItems();
