@@ -62,17 +62,17 @@ class ParserFuzzTest {
     return FuzzInputs.mutated(SEEDS, FRAGMENTS);
   }
 
-  @Property(tries = 2000)
+  @Property
   void randomText(@ForAll("randomText") String text) {
     assertOnlyValidationErrors(text);
   }
 
-  @Property(tries = 2000)
+  @Property
   void tokenSoup(@ForAll("tokenSoup") String text) {
     assertOnlyValidationErrors(text);
   }
 
-  @Property(tries = 3000)
+  @Property
   void mutatedExpressions(@ForAll("mutated") String text) {
     assertOnlyValidationErrors(text);
   }

@@ -30,7 +30,7 @@ class ParserFuzzTest {
     return Arbitraries.of(FRAGMENTS).list().ofMaxSize(30).map(l -> String.join(" ", l));
   }
 
-  @Property(tries = 3000)
+  @Property
   void parsesOrSaysWhy(@ForAll("statements") String statement) {
     try {
       Parser.Parsed parsed = Parser.parse(statement);
