@@ -19,6 +19,8 @@ import java.util.Optional;
  *   <li>Version 2: {@code records ((space, bucket), partition, sort)}, each space spread over 256
  *       Cassandra partitions by the first byte of its partition keys (see {@link
  *       CassandraStorage}).
+ *   <li>Version 3: version 2 with each record's {@code size} (its key and value bytes), so that
+ *       a space's figures are read without its values.
  * </ul>
  *
  * A keyspace of another version is refused with what to do: nothing migrates one layout to the
@@ -26,7 +28,7 @@ import java.util.Optional;
  */
 final class Layout {
   /** The layout this release writes and reads. */
-  static final int VERSION = 2;
+  static final int VERSION = 3;
 
   static final Duration DDL_TIMEOUT = Duration.ofSeconds(60);
 
@@ -76,6 +78,7 @@ final class Layout {
     ddl(session,
         "CREATE TABLE IF NOT EXISTS " + keyspace + ".records ("
             + " space uuid, bucket int, partition blob, sort blob, version bigint, value blob,"
+            + " size int,"
             + " PRIMARY KEY ((space, bucket), partition, sort))"
             + " WITH transactional_mode = 'full'");
     ddl(session,

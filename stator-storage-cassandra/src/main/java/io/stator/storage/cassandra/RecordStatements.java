@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * The reads of {@code records}, one prepared statement per shape: a get; a query for each
  * combination of lower bound, upper bound (absent, inclusive, exclusive) and direction (18); a
  * scan of one bucket for each combination of its start (the bucket's, a partition's, after a
- * key) and end (the bucket's, before a partition) (6); a bucket's delete. A shape is prepared
+ * key) and end (the bucket's, before a partition) (6); a bucket's sizes; a bucket's delete. A shape is prepared
  * the first time it is used, and every request binds values to it: no CQL text per request.
  *
  * <p>Each read is sent as one page of at most its limit (see {@link #onePage}), so it is one
@@ -29,6 +29,7 @@ final class RecordStatements {
   private final String keyspace;
   private final PreparedStatement get;
   private final PreparedStatement deleteBucket;
+  private final PreparedStatement sizes;
   private final AtomicReferenceArray<PreparedStatement> queries =
       new AtomicReferenceArray<>(QUERY_SHAPES);
   private final AtomicReferenceArray<PreparedStatement> scans =
@@ -42,6 +43,8 @@ final class RecordStatements {
             + " WHERE space = ? AND bucket = ? AND partition = ? AND sort = ?");
     deleteBucket =
         session.prepare("DELETE FROM " + keyspace + ".records WHERE space = ? AND bucket = ?");
+    sizes =
+        session.prepare("SELECT size FROM " + keyspace + ".records WHERE space = ? AND bucket = ?");
   }
 
   BoundStatement get(UUID space, StorageKey key) {
@@ -52,6 +55,11 @@ final class RecordStatements {
   /** The delete of a whole bucket of a space: one Cassandra partition delete. */
   BoundStatement deleteBucket(UUID space, int bucket) {
     return deleteBucket.bind(space, bucket);
+  }
+
+  /** The size of each record of a bucket, and no value: {@code SELECT size}, in pages. */
+  BoundStatement sizes(UUID space, int bucket) {
+    return sizes.bind(space, bucket);
   }
 
   /** A slice of one partition: {@code SELECT sort, version, value}. */

@@ -46,22 +46,24 @@ class LayoutTest {
         .getTable("schema_version")).as("nothing added to the old keyspace").isEmpty();
   }
 
+  /** An earlier version (the buckets without each record's size) and a later one. */
   @Test
   void aKeyspaceOfAnotherLayoutVersionIsRefused() {
     CqlSession session = TestCluster.session();
-    String keyspace = "stator_later_layout";
+    String keyspace = "stator_other_layout";
     CassandraStorage.createSchema(session, keyspace, REPLICATION);
-    session.execute(SimpleStatement.newInstance(
-        "UPDATE " + keyspace + ".schema_version SET version = ? WHERE name = 'layout'",
-        Layout.VERSION + 1));
+    for (int other : new int[] {Layout.VERSION - 1, Layout.VERSION + 1}) {
+      session.execute(SimpleStatement.newInstance(
+          "UPDATE " + keyspace + ".schema_version SET version = ? WHERE name = 'layout'", other));
 
-    assertThatThrownBy(() -> CassandraStorage.open(session, keyspace, "s"))
-        .isInstanceOf(StorageException.class)
-        .hasMessageContaining("holds Stator's layout version " + (Layout.VERSION + 1))
-        .hasMessageContaining("new keyspace");
-    assertThatThrownBy(() -> CassandraStorage.createSchema(session, keyspace, REPLICATION))
-        .isInstanceOf(StorageException.class)
-        .hasMessageContaining("layout version " + (Layout.VERSION + 1));
+      assertThatThrownBy(() -> CassandraStorage.open(session, keyspace, "s"))
+          .isInstanceOf(StorageException.class)
+          .hasMessageContaining("holds Stator's layout version " + other)
+          .hasMessageContaining("new keyspace");
+      assertThatThrownBy(() -> CassandraStorage.createSchema(session, keyspace, REPLICATION))
+          .isInstanceOf(StorageException.class)
+          .hasMessageContaining("layout version " + other);
+    }
   }
 
   private static void ddl(CqlSession session, String cql) {
