@@ -55,6 +55,12 @@ final class Lexer {
         while (i < n && statement.charAt(i) != '\n') {
           i++; // a comment to the end of the line
         }
+      } else if (c == '/' && i + 1 < n && statement.charAt(i + 1) == '*') {
+        int end = statement.indexOf("*/", i + 2);
+        if (end < 0) {
+          throw Statements.malformed(""); // DynamoDB says no more of what its lexer refuses
+        }
+        i = end + 2; // a block comment
       } else if (c == '\'' || c == '"') {
         StringBuilder text = new StringBuilder();
         int start = i++;
@@ -106,7 +112,9 @@ final class Lexer {
       } else {
         String symbol = symbolAt(statement, i);
         if (symbol == null) {
-          throw Statements.malformed("Unexpected character '" + c + "'");
+          // As DynamoDB answers a character its lexer refuses ('#' is recorded): nothing after
+          // the sentence's colon.
+          throw Statements.malformed("");
         }
         tokens.add(new Token(Kind.SYMBOL, symbol, i));
         i += symbol.length();

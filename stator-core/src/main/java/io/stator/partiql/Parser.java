@@ -1,5 +1,6 @@
 package io.stator.partiql;
 
+import io.stator.api.DynamoDbException;
 import io.stator.partiql.Lexer.Kind;
 import io.stator.partiql.Lexer.Token;
 import io.stator.partiql.Statement.Action;
@@ -20,7 +21,14 @@ final class Parser {
       Set.of(
           "SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "BETWEEN", "IN", "IS", "INSERT", "INTO",
           "VALUE", "VALUES", "UPDATE", "SET", "REMOVE", "DELETE", "RETURNING", "TRUE", "FALSE",
-          "NULL", "MISSING", "ORDER", "BY", "GROUP", "JOIN", "LIMIT");
+          "NULL", "MISSING", "ORDER", "BY", "GROUP", "JOIN", "LIMIT", "LIKE");
+
+  /**
+   * Words and symbols that join terms: where a term should start, DynamoDB calls each one an
+   * "Unexpected operator".
+   */
+  private static final Set<String> OPERATORS =
+      Set.of("IS", "LIKE", "BETWEEN", "IN", "=", "<>", "!=", "<", "<=", ">", ">=", "+", "*", "/");
 
   private static final Set<String> FUNCTIONS =
       Set.of(
@@ -33,18 +41,20 @@ final class Parser {
    */
   private static final int MAX_DEPTH = 64;
 
+  private final String statement;
   private final List<Token> tokens;
   private int next;
   private int parameters;
   private int depth;
 
-  private Parser(List<Token> tokens) {
+  private Parser(String statement, List<Token> tokens) {
+    this.statement = statement;
     this.tokens = tokens;
   }
 
   /** The statement, or a ValidationException that says what is not well formed. */
   static Parsed parse(String statement) {
-    Parser parser = new Parser(Lexer.tokens(statement));
+    Parser parser = new Parser(statement, Lexer.tokens(statement));
     Statement parsed = parser.statement();
     return new Parsed(parsed, parser.parameters);
   }
@@ -76,7 +86,7 @@ final class Parser {
       next++;
     }
     if (peek().kind() != Kind.END) {
-      throw unexpected(peek());
+      throw Statements.malformed("Unexpected token after expression");
     }
     return statement;
   }
@@ -95,6 +105,7 @@ final class Parser {
     expectKeyword("FROM");
     String table = name();
     String index = acceptSymbol(".") ? name() : null;
+    refuseAlias();
     Term where = acceptKeyword("WHERE") ? condition() : null;
     return new Statement.Select(table, index, projection, where, orderBy());
   }
@@ -124,6 +135,10 @@ final class Parser {
     expectKeyword("INSERT");
     expectKeyword("INTO");
     String table = name();
+    if (!peek().isKeyword("VALUE")) {
+      // DynamoDB reads INSERT INTO "T" as a whole and what follows as left over, an alias too
+      throw Statements.malformed("Unexpected token after expression");
+    }
     expectKeyword("VALUE");
     Term item = primary();
     if (!(item instanceof Term.MapTerm) && !(item instanceof Term.Parameter)) {
@@ -135,6 +150,7 @@ final class Parser {
   private Statement update() {
     expectKeyword("UPDATE");
     String table = name();
+    refuseAlias();
     List<Action> actions = new ArrayList<>();
     while (true) {
       if (acceptKeyword("SET")) {
@@ -162,7 +178,11 @@ final class Parser {
   private Statement delete() {
     expectKeyword("DELETE");
     expectKeyword("FROM");
+    if (!isName(peek())) {
+      throw Statements.malformed("Expected identifier for simple path");
+    }
     String table = name();
+    refuseAlias();
     expectKeyword("WHERE");
     Term where = condition();
     return new Statement.Delete(table, where, returning());
@@ -191,6 +211,7 @@ final class Parser {
   private Term condition() {
     Term left = conjunction();
     while (acceptKeyword("OR")) {
+      requireRightHandSide();
       left = new Term.Or(left, conjunction());
     }
     return left;
@@ -199,9 +220,27 @@ final class Parser {
   private Term conjunction() {
     Term left = negation();
     while (acceptKeyword("AND")) {
+      requireRightHandSide();
       left = new Term.And(left, negation());
     }
     return left;
+  }
+
+  /** After an infix operator, a statement that ends has no right-hand side. */
+  private void requireRightHandSide() {
+    if (peek().kind() == Kind.END || peek().isSymbol(";")) {
+      throw Statements.malformed("Missing right-hand side expression of infix operator");
+    }
+  }
+
+  /**
+   * A name after the table's: DynamoDB's PartiQL takes no alias, and says so in a sentence of
+   * its own (not as a statement that is not well formed).
+   */
+  private void refuseAlias() {
+    if (isName(peek()) || peek().isKeyword("AS")) {
+      throw DynamoDbException.validation("Aliasing is not supported");
+    }
   }
 
   private Term negation() {
@@ -221,6 +260,7 @@ final class Parser {
         && Set.of("=", "<>", "!=", "<", "<=", ">", ">=").contains(token.text())) {
       next++;
       String operator = token.text().equals("!=") ? "<>" : token.text();
+      requireRightHandSide();
       return new Term.Comparison(operator, left, additive());
     }
     if (acceptKeyword("BETWEEN")) {
@@ -244,7 +284,7 @@ final class Parser {
       boolean negated = acceptKeyword("NOT");
       Token what = take();
       if (!what.isKeyword("MISSING") && !what.isKeyword("NULL")) {
-        throw unexpected(what);
+        throw Statements.malformed("Expected type name");
       }
       return new Term.Is(left, negated, what.isKeyword("MISSING"));
     }
@@ -361,7 +401,9 @@ final class Parser {
     Token name = take();
     String function = name.text().toLowerCase(java.util.Locale.ROOT);
     if (!FUNCTIONS.contains(function)) {
-      throw Statements.malformed("Unsupported function: " + name.text());
+      // Not a statement that is not well formed to DynamoDB: the function is named, with where
+      throw DynamoDbException.validation(
+          "Unrecognized function: " + function + " at " + place(name));
     }
     expectSymbol("(");
     List<Term> arguments = elements(")");
@@ -457,21 +499,37 @@ final class Parser {
   }
 
   /**
-   * DynamoDB names the kind of what it did not expect ("Unexpected keyword", "Unexpected
-   * term"); the token and its place follow, so that a user finds it in a long statement.
+   * DynamoDB names the kind of what it did not expect, and nothing more (as recorded): an
+   * operator where a term should start, a keyword, or any other term, the end of the statement
+   * included.
    */
   private static RuntimeException unexpected(Token token) {
-    String kind =
-        switch (token.kind()) {
-          case END -> "Unexpected end of statement";
-          case WORD ->
-              KEYWORDS.contains(token.keyword()) ? "Unexpected keyword" : "Unexpected term";
-          default -> "Unexpected term";
-        };
-    if (token.kind() == Kind.END) {
-      return Statements.malformed(kind);
+    String kind;
+    if (OPERATORS.contains(token.kind() == Kind.WORD ? token.keyword() : token.text())
+        && token.kind() != Kind.STRING && token.kind() != Kind.QUOTED_NAME) {
+      kind = "Unexpected operator";
+    } else if (token.kind() == Kind.WORD && KEYWORDS.contains(token.keyword())) {
+      kind = "Unexpected keyword";
+    } else {
+      kind = "Unexpected term";
     }
-    return Statements.malformed(
-        kind + " '" + token.text() + "' at position " + (token.position() + 1));
+    return Statements.malformed(kind);
   }
+
+  /**
+   * Where a token is, as DynamoDB's messages that point into a statement say it: {@code
+   * line:column:length}, counted in characters from 1.
+   */
+  private String place(Token token) {
+    int line = 1;
+    int lineStart = 0;
+    for (int i = 0; i < token.position(); i++) {
+      if (statement.charAt(i) == '\n') {
+        line++;
+        lineStart = i + 1;
+      }
+    }
+    return line + ":" + (token.position() - lineStart + 1) + ":" + token.text().length();
+  }
+
 }

@@ -112,24 +112,22 @@ class ParserTest {
     String prefix = "Statement wasn't well formed, can't be processed: ";
     assertThat(error("EXPLAIN SELECT * FROM t")).isEqualTo(prefix + "Expected data manipulation");
     assertThat(error("")).isEqualTo(prefix + "Expected data manipulation");
-    assertThat(error("SELECT * FROM t WHERE")).isEqualTo(prefix + "Unexpected end of statement");
+    assertThat(error("SELECT * FROM t WHERE")).isEqualTo(prefix + "Unexpected term");
     assertThat(error("SELECT * FROM t GROUP BY a"))
-        .isEqualTo(prefix + "Unexpected keyword 'GROUP' at position 17");
-    assertThat(error("SELECT * FROM t ORDER a"))
-        .isEqualTo(prefix + "Unexpected term 'a' at position 23");
+        .isEqualTo(prefix + "Unexpected token after expression");
+    assertThat(error("SELECT * FROM t ORDER a")).isEqualTo(prefix + "Unexpected term");
     assertThat(error("SELECT * FROM t ORDER BY a.b"))
         .isEqualTo(prefix + "Unexpected term: ORDER BY names a key attribute");
-    assertThat(error("SELECT * FROM t t2"))
-        .isEqualTo(prefix + "Unexpected term 't2' at position 17");
-    assertThat(error("SELECT * FROM 't'")).isEqualTo(prefix + "Unexpected term 't' at position 15");
+    assertThat(error("SELECT * FROM t t2")).isEqualTo("Aliasing is not supported");
+    assertThat(error("SELECT * FROM 't'")).isEqualTo(prefix + "Unexpected term");
     assertThat(error("INSERT INTO t VALUE {'a': 'b}")).isEqualTo(prefix + "Unterminated string");
-    assertThat(error("SELECT * FROM t WHERE a = #")).isEqualTo(prefix + "Unexpected character '#'");
-    assertThat(error("SELECT * FROM t WHERE nope(a)"))
-        .isEqualTo(prefix + "Unsupported function: nope");
+    assertThat(error("SELECT * FROM t WHERE a = #")).isEqualTo(prefix);
+    assertThat(error("SELECT * FROM t WHERE a = 1 /* note")).isEqualTo(prefix);
+    assertThat(error("SELECT * FROM t\nWHERE nope(a)"))
+        .isEqualTo("Unrecognized function: nope at 2:7:4");
     assertThat(error("INSERT INTO t VALUE [1]"))
         .isEqualTo(prefix + "Unexpected term: an INSERT's VALUE is a map, {...}");
-    assertThat(error("UPDATE t WHERE a = 1"))
-        .isEqualTo(prefix + "Unexpected keyword 'WHERE' at position 10");
+    assertThat(error("UPDATE t WHERE a = 1")).isEqualTo(prefix + "Unexpected keyword");
     assertThat(error("SELECT * FROM t WHERE " + "(".repeat(100) + "a = 1" + ")".repeat(100)))
         .isEqualTo(prefix + "Statement nested more than 64 levels deep");
     assertThatThrownBy(() -> parse("INSERT INTO t VALUE {'n': 1e999}"))

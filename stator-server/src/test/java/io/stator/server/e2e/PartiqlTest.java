@@ -196,13 +196,62 @@ class PartiqlTest extends EndToEndTest {
     assertThat(ofJ.get(1).dynamodb().oldImage()).containsEntry("owner", s("bob"));
   }
 
+  /**
+   * A statement that does not parse gets DynamoDB's recorded words: the envelope and what was
+   * not expected, without a position; nothing after the colon for what the lexer refuses; an
+   * alias and an unknown function in sentences of their own, the function with where it is
+   * ({@code line:column:length}). Nothing runs.
+   */
+  @Test
+  void parseErrorsAreWordedAsDynamoDbWordsThem() {
+    String table = createTable("pql-parse", "pk", S);
+    String t = "\"" + table + "\"";
+    String envelope = "Statement wasn't well formed, can't be processed: ";
+    Map<String, String> expected = new java.util.LinkedHashMap<>();
+    expected.put("SELECT * FROM " + t + " WHERE pk = 'a' foo", "Unexpected token after expression");
+    expected.put("SELECT * FROM " + t + " WHERE pk = 'a')", "Unexpected token after expression");
+    expected.put("SELECT * FROM " + t + " ORDER BY pk WHERE pk = 'a'",
+        "Unexpected token after expression");
+    expected.put("DELETE FROM " + t + " WHERE pk = 'a' ORDER BY pk",
+        "Unexpected token after expression");
+    expected.put("INSERT INTO " + t + " t VALUE {'pk': 'x'}", "Unexpected token after expression");
+    expected.put("SELECT * FROM " + t + " WHERE", "Unexpected term");
+    expected.put("SELECT * FROM " + t + " WHERE (", "Unexpected term");
+    expected.put("SELECT * FROM", "Unexpected term");
+    expected.put("SELECT * FROM " + t + " WHERE pk = 'p1' AND",
+        "Missing right-hand side expression of infix operator");
+    expected.put("SELECT * FROM " + t + " WHERE pk = 'p1' OR",
+        "Missing right-hand side expression of infix operator");
+    expected.put("SELECT * FROM " + t + " WHERE ORDER BY pk", "Unexpected keyword");
+    expected.put("SELECT * FROM " + t + " WHERE pk = 'a' AND x IS FOO", "Expected type name");
+    expected.put("SELECT * FROM " + t + " WHERE IS NULL", "Unexpected operator");
+    expected.put("SELECT * FROM " + t + " WHERE pk = LIKE", "Unexpected operator");
+    expected.put("DELETE FROM", "Expected identifier for simple path");
+    expected.put("DELETE FROM WHERE pk = 'a'", "Expected identifier for simple path");
+    expected.put("SELECT * FROM " + t + " WHERE pk = 1 # note", "");
+    expected.put("SELECT * FROM " + t + " WHERE pk = 1 /* note", "");
+    expected.forEach((statement, detail) ->
+        assertValidation(envelope + detail, () -> run(statement)));
+    for (String aliased : List.of("SELECT * FROM " + t + " x WHERE pk = 'x'",
+        "SELECT * FROM " + t + " AS x WHERE pk = 'x'",
+        "UPDATE " + t + " x SET a = 3 WHERE pk = 'x'",
+        "DELETE FROM " + t + " x WHERE pk = 'x'")) {
+      assertValidation("Aliasing is not supported", () -> run(aliased));
+    }
+    String unknown = "SELECT * FROM " + t + " WHERE pk = 'a' AND nope(a)";
+    assertValidation("Unrecognized function: nope at 1:" + (unknown.indexOf("nope") + 1) + ":4",
+        () -> run(unknown));
+    // A block comment is no error where it ends.
+    assertThat(run("SELECT * FROM " + t + " /* all */ WHERE pk = 'a'").items()).isEmpty();
+    assertThat(dynamo.scan(r -> r.tableName(table)).count()).isZero();
+  }
+
   @Test
   void errors() {
     String table = createTable("pql-errors", "pk", S);
     assertValidation("Statement wasn't well formed, can't be processed: Expected data manipulation",
         () -> run("UPSERT INTO \"" + table + "\" VALUE {'pk': 'a'}"));
-    assertValidation("Statement wasn't well formed, can't be processed: "
-            + "Unexpected keyword 'WHERE' at position 25",
+    assertValidation("Statement wasn't well formed, can't be processed: Unexpected keyword",
         () -> run("SELECT * FROM \"" + "x" + "\" WHERE WHERE"));
     assertValidationContaining("Statement wasn't well formed, can't be processed: ",
         () -> run("INSERT INTO \"" + table + "\" VALUE {'pk': 'a'"));
