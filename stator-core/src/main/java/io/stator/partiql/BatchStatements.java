@@ -23,8 +23,8 @@ import java.util.List;
  * <p>Each statement is its own GetItem, PutItem, UpdateItem or DeleteItem rather than one part
  * of a BatchGetItem or BatchWriteItem: a batch's UPDATE and its conditions have no place in
  * BatchWriteItem, and the outcome (each statement atomic, none with the others) is the same.
- * What is checked of the whole request fails it whole: a statement that does not parse, and
- * reads mixed with writes.
+ * What is checked of the whole request fails it whole: reads mixed with writes. A statement
+ * that does not parse is its own error, as DynamoDB reports it, and the others run.
  */
 public final class BatchStatements {
   private static final int MAX_STATEMENTS = 25;
@@ -35,12 +35,19 @@ public final class BatchStatements {
       Database database, BatchExecuteStatementRequest r) {
     List<BatchStatementRequest> statements = r.statements();
     StatementList list = StatementList.of(
-        statements, BatchStatementRequest::statement, MAX_STATEMENTS, "Statements", "batch");
+        statements, BatchStatementRequest::statement, MAX_STATEMENTS, "Statements", "batch",
+        true);
     List<Parser.Parsed> parsed = list.parsed();
     List<BatchStatementResponse> responses = new ArrayList<>();
     List<ConsumedCapacity> capacities = new ArrayList<>();
     for (int i = 0; i < parsed.size(); i++) {
       BatchStatementRequest statement = statements.get(i);
+      DynamoDbException failed = list.failures().get(i);
+      if (failed != null) {
+        responses.add(new BatchStatementResponse(
+            new BatchStatementError(code(failed.type()), failed.getMessage(), null), null, null));
+        continue;
+      }
       String table = parsed.get(i).statement().table();
       ExecuteStatementRequest request =
           new ExecuteStatementRequest(

@@ -72,8 +72,8 @@ final class Selects {
     }
     if (pointReadOnly) {
       throw DynamoDbException.validation(
-          "A SELECT in a batch must name one item of the table by equalities on its full"
-              + " primary key, and nothing else");
+          "Select statements within BatchExecuteStatement must specify the primary key in the"
+              + " where clause.");
     }
     if (partitionValues == null) {
       Map<String, AttributeValue> start = NextTokens.decode(r.nextToken());

@@ -37,7 +37,7 @@ public final class TransactionStatements {
       Database database, ExecuteTransactionRequest r) {
     List<ParameterizedStatement> statements = r.transactStatements();
     StatementList list = StatementList.of(statements, ParameterizedStatement::statement,
-        MAX_STATEMENTS, "TransactStatements", "transaction");
+        MAX_STATEMENTS, "TransactStatements", "transaction", false);
     List<Parser.Parsed> parsed = list.parsed();
     return list.reads() ? read(database, r, parsed) : write(database, r, parsed);
   }
@@ -54,9 +54,9 @@ public final class TransactionStatements {
       KeyedWhere where =
           select.where() == null ? null : KeyedWhere.ofOrNull(select.where(), keyNames, text);
       if (select.index() != null || where == null || !where.onlyKey()) {
-        throw DynamoDbException.validation(
-            "A SELECT in a transaction must name one item of the table by equalities on its"
-                + " full primary key, and nothing else");
+        throw DynamoDbException.validation("Validation failed in TransactStatements[" + i
+            + "]: Select statements within ExecuteTransaction must specify the primary key in"
+            + " the where clause.");
       }
       String projection = Selects.projection(select, text);
       gets.add(new TransactGetItem(

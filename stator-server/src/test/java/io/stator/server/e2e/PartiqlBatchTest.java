@@ -93,17 +93,38 @@ class PartiqlBatchTest extends EndToEndTest {
     assertThat(read.responses().get(1).error()).isNull();
     assertThat(read.responses().get(2).error().code())
         .isEqualTo(BatchStatementErrorCodeEnum.VALIDATION_ERROR);
+    assertThat(read.responses().get(2).error().message()).isEqualTo("Select statements within"
+        + " BatchExecuteStatement must specify the primary key in the where clause.");
     assertThat(read.consumedCapacity()).hasSize(2)
         .allSatisfy(c -> assertThat(c.tableName()).isEqualTo(table));
   }
 
+  /**
+   * A statement that does not parse is that statement's ValidationError, in the words it gets
+   * alone, and the others run, as DynamoDB answers a batch (recorded).
+   */
   @Test
-  void theWholeBatchFailsForAMalformedStatementMixedKindsOrTooMany() {
+  void aMalformedStatementIsItsOwnErrorAndTheOthersRun() {
+    String table = createTable("pql-batch-m", "pk", S);
+    String t = "\"" + table + "\"";
+    List<BatchStatementResponse> responses = dynamo.batchExecuteStatement(r -> r.statements(
+        statement("MERGE INTO " + t), statement("INSERT INTO " + t + " VALUE {'pk': 'a'}"),
+        statement("SELECT * FROM " + t + " WHERE"))).responses();
+    assertThat(responses).hasSize(3);
+    assertThat(responses.get(0).error().code())
+        .isEqualTo(BatchStatementErrorCodeEnum.VALIDATION_ERROR);
+    assertThat(responses.get(0).error().message())
+        .isEqualTo("Statement wasn't well formed, can't be processed: Expected data manipulation");
+    assertThat(responses.get(1).error()).isNull();
+    assertThat(responses.get(2).error().message())
+        .isEqualTo("Statement wasn't well formed, can't be processed: Unexpected term");
+    assertThat(get(table, "a")).isNotNull();
+  }
+
+  @Test
+  void theWholeBatchFailsForMixedKindsOrTooMany() {
     String table = createTable("pql-batch-e", "pk", S);
     String t = "\"" + table + "\"";
-    assertValidation("Statement wasn't well formed, can't be processed: Expected data manipulation",
-        () -> batch(statement("INSERT INTO " + t + " VALUE {'pk': 'a'}"),
-            statement("MERGE INTO " + t)));
     assertValidation(
         "A batch's statements are all reads (SELECT) or all writes (INSERT, UPDATE, DELETE,"
             + " EXISTS)",

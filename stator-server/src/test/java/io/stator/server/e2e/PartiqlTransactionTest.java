@@ -85,9 +85,17 @@ class PartiqlTransactionTest extends EndToEndTest {
         () -> dynamo.executeTransaction(r -> r.transactStatements(
             statement("SELECT * FROM " + t + " WHERE pk = 'a'"),
             statement("DELETE FROM " + t + " WHERE pk = 'a'"))));
-    assertValidationContaining("full primary key",
+    assertValidation("Validation failed in TransactStatements[1]: Select statements within"
+            + " ExecuteTransaction must specify the primary key in the where clause.",
         () -> dynamo.executeTransaction(r -> r.transactStatements(
+            statement("SELECT * FROM " + t + " WHERE pk = 'a'"),
             statement("SELECT * FROM " + t + " WHERE v = 'A'"))));
+    // A statement that does not parse fails the transaction, named by its place, as recorded.
+    assertValidation("Validation failed in TransactStatements[1]: Statement wasn't well formed,"
+            + " can't be processed: Unexpected term",
+        () -> dynamo.executeTransaction(r -> r.transactStatements(
+            statement("DELETE FROM " + t + " WHERE pk = 'a'"),
+            statement("SELECT * FROM " + t + " WHERE"))));
     assertThat(get(table, "a")).isNotNull();
   }
 
