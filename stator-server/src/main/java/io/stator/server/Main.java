@@ -225,7 +225,8 @@ public final class Main implements Runnable {
         names = "--keyspace",
         paramLabel = "<keyspace>",
         description =
-            "Cassandra keyspace of Stator's two tables, created with them when missing"
+            "Cassandra keyspace of Stator's tables, created with them when missing; one of"
+                + " another layout version is refused"
                 + " (default: " + CassandraStorage.DEFAULT_KEYSPACE + ").")
     String keyspace;
 
