@@ -95,6 +95,8 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
   private final RequestMetrics metrics;
   /** Verifies each request's signature; null accepts any well-formed one (local use). */
   private final SigV4 signatures;
+  /** Whether GET /stator/console serves the console (off with --no-console). */
+  private volatile boolean consoleServed = true;
   /** The permissions each request needs, for a key whose principal has a policy. */
   private final RequestedAccess requestedAccess;
   private final StoredResourcePolicies resourcePolicies;
@@ -118,6 +120,10 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     // DynamoDB's answer to GET /, trailing space included.
     this.healthy =
         ("healthy: dynamodb." + region + ".amazonaws.com ").getBytes(StandardCharsets.UTF_8);
+  }
+
+  void serveConsole(boolean served) {
+    consoleServed = served;
   }
 
   /**
@@ -152,6 +158,15 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       ByteBuf body = ctx.alloc().buffer(text.length).writeBytes(text);
       respond(ctx, request, HttpResponseStatus.OK, RequestMetrics.CONTENT_TYPE, body, keepAlive);
       return;
+    }
+    if (request.method().equals(HttpMethod.GET) && consoleServed
+        && request.uri().startsWith(Console.PATH)) {
+      Console.File file = Console.file(new QueryStringDecoder(request.uri()).rawPath());
+      if (file != null) {
+        ByteBuf body = ctx.alloc().buffer(file.body().length).writeBytes(file.body());
+        respond(ctx, request, HttpResponseStatus.OK, file.contentType(), body, keepAlive);
+        return;
+      }
     }
     if (request.method().equals(HttpMethod.GET) && PartitionsEndpoint.handles(request.uri())) {
       PartitionsEndpoint.Answer answer = PartitionsEndpoint.answer(database, request.uri());

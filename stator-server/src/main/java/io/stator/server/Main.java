@@ -266,6 +266,11 @@ public final class Main implements Runnable {
     Integer eventLoops;
 
     @Option(
+        names = "--no-console",
+        description = "Do not serve the web console at /stator/console.")
+    boolean noConsole;
+
+    @Option(
         names = "--region",
         defaultValue = "us-east-1",
         description = "Region shown in table ARNs (default: ${DEFAULT-VALUE}).")
@@ -423,6 +428,7 @@ public final class Main implements Runnable {
         err.flush();
         return 1;
       }
+      server.serveConsole(!noConsole);
       Runtime.getRuntime().addShutdownHook(new Thread(server::close, "stator-shutdown"));
       PeriodicCollection.follow();
       PrintWriter out = spec.commandLine().getOut();
@@ -431,6 +437,10 @@ public final class Main implements Runnable {
           version(), tls == null ? "http" : "https", hostForUrl(host), server.port(),
           storeDescription(), mode.name().toLowerCase(java.util.Locale.ROOT),
           limits.maxConnections(), signatures == null ? "" : ", signatures verified");
+      if (!noConsole) {
+        out.printf("Console: %s://%s:%d%s%n", tls == null ? "http" : "https", hostForUrl(host),
+            server.port(), Console.PATH);
+      }
       out.flush();
       if (signatures == null && !isLoopback(host)) {
         err.println("stator: warning: listening on " + host + " without --auth sigv4: anyone"

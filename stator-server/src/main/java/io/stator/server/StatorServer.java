@@ -83,13 +83,17 @@ public final class StatorServer implements AutoCloseable {
   private final ServerHealth health;
   private boolean closed;
 
+  private final DynamoDbHandler handler;
+
   private StatorServer(
       Channel channel,
       EventLoopGroup loops,
       EventExecutorGroup workers,
       Database database,
-      ServerHealth health) {
+      ServerHealth health,
+      DynamoDbHandler handler) {
     this.health = health;
+    this.handler = handler;
     this.channel = channel;
     this.loops = loops;
     this.workers = workers;
@@ -250,7 +254,7 @@ public final class StatorServer implements AutoCloseable {
                     }
                   });
       Channel channel = bootstrap.bind(host, port).sync().channel();
-      return new StatorServer(channel, loops, workers, database, health);
+      return new StatorServer(channel, loops, workers, database, health, handler);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       shutdown(loops, workers);
@@ -263,6 +267,14 @@ public final class StatorServer implements AutoCloseable {
 
   public int port() {
     return port;
+  }
+
+  /**
+   * Whether {@code GET /stator/console} serves the console (it does from the start); {@code
+   * ./stator serve --no-console} turns it off.
+   */
+  public void serveConsole(boolean served) {
+    handler.serveConsole(served);
   }
 
   /** Stops accepting, finishes the requests in flight, then closes the database. */

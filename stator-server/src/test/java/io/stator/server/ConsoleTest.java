@@ -1,0 +1,191 @@
+package io.stator.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.stator.Stator;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+
+/**
+ * The console in a real headless Chromium (Debian's {@code chromium}) against a real server:
+ * tables listed, item collections grouped by partition key in DynamoDB's sort-key order (bytes
+ * for strings, values for numbers) with entity types from key prefixes, and a hot key in the
+ * partition view. Runs where {@code chromium} is installed; {@code .ci/run} installs it and sets
+ * {@code -Dstator.console.requireBrowser=true} so that CI never skips it.
+ */
+class ConsoleTest {
+  private static StatorServer server;
+  private static DynamoDbClient dynamo;
+  @TempDir static Path profile;
+
+  @BeforeAll
+  static void start() {
+    server = StatorServer.start("127.0.0.1", 0, Stator.inMemory());
+    dynamo = DynamoDbClient.builder()
+        .endpointOverride(URI.create("http://127.0.0.1:" + server.port()))
+        .region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(
+            AwsBasicCredentials.create("local", "local")))
+        .httpClient(UrlConnectionHttpClient.create())
+        .build();
+    table("Orders", ScalarAttributeType.S);
+    for (String sk : List.of("PROFILE", "ORDER#2", "ORDER#10", "ORDER#1")) {
+      dynamo.putItem(b -> b.tableName("Orders").item(Map.of(
+          "pk", AttributeValue.fromS("CUSTOMER#alice"), "sk", AttributeValue.fromS(sk),
+          "note", AttributeValue.fromS("n-" + sk))));
+    }
+    dynamo.putItem(b -> b.tableName("Orders").item(Map.of(
+        "pk", AttributeValue.fromS("CUSTOMER#bob"), "sk", AttributeValue.fromS("PROFILE"))));
+    table("Readings", ScalarAttributeType.N);
+    for (String sk : List.of("10", "9", "-1.5", "100", "0.25")) {
+      dynamo.putItem(b -> b.tableName("Readings").item(Map.of(
+          "pk", AttributeValue.fromS("sensor"), "sk", AttributeValue.fromN(sk))));
+    }
+    // A skewed load: one customer's items read over and over
+    for (int i = 0; i < 300; i++) {
+      dynamo.getItem(b -> b.tableName("Orders").key(Map.of(
+          "pk", AttributeValue.fromS("CUSTOMER#alice"), "sk", AttributeValue.fromS("PROFILE"))));
+    }
+  }
+
+  private static void table(String name, ScalarAttributeType sortType) {
+    dynamo.createTable(b -> b.tableName(name).billingMode(BillingMode.PAY_PER_REQUEST)
+        .attributeDefinitions(
+            a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
+            a -> a.attributeName("sk").attributeType(sortType))
+        .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH),
+            k -> k.attributeName("sk").keyType(KeyType.RANGE)));
+  }
+
+  @AfterAll
+  static void stop() {
+    dynamo.close();
+    server.close();
+  }
+
+  @Test
+  void theConsoleIsServedWithItsFiles() throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    for (String path : List.of("/stator/console", "/stator/console/console.js",
+        "/stator/console/console.css")) {
+      HttpResponse<String> r = http.send(HttpRequest.newBuilder(
+          URI.create("http://127.0.0.1:" + server.port() + path)).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).as(path).isEqualTo(200);
+      assertThat(r.body()).isNotBlank();
+    }
+    server.serveConsole(false);
+    try {
+      assertThat(http.send(HttpRequest.newBuilder(URI.create(
+              "http://127.0.0.1:" + server.port() + "/stator/console")).build(),
+          HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(404);
+    } finally {
+      server.serveConsole(true);
+    }
+  }
+
+  @Test
+  void theTablesAreListed() throws Exception {
+    String dom = render("");
+    assertThat(all(dom, "<tr class=\"table-row\"><td><a href=\"#/table/([^\"]+)\""))
+        .containsExactly("Orders", "Readings");
+  }
+
+  @Test
+  void collectionsAreGroupedAndInSortKeyOrderWithTheirEntityTypes() throws Exception {
+    String dom = render("#/table/Orders");
+    assertThat(all(dom, "class=\"value partition-key\">([^<]+)<"))
+        .containsExactlyInAnyOrder("CUSTOMER#alice", "CUSTOMER#bob");
+    // bytes order: ORDER#1 < ORDER#10 < ORDER#2 < PROFILE
+    assertThat(sortKeys(dom)).containsSubsequence("ORDER#1", "ORDER#10", "ORDER#2", "PROFILE");
+    assertThat(all(dom, "<p class=\"legend\">(.*?)</p>").get(0))
+        .contains(">CUSTOMER<").contains(">ORDER<");
+    assertThat(sortKeys(render("#/table/Orders?order=desc")))
+        .containsSubsequence("PROFILE", "ORDER#2", "ORDER#10", "ORDER#1");
+    // numbers by value
+    assertThat(sortKeys(render("#/table/Readings")))
+        .containsExactly("-1.5", "0.25", "9", "10", "100");
+  }
+
+  @Test
+  void theHotKeyShowsInThePartitionView() throws Exception {
+    String dom = render("#/table/Orders");
+    assertThat(all(dom, "<div class=\"hot-key value\">([^<]+)<").get(0))
+        .startsWith("CUSTOMER#alice (");
+  }
+
+  private static List<String> sortKeys(String dom) {
+    return all(dom, "<td class=\"value sort-key\">(?:<span[^>]*>[^<]*</span>)? ([^<]+)<");
+  }
+
+  private static List<String> all(String text, String regex) {
+    List<String> out = new ArrayList<>();
+    Matcher m = Pattern.compile(regex, Pattern.DOTALL).matcher(text);
+    while (m.find()) {
+      out.add(m.group(1));
+    }
+    return out;
+  }
+
+  /** The page's DOM once its requests are answered, as headless Chromium renders it. */
+  private static String render(String fragment) throws Exception {
+    String chromium = chromium();
+    boolean required = Boolean.getBoolean("stator.console.requireBrowser");
+    if (chromium == null) {
+      assertThat(required).as("chromium is required but not installed").isFalse();
+      assumeTrue(false, "chromium is not installed");
+    }
+    Path out = Files.createTempFile("console", ".html");
+    try {
+      Process p = new ProcessBuilder(chromium, "--headless", "--no-sandbox", "--disable-gpu",
+          "--disable-quic", "--no-first-run", "--disable-background-networking",
+          "--disable-component-update", "--disable-sync",
+          "--user-data-dir=" + profile.resolve("profile"), "--virtual-time-budget=20000",
+          "--dump-dom", "http://127.0.0.1:" + server.port() + "/stator/console" + fragment)
+          .redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+      assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("chromium finished").isTrue();
+      String dom = Files.readString(out, StandardCharsets.UTF_8);
+      assertThat(dom).as("the page finished loading").contains("data-ready=\"true\"");
+      assertThat(dom).doesNotContain("class=\"error\"");
+      return dom;
+    } finally {
+      Files.delete(out);
+    }
+  }
+
+  private static String chromium() {
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+      for (String name : List.of("chromium", "chromium-browser")) {
+        if (Files.isExecutable(Path.of(dir, name))) {
+          return Path.of(dir, name).toString();
+        }
+      }
+    }
+    return null;
+  }
+}
