@@ -45,6 +45,20 @@ class CassandraLatencyTest {
       report(
           "query of one partition (limit 10)",
           i -> storage.query("items", "p".getBytes(StandardCharsets.UTF_8), null, null, true, 10));
+
+      // A small table's full scan: its buckets are read ahead in parallel, empty ones too.
+      storage.createSpace("small");
+      storage.createSpace("empty");
+      Commit small = new Commit();
+      for (int i = 0; i < 10; i++) {
+        small.put("small", new StorageKey(new byte[] {(byte) (i * 25), 1, 2, 3}, new byte[0]), value);
+      }
+      storage.commit(small);
+      report("full scan of 10 records in 10 buckets (limit 100)",
+          i -> assertThat(storage.scan("small", null, null, null, 100)).hasSize(10));
+      report("full scan of an empty space (limit 100)",
+          i -> assertThat(storage.scan("empty", null, null, null, 100)).isEmpty());
+      report("stats of 10 records", i -> assertThat(storage.stats("small").records()).isEqualTo(10));
     }
   }
 
