@@ -44,6 +44,14 @@ final class Parser {
   private final String statement;
   private final List<Token> tokens;
   private int next;
+  /**
+   * Where the value being read sits, as DynamoDB names it when a number literal breaks its rules
+   * ("... under root.x"): {@code root} for a value of a condition or a SET and for each
+   * attribute of an INSERT's item, then {@code .key} into a map and {@code [i]} into a list.
+   */
+  private String valuePath = "root";
+  /** The next map read is an INSERT's item, whose attributes are each a root. */
+  private boolean itemNext;
   private int parameters;
   private int depth;
 
@@ -140,7 +148,9 @@ final class Parser {
       throw Statements.malformed("Unexpected token after expression");
     }
     expectKeyword("VALUE");
+    itemNext = true;
     Term item = primary();
+    itemNext = false;
     if (!(item instanceof Term.MapTerm) && !(item instanceof Term.Parameter)) {
       throw Statements.malformed("Unexpected term: an INSERT's VALUE is a map, {...}");
     }
@@ -326,7 +336,7 @@ final class Parser {
       }
       case NUMBER -> {
         next++;
-        return new Term.Literal(AttributeValue.n(token.text()));
+        return number(token.text());
       }
       case QUOTED_NAME -> {
         return path();
@@ -353,7 +363,7 @@ final class Parser {
         }
         if (token.isSymbol("-") && peekAt(1).kind() == Kind.NUMBER) {
           next++;
-          return new Term.Literal(AttributeValue.n("-" + take().text()));
+          return number("-" + take().text());
         }
         if (acceptSymbol("{")) {
           return map();
@@ -371,6 +381,9 @@ final class Parser {
   }
 
   private Term map() {
+    boolean item = itemNext;
+    itemNext = false;
+    String outer = valuePath;
     List<Term.MapTerm.Entry> entries = new ArrayList<>();
     if (!acceptSymbol("}")) {
       do {
@@ -379,22 +392,48 @@ final class Parser {
           throw unexpected(name);
         }
         expectSymbol(":");
+        valuePath = item ? "root" : outer + "." + name.text();
         entries.add(new Term.MapTerm.Entry(name.text(), additive()));
       } while (acceptSymbol(","));
       expectSymbol("}");
     }
+    valuePath = outer;
     return new Term.MapTerm(entries);
   }
 
   private List<Term> elements(String close) {
+    itemNext = false;
+    String outer = valuePath;
     List<Term> elements = new ArrayList<>();
     if (!acceptSymbol(close)) {
       do {
+        if (close.equals("]")) {
+          valuePath = outer + "[" + elements.size() + "]";
+        }
         elements.add(additive());
       } while (acceptSymbol(","));
       expectSymbol(close);
     }
+    valuePath = outer;
     return elements;
+  }
+
+  /**
+   * A number literal. One the parser cannot read as a number at all (an exponent beyond an
+   * integer's range) leaves DynamoDB's sentence with nothing after its colon; one that breaks
+   * DynamoDB's number rules gets their words and where it sits, as recorded.
+   */
+  private Term number(String text) {
+    try {
+      new java.math.BigDecimal(text);
+    } catch (NumberFormatException | ArithmeticException e) {
+      throw Statements.malformed("");
+    }
+    try {
+      return new Term.Literal(AttributeValue.n(text));
+    } catch (DynamoDbException e) {
+      throw DynamoDbException.validation(e.getMessage() + " under " + valuePath);
+    }
   }
 
   private Term call() {

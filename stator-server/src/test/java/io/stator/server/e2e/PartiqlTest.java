@@ -230,8 +230,25 @@ class PartiqlTest extends EndToEndTest {
     expected.put("DELETE FROM WHERE pk = 'a'", "Expected identifier for simple path");
     expected.put("SELECT * FROM " + t + " WHERE pk = 1 # note", "");
     expected.put("SELECT * FROM " + t + " WHERE pk = 1 /* note", "");
+    expected.put("SELECT * FROM " + t + " WHERE pk = 1e2147483648", "");
+    expected.put("SELECT * FROM " + t + " WHERE pk = 1.5e-2147483647", "");
     expected.forEach((statement, detail) ->
         assertValidation(envelope + detail, () -> run(statement)));
+    // A number literal that breaks DynamoDB's number rules: their words, and where it sits.
+    String overflow = "Number overflow. Attempting to store a number with magnitude larger than"
+        + " supported range under ";
+    Map<String, String> numbers = new java.util.LinkedHashMap<>();
+    numbers.put("SELECT * FROM " + t + " WHERE pk = 1e126", overflow + "root");
+    numbers.put("SELECT * FROM " + t + " WHERE pk = 123456789012345678901234567890123456789",
+        "Attempting to store more than 38 significant digits in a Number under root");
+    numbers.put("UPDATE " + t + " SET a = 1e-131 WHERE pk = 'x'", "Number underflow. Attempting"
+        + " to store a number with magnitude smaller than supported range under root");
+    numbers.put("INSERT INTO " + t + " VALUE {'pk': 'x', 'n': 1e126}", overflow + "root");
+    numbers.put("INSERT INTO " + t + " VALUE {'pk': 'x', 'm': {'x': 1e126}}",
+        overflow + "root.x");
+    numbers.put("INSERT INTO " + t + " VALUE {'pk': 'x', 'l': [1, [2, -1e126]]}",
+        overflow + "root[1][1]");
+    numbers.forEach((statement, message) -> assertValidation(message, () -> run(statement)));
     for (String aliased : List.of("SELECT * FROM " + t + " x WHERE pk = 'x'",
         "SELECT * FROM " + t + " AS x WHERE pk = 'x'",
         "UPDATE " + t + " x SET a = 3 WHERE pk = 'x'",
