@@ -139,6 +139,28 @@ class ConsoleTest {
         .startsWith("CUSTOMER#alice (");
   }
 
+  @Test
+  void theQueryBuilderRunsAKeyConditionAndShowsItsRequest() throws Exception {
+    String dom = render("#/query/Orders?pk=CUSTOMER%23alice&op=begins_with&sk=ORDER%23");
+    assertThat(all(dom, "<p id=\"query-counts\">([^<]+)<").get(0))
+        .startsWith("Count 3 · ScannedCount 3 · consumed 0.5 RCU");
+    assertThat(all(dom, "<td class=\"value\">(n-[^<]+)<"))
+        .containsExactly("n-ORDER#1", "n-ORDER#10", "n-ORDER#2");
+    assertThat(all(dom, "<pre id=\"query-cli\" class=\"value\">([^<]+)<").get(0))
+        .contains("aws dynamodb query --endpoint-url http://127.0.0.1:" + server.port())
+        .contains("--key-condition-expression '#pk = :pk AND begins_with(#sk, :sk)'")
+        .contains("--expression-attribute-values '{\":pk\":{\"S\":\"CUSTOMER#alice\"},"
+            + "\":sk\":{\"S\":\"ORDER#\"}}'");
+
+    String page = render("#/query/Orders?pk=CUSTOMER%23alice&op=%3E%3D&sk=ORDER%232&desc=1"
+        + "&limit=1");
+    assertThat(all(page, "<td class=\"value\">(n-[^<]+)<")).containsExactly("n-PROFILE");
+    assertThat(all(page, "<p id=\"query-counts\">([^<]+)<").get(0))
+        .startsWith("Count 1 · ScannedCount 1").contains("more follow");
+    assertThat(all(page, "<pre id=\"query-cli\" class=\"value\">([^<]+)<").get(0))
+        .contains("#sk &gt;= :sk").contains("--no-scan-index-forward").contains("--limit 1");
+  }
+
   private static List<String> sortKeys(String dom) {
     return all(dom, "<td class=\"value sort-key\">(?:<span[^>]*>[^<]*</span>)? ([^<]+)<");
   }

@@ -212,7 +212,9 @@ async function tableView(view, name, descending) {
       el('span', {class: 'muted'}, items.length + ' item(s) in ' + collections.size
           + ' collection(s)' + (start ? ', first ' + items.length + ' shown' : '')));
   const legend = el('p', {class: 'legend'}, [...entities].sort().map(badge));
-  view.replaceChildren(el('h1', {}, name), el('h2', {}, 'Item collections'), order, legend,
+  view.replaceChildren(el('h1', {}, name),
+      el('p', {}, el('a', {href: '#/query/' + encodeURIComponent(name)}, 'Query this table')),
+      el('h2', {}, 'Item collections'), order, legend,
       ...sections, el('h2', {}, 'Partitions'), await partitions(name));
 }
 
@@ -242,12 +244,138 @@ async function partitions(name) {
           rows));
 }
 
+// ---- the query builder ---------------------------------------------------------------------
+
+const SORT_CONDITIONS = ['=', '<', '<=', '>', '>=', 'BETWEEN', 'begins_with'];
+
+/** The Query a builder's state stands for, as DynamoDB's JSON request. */
+function queryRequest(table, state) {
+  const source = state.index
+      ? [...(table.GlobalSecondaryIndexes || []), ...(table.LocalSecondaryIndexes || [])]
+          .find((i) => i.IndexName === state.index)
+      : table;
+  if (!source) throw new Error('No index ' + state.index + ' on ' + table.TableName);
+  const typeOf = (name) => table.AttributeDefinitions.find((a) => a.AttributeName === name)
+      .AttributeType;
+  const hash = source.KeySchema.find((k) => k.KeyType === 'HASH').AttributeName;
+  const rangeKey = source.KeySchema.find((k) => k.KeyType === 'RANGE');
+  const value = (name, text) => ({[typeOf(name)]: text});
+  const request = {TableName: table.TableName};
+  if (state.index) request.IndexName = state.index;
+  let condition = '#pk = :pk';
+  request.ExpressionAttributeNames = {'#pk': hash};
+  request.ExpressionAttributeValues = {':pk': value(hash, state.pk)};
+  if (rangeKey && state.op && state.sk !== undefined && state.sk !== '') {
+    const range = rangeKey.AttributeName;
+    request.ExpressionAttributeNames['#sk'] = range;
+    request.ExpressionAttributeValues[':sk'] = value(range, state.sk);
+    if (state.op === 'BETWEEN') {
+      request.ExpressionAttributeValues[':sk2'] = value(range, state.sk2 || '');
+      condition += ' AND #sk BETWEEN :sk AND :sk2';
+    } else if (state.op === 'begins_with') {
+      condition += ' AND begins_with(#sk, :sk)';
+    } else {
+      condition += ' AND #sk ' + state.op + ' :sk';
+    }
+  }
+  request.KeyConditionExpression = condition;
+  if (state.desc) request.ScanIndexForward = false;
+  if (state.limit) request.Limit = Number(state.limit);
+  if (state.projection) request.ProjectionExpression = state.projection;
+  request.ReturnConsumedCapacity = 'TOTAL';
+  return request;
+}
+
+/** The same request as an AWS CLI command a user can paste into a shell. */
+function cliCommand(request) {
+  const quote = (text) => "'" + text.replace(/'/g, "'\\''") + "'";
+  const parts = ['aws dynamodb query --endpoint-url ' + location.origin,
+    '--table-name ' + quote(request.TableName)];
+  if (request.IndexName) parts.push('--index-name ' + quote(request.IndexName));
+  parts.push('--key-condition-expression ' + quote(request.KeyConditionExpression));
+  parts.push('--expression-attribute-names ' + quote(JSON.stringify(
+      request.ExpressionAttributeNames)));
+  parts.push('--expression-attribute-values ' + quote(JSON.stringify(
+      request.ExpressionAttributeValues)));
+  if (request.ScanIndexForward === false) parts.push('--no-scan-index-forward');
+  if (request.Limit) parts.push('--limit ' + request.Limit);
+  if (request.ProjectionExpression) {
+    parts.push('--projection-expression ' + quote(request.ProjectionExpression));
+  }
+  parts.push('--return-consumed-capacity TOTAL');
+  return parts.join(' \\\n    ');
+}
+
+function queryState() {
+  const params = new URLSearchParams(location.hash.split('?')[1] || '');
+  return Object.fromEntries(params.entries());
+}
+
+async function queryView(view, name) {
+  const table = (await api('DescribeTable', {TableName: name})).Table;
+  const state = queryState();
+  const indexes = [...(table.GlobalSecondaryIndexes || []), ...(table.LocalSecondaryIndexes
+      || [])].map((i) => i.IndexName);
+  const input = (key, attributes) => el('input', Object.assign({name: key, value: state[key]
+      || ''}, attributes || {}));
+  const form = el('form', {id: 'query-form'},
+      el('label', {}, 'Index ', el('select', {name: 'index'},
+          el('option', {value: ''}, '(table)'),
+          indexes.map((i) => el('option', i === state.index ? {value: i, selected: ''}
+              : {value: i}, i)))), ' ',
+      el('label', {}, 'Partition key = ', input('pk')), ' ',
+      el('label', {}, 'Sort key ', el('select', {name: 'op'}, el('option', {value: ''}, '—'),
+          SORT_CONDITIONS.map((o) => el('option', o === state.op ? {value: o, selected: ''}
+              : {value: o}, o)))), ' ',
+      input('sk', {placeholder: 'value'}), ' ', input('sk2', {placeholder: 'and (BETWEEN)'}),
+      ' ', el('label', {}, el('input', state.desc ? {type: 'checkbox', name: 'desc',
+          checked: ''} : {type: 'checkbox', name: 'desc'}), ' descending'), ' ',
+      el('label', {}, 'Limit ', input('limit', {size: '4'})), ' ',
+      el('label', {}, 'Projection ', input('projection')), ' ',
+      el('button', {type: 'submit'}, 'Query'));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const params = new URLSearchParams();
+    for (const [k, v] of new FormData(form).entries()) {
+      if (v) params.set(k, k === 'desc' ? '1' : v);
+    }
+    location.hash = '#/query/' + encodeURIComponent(name) + '?' + params.toString();
+  });
+  const parts = [el('h1', {}, 'Query ' + name), form];
+  if (state.pk) {
+    const request = queryRequest(table, state);
+    const result = await api('Query', request);
+    const columns = [...new Set(result.Items.flatMap((i) => Object.keys(i)))].sort();
+    parts.push(
+        el('h2', {}, 'Request'),
+        el('pre', {id: 'query-cli', class: 'value'}, cliCommand(request)),
+        el('pre', {id: 'query-json', class: 'value'}, JSON.stringify(request, null, 2)),
+        el('h2', {}, 'Result'),
+        el('p', {id: 'query-counts'}, 'Count ' + result.Count + ' · ScannedCount '
+            + result.ScannedCount + ' · consumed ' + (result.ConsumedCapacity
+                ? result.ConsumedCapacity.CapacityUnits : 0) + ' RCU'
+            + (result.LastEvaluatedKey ? ' · more follow (LastEvaluatedKey '
+                + JSON.stringify(result.LastEvaluatedKey) + ')' : '')),
+        el('table', {id: 'query-items'},
+            el('tr', {}, columns.map((c) => el('th', {}, c))),
+            result.Items.map((item) => el('tr', {class: 'result'}, columns.map((c) =>
+                el('td', {class: 'value'}, item[c] ? show(item[c]) : ''))))));
+  }
+  view.replaceChildren(...parts);
+}
+
 async function route() {
   const view = document.getElementById('view');
   const crumbs = document.getElementById('crumbs');
   const m = /^#\/table\/([^?]+)(\?order=desc)?$/.exec(location.hash);
+  const q = /^#\/query\/([^?]+)/.exec(location.hash);
   try {
-    if (m) {
+    if (q) {
+      const name = decodeURIComponent(q[1]);
+      crumbs.replaceChildren(el('a', {href: '#/'}, 'Tables'), ' / ',
+          el('a', {href: '#/table/' + q[1]}, name), ' / query');
+      await queryView(view, name);
+    } else if (m) {
       const name = decodeURIComponent(m[1]);
       crumbs.replaceChildren(el('a', {href: '#/'}, 'Tables'), ' / ', name);
       await tableView(view, name, Boolean(m[2]));
