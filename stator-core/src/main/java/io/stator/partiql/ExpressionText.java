@@ -102,7 +102,8 @@ final class ExpressionText {
 
   private static boolean isCondition(String function) {
     return switch (function) {
-      case "begins_with", "contains", "attribute_type" -> true;
+      case "begins_with", "contains", "attribute_type", "attribute_exists",
+          "attribute_not_exists" -> true;
       default -> false;
     };
   }
@@ -126,9 +127,28 @@ final class ExpressionText {
   }
 
   private String call(Term.Call call) {
+    if (call.function().startsWith("attribute_") && !call.function().equals("attribute_type")) {
+      checkDocumentPath(call);
+    }
     List<String> arguments = new ArrayList<>();
     call.arguments().forEach(a -> arguments.add(operand(a)));
     return call.function() + "(" + String.join(", ", arguments) + ")";
+  }
+
+  /**
+   * attribute_exists and attribute_not_exists take one document path, refused otherwise in
+   * DynamoDB's recorded words (without the envelope of a statement that does not parse).
+   */
+  private static void checkDocumentPath(Term.Call call) {
+    if (call.arguments().size() != 1) {
+      throw DynamoDbException.validation("Incorrect number of operands for operator or function;"
+          + " operator or function: " + call.function() + ", number of operands: "
+          + call.arguments().size());
+    }
+    if (!(call.arguments().get(0) instanceof Term.PathTerm)) {
+      throw DynamoDbException.validation("Operator or function requires a document path;"
+          + " operator or function: " + call.function());
+    }
   }
 
   /** An operand of a condition or of a SET: a path, {@code size(path)} or a value. */

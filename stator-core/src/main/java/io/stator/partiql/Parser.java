@@ -32,8 +32,8 @@ final class Parser {
 
   private static final Set<String> FUNCTIONS =
       Set.of(
-          "begins_with", "contains", "attribute_type", "size", "list_append", "set_add",
-          "set_delete", "exists");
+          "begins_with", "contains", "attribute_type", "attribute_exists",
+          "attribute_not_exists", "size", "list_append", "set_add", "set_delete", "exists");
 
   /**
    * How deep parentheses, NOTs and nested values may go: deeper than any item DynamoDB stores
@@ -107,6 +107,10 @@ final class Parser {
     } else {
       projection = new ArrayList<>();
       do {
+        if (peek().kind() == Kind.WORD && peekAt(1).isSymbol("(")) {
+          // a function where a path goes: DynamoDB says where, without the envelope
+          throw DynamoDbException.validation("Unexpected path component at " + place(peek()));
+        }
         projection.add(path());
       } while (acceptSymbol(","));
     }

@@ -131,6 +131,34 @@ class PartiqlSelectTest extends EndToEndTest {
         .containsExactly(item("sk", n("5")), item("sk", n("6")));
   }
 
+  /**
+   * attribute_exists and attribute_not_exists in a WHERE clause, as DynamoDB's PartiQL takes
+   * them, and refused in its recorded words where they name no single document path.
+   */
+  @Test
+  void attributeExistsAndAttributeNotExistsTakeOneDocumentPath() {
+    String table = createItems();
+    String from = "SELECT * FROM \"" + table + "\" WHERE ";
+    assertThat(select(from + "pk = 'p' AND attribute_exists(nothing)"))
+        .extracting(i -> i.get("sk").n()).containsExactly("5");
+    assertThat(select(from + "attribute_not_exists(l)"))
+        .isEqualTo(scan(table, "attribute_not_exists(#l)", "#l", "l"))
+        .extracting(i -> i.get("pk").s()).containsExactly("q");
+    String where = from + "pk = 'p' AND ";
+    assertValidation("Operator or function requires a document path; operator or function:"
+        + " attribute_exists", () -> select(where + "attribute_exists('l')"));
+    assertValidation("Operator or function requires a document path; operator or function:"
+        + " attribute_not_exists", () -> select(where + "attribute_not_exists(?)", s("l")));
+    assertValidation("Incorrect number of operands for operator or function; operator or"
+        + " function: attribute_exists, number of operands: 0",
+        () -> select(where + "attribute_exists()"));
+    assertValidation("Incorrect number of operands for operator or function; operator or"
+        + " function: attribute_exists, number of operands: 2",
+        () -> select(where + "attribute_exists(l, v)"));
+    String projected = "SELECT attribute_exists(l) FROM \"" + table + "\" WHERE pk = 'p'";
+    assertValidation("Unexpected path component at 1:8:16", () -> select(projected));
+  }
+
   @Test
   void withoutThePartitionKeyItIsAScanWithTheWholeClauseAsFilter() {
     String table = createItems();
