@@ -66,6 +66,13 @@ class ConsoleTest {
       dynamo.putItem(b -> b.tableName("Readings").item(Map.of(
           "pk", AttributeValue.fromS("sensor"), "sk", AttributeValue.fromN(sk))));
     }
+    table("Daily", ScalarAttributeType.N);
+    for (int i = 0; i < 40; i++) {
+      int n = i;
+      dynamo.putItem(b -> b.tableName("Daily").item(Map.of(
+          "pk", AttributeValue.fromS(n % 2 == 0 ? "2026-12-04" : "2026-12-05"),
+          "sk", AttributeValue.fromN(Integer.toString(n)))));
+    }
     // A skewed load: one customer's items read over and over
     for (int i = 0; i < 300; i++) {
       dynamo.getItem(b -> b.tableName("Orders").key(Map.of(
@@ -113,7 +120,7 @@ class ConsoleTest {
   void theTablesAreListed() throws Exception {
     String dom = render("");
     assertThat(all(dom, "<tr class=\"table-row\"><td><a href=\"#/table/([^\"]+)\""))
-        .containsExactly("Orders", "Readings");
+        .containsExactly("Daily", "Orders", "Readings");
   }
 
   @Test
@@ -123,8 +130,9 @@ class ConsoleTest {
         .containsExactlyInAnyOrder("CUSTOMER#alice", "CUSTOMER#bob");
     // bytes order: ORDER#1 < ORDER#10 < ORDER#2 < PROFILE
     assertThat(sortKeys(dom)).containsSubsequence("ORDER#1", "ORDER#10", "ORDER#2", "PROFILE");
-    assertThat(all(dom, "<p class=\"legend\">(.*?)</p>").get(0))
-        .contains(">CUSTOMER<").contains(">ORDER<");
+    String legend = all(dom, "<p class=\"legend\">(.*?)</p>").get(0);
+    assertThat(legend).contains(">CUSTOMER<").contains(">ORDER<");
+    assertThat(all(legend, "background:(#[0-9a-f]+)")).doesNotHaveDuplicates();
     assertThat(sortKeys(render("#/table/Orders?order=desc")))
         .containsSubsequence("PROFILE", "ORDER#2", "ORDER#10", "ORDER#1");
     // numbers by value
@@ -159,6 +167,17 @@ class ConsoleTest {
         .startsWith("Count 1 · ScannedCount 1").contains("more follow");
     assertThat(all(page, "<pre id=\"query-cli\" class=\"value\">([^<]+)<").get(0))
         .contains("#sk &gt;= :sk").contains("--no-scan-index-forward").contains("--limit 1");
+  }
+
+  @Test
+  void theKeyDesignCheckWarnsAsTheGuidesDo() throws Exception {
+    assertThat(all(render("#/table/Orders"), "data-warning=\"([^\"]+)\""))
+        .containsExactlyInAnyOrder("numeric-strings", "hot-key");
+    assertThat(render("#/table/Orders")).contains("such as ORDER#10 and ORDER#2")
+        .contains("The key CUSTOMER#alice took");
+    assertThat(all(render("#/table/Daily"), "data-warning=\"([^\"]+)\""))
+        .containsExactlyInAnyOrder("few-partition-keys", "date-partition-key");
+    assertThat(render("#/table/Readings")).contains("No warning for the items and traffic seen.");
   }
 
   private static List<String> sortKeys(String dom) {

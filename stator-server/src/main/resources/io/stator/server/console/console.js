@@ -114,10 +114,11 @@ function entityOf(value) {
   return m ? m[1] : null;
 }
 
+/** A colour per entity type, the same on every page (FNV-1a of its name). */
 function colorOf(entity) {
-  let h = 0;
-  for (const c of entity) h = (h * 31 + c.codePointAt(0)) >>> 0;
-  return PALETTE[h % PALETTE.length];
+  let h = 2166136261;
+  for (const c of entity) h = Math.imul(h ^ c.codePointAt(0), 16777619) >>> 0;
+  return PALETTE[(h >>> 13) % PALETTE.length];
 }
 
 function badge(entity) {
@@ -212,18 +213,104 @@ async function tableView(view, name, descending) {
       el('span', {class: 'muted'}, items.length + ' item(s) in ' + collections.size
           + ' collection(s)' + (start ? ', first ' + items.length + ' shown' : '')));
   const legend = el('p', {class: 'legend'}, [...entities].sort().map(badge));
+  const report = await partitionReport(name);
   view.replaceChildren(el('h1', {}, name),
       el('p', {}, el('a', {href: '#/query/' + encodeURIComponent(name)}, 'Query this table')),
       el('h2', {}, 'Item collections'), order, legend,
-      ...sections, el('h2', {}, 'Partitions'), await partitions(name));
+      ...sections,
+      el('h2', {}, 'Key design'), warningsSection(keyDesignWarnings(table, items, report)),
+      el('h2', {}, 'Partitions'), partitions(report));
 }
 
-async function partitions(name) {
-  const response = await fetch('/stator/tables/' + encodeURIComponent(name) + '/partitions');
-  if (!response.ok) {
-    return el('p', {class: 'muted'}, 'No partition report: ' + response.status);
+// ---- the key-design check ------------------------------------------------------------------
+
+/**
+ * The warnings the single-table design guides teach, from the items read and the partition
+ * report: each names what it saw and the fix.
+ */
+function keyDesignWarnings(table, items, report) {
+  const warnings = [];
+  const hash = table.KeySchema.find((k) => k.KeyType === 'HASH').AttributeName;
+  const rangeKey = table.KeySchema.find((k) => k.KeyType === 'RANGE');
+  const partitionValues = new Set(items.map((i) => JSON.stringify(i[hash])));
+  if (items.length >= 20 && partitionValues.size / items.length < 0.1) {
+    warnings.push({id: 'few-partition-keys', text: 'The partition key ' + hash + ' has '
+        + partitionValues.size + ' distinct value(s) over ' + items.length + ' items: their'
+        + ' traffic lands on few partitions. Choose a key of many values (a user, an order),'
+        + ' or add a shard suffix (#0 to #9) to spread writes.'});
   }
-  const report = await response.json();
+  const dates = items.filter((i) => i[hash] && i[hash].S
+      && /^\d{4}-\d{2}-\d{2}/.test(i[hash].S)).length;
+  if (items.length > 0 && dates / items.length > 0.5) {
+    warnings.push({id: 'date-partition-key', text: 'The partition key ' + hash + ' holds'
+        + ' dates: all of a day\'s writes go to one partition, which runs hot while the others'
+        + ' idle. Key by the entity and put the date in the sort key, or shard the date'
+        + ' (2026-12-05#3).'});
+  }
+  if (rangeKey) {
+    const byPrefix = new Map();
+    for (const item of items) {
+      const v = item[rangeKey.AttributeName];
+      const m = v && v.S ? /^(.*?)(\d+)$/.exec(v.S) : null;
+      if (m) {
+        if (!byPrefix.has(m[1])) byPrefix.set(m[1], new Map());
+        byPrefix.get(m[1]).set(m[2].length, v.S);
+      }
+    }
+    for (const [prefix, lengths] of byPrefix) {
+      if (lengths.size > 1) {
+        const examples = [...lengths.entries()].sort((a, b) => b[0] - a[0]).map((e) => e[1]);
+        warnings.push({id: 'numeric-strings', text: 'Sort key values such as ' + examples[0]
+            + ' and ' + examples[examples.length - 1] + ' hold numbers in strings of different'
+            + ' lengths: they sort as text, so ' + examples[0] + ' comes before '
+            + examples[examples.length - 1] + '. Zero-pad the numbers (' + prefix
+            + '0002) or use time-ordered ids (ULIDs).'});
+      }
+    }
+  }
+  if (report) {
+    let total = 0;
+    const keys = [];
+    for (const p of report.Partitions) {
+      for (const k of p.HotKeys) {
+        const units = k.ReadCapacityUnits + k.WriteCapacityUnits;
+        total += units;
+        keys.push({key: k.PartitionKey, units});
+      }
+      if (p.PeakReadCapacityUnitsPerSecond >= 2400 || p.PeakWriteCapacityUnitsPerSecond >= 800) {
+        warnings.push({id: 'partition-ceiling', text: 'Partition ' + p.Index + ' peaked at '
+            + p.PeakReadCapacityUnitsPerSecond.toFixed(0) + ' RCU/s and '
+            + p.PeakWriteCapacityUnitsPerSecond.toFixed(0) + ' WCU/s, near the 3,000 RCU /'
+            + ' 1,000 WCU a partition serves: spread its keys, or cache its reads.'});
+      }
+    }
+    keys.sort((a, b) => b.units - a.units);
+    if (keys.length > 0 && total >= 10 && keys[0].units / total > 0.5) {
+      warnings.push({id: 'hot-key', text: 'The key ' + keys[0].key + ' took '
+          + Math.round(100 * keys[0].units / total) + '% of the traffic recorded: one partition'
+          + ' serves it all. Spread it with write sharding (' + keys[0].key + '#0 to #9), or'
+          + ' cache its reads.'});
+    }
+  }
+  return warnings;
+}
+
+function warningsSection(warnings) {
+  return warnings.length === 0
+      ? el('p', {class: 'muted', id: 'key-design'}, 'No warning for the items and traffic seen.')
+      : el('ul', {id: 'key-design'},
+          warnings.map((w) => el('li', {class: 'warning', 'data-warning': w.id}, w.text)));
+}
+
+async function partitionReport(name) {
+  const response = await fetch('/stator/tables/' + encodeURIComponent(name) + '/partitions');
+  return response.ok ? response.json() : null;
+}
+
+function partitions(report) {
+  if (!report) {
+    return el('p', {class: 'muted'}, 'No partition report.');
+  }
   const rows = report.Partitions.map((p) => el('tr', {class: 'partition'},
       el('td', {}, p.Index),
       el('td', {class: 'value'}, p.HashStart + ' – ' + p.HashEnd),
