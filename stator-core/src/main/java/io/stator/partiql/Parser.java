@@ -33,7 +33,7 @@ final class Parser {
   private static final Set<String> FUNCTIONS =
       Set.of(
           "begins_with", "contains", "attribute_type", "attribute_exists",
-          "attribute_not_exists", "size", "list_append", "set_add", "set_delete", "exists");
+          "attribute_not_exists", "size", "list_append", "set_add", "set_delete");
 
   /**
    * How deep parentheses, NOTs and nested values may go: deeper than any item DynamoDB stores

@@ -258,6 +258,10 @@ class PartiqlTest extends EndToEndTest {
     String unknown = "SELECT * FROM " + t + " WHERE pk = 'a' AND nope(a)";
     assertValidation("Unrecognized function: nope at 1:" + (unknown.indexOf("nope") + 1) + ":4",
         () -> run(unknown));
+    // EXISTS is a statement of ExecuteTransaction, no function of a WHERE clause.
+    String exists = "SELECT * FROM " + t + " WHERE pk = 'a' AND EXISTS(v)";
+    assertValidation("Unrecognized function: exists at 1:" + (exists.indexOf("EXISTS") + 1) + ":6",
+        () -> run(exists));
     // A block comment is no error where it ends.
     assertThat(run("SELECT * FROM " + t + " /* all */ WHERE pk = 'a'").items()).isEmpty();
     assertThat(dynamo.scan(r -> r.tableName(table)).count()).isZero();
