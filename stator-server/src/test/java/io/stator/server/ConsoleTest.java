@@ -30,6 +30,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 
 /**
  * The console in a real headless Chromium (Debian's {@code chromium}) against a real server:
@@ -73,6 +74,17 @@ class ConsoleTest {
           "pk", AttributeValue.fromS(n % 2 == 0 ? "2026-12-04" : "2026-12-05"),
           "sk", AttributeValue.fromN(Integer.toString(n)))));
     }
+    dynamo.createTable(b -> b.tableName("Feed").billingMode(BillingMode.PAY_PER_REQUEST)
+        .attributeDefinitions(a -> a.attributeName("pk").attributeType(ScalarAttributeType.S))
+        .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH))
+        .streamSpecification(x -> x.streamEnabled(true)
+            .streamViewType(StreamViewType.NEW_AND_OLD_IMAGES)));
+    Map<String, AttributeValue> key = Map.of("pk", AttributeValue.fromS("post"));
+    dynamo.putItem(b -> b.tableName("Feed").item(Map.of("pk", AttributeValue.fromS("post"),
+        "likes", AttributeValue.fromN("1"))));
+    dynamo.updateItem(b -> b.tableName("Feed").key(key).updateExpression("SET likes = :n")
+        .expressionAttributeValues(Map.of(":n", AttributeValue.fromN("2"))));
+    dynamo.deleteItem(b -> b.tableName("Feed").key(key));
     // A skewed load: one customer's items read over and over
     for (int i = 0; i < 300; i++) {
       dynamo.getItem(b -> b.tableName("Orders").key(Map.of(
@@ -120,7 +132,7 @@ class ConsoleTest {
   void theTablesAreListed() throws Exception {
     String dom = render("");
     assertThat(all(dom, "<tr class=\"table-row\"><td><a href=\"#/table/([^\"]+)\""))
-        .containsExactly("Daily", "Orders", "Readings");
+        .containsExactly("Daily", "Feed", "Orders", "Readings");
   }
 
   @Test
@@ -178,6 +190,15 @@ class ConsoleTest {
     assertThat(all(render("#/table/Daily"), "data-warning=\"([^\"]+)\""))
         .containsExactlyInAnyOrder("few-partition-keys", "date-partition-key");
     assertThat(render("#/table/Readings")).contains("No warning for the items and traffic seen.");
+  }
+
+  @Test
+  void theStreamShowsEachChangeWithItsImages() throws Exception {
+    String dom = render("#/table/Feed");
+    assertThat(all(dom, "<td class=\"event\">([A-Z]+)<"))
+        .containsExactly("INSERT", "MODIFY", "REMOVE");
+    assertThat(dom).contains("{likes: 1, pk: post}").contains("{likes: 2, pk: post}");
+    assertThat(render("#/table/Orders")).contains("No stream: enable one with UpdateTable.");
   }
 
   private static List<String> sortKeys(String dom) {

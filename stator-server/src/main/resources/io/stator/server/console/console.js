@@ -10,11 +10,19 @@ const PALETTE = ['#2f6fb0', '#a3478f', '#2e8b57', '#c0651a', '#6a5acd', '#b8860b
   '#c2185b'];
 
 async function api(operation, body) {
+  return call('DynamoDB_20120810.' + operation, body);
+}
+
+async function streamsApi(operation, body) {
+  return call('DynamoDBStreams_20120810.' + operation, body);
+}
+
+async function call(target, body) {
   const response = await fetch('/', {
     method: 'POST',
     headers: {
       'Content-Type': 'application/x-amz-json-1.0',
-      'X-Amz-Target': 'DynamoDB_20120810.' + operation,
+      'X-Amz-Target': target,
       'X-Amz-Date': new Date().toISOString().replace(/[-:]|\.\d+/g, ''),
       'Authorization': AUTHORIZATION,
     },
@@ -219,7 +227,59 @@ async function tableView(view, name, descending) {
       el('h2', {}, 'Item collections'), order, legend,
       ...sections,
       el('h2', {}, 'Key design'), warningsSection(keyDesignWarnings(table, items, report)),
-      el('h2', {}, 'Partitions'), partitions(report));
+      el('h2', {}, 'Partitions'), partitions(report),
+      el('h2', {}, 'Stream'), await streamSection(table));
+}
+
+// ---- the stream ----------------------------------------------------------------------------
+
+const STREAM_RECORDS = 200;
+
+/** The table's stream records, oldest first, read from every shard's start. */
+async function streamRecords(arn) {
+  const records = [];
+  let start;
+  const shards = [];
+  do {
+    const d = (await streamsApi('DescribeStream', start ? {StreamArn: arn,
+      ExclusiveStartShardId: start} : {StreamArn: arn})).StreamDescription;
+    shards.push(...d.Shards);
+    start = d.LastEvaluatedShardId;
+  } while (start);
+  for (const shard of shards) {
+    let iterator = (await streamsApi('GetShardIterator', {StreamArn: arn,
+      ShardId: shard.ShardId, ShardIteratorType: 'TRIM_HORIZON'})).ShardIterator;
+    while (iterator && records.length < STREAM_RECORDS) {
+      const page = await streamsApi('GetRecords', {ShardIterator: iterator, Limit: 100});
+      records.push(...page.Records);
+      if (page.Records.length === 0) break;
+      iterator = page.NextShardIterator;
+    }
+  }
+  records.sort((a, b) => compareNumbers(a.dynamodb.SequenceNumber, b.dynamodb.SequenceNumber));
+  return records;
+}
+
+async function streamSection(table) {
+  if (!table.LatestStreamArn || !(table.StreamSpecification
+      && table.StreamSpecification.StreamEnabled)) {
+    return el('p', {class: 'muted'}, 'No stream: enable one with UpdateTable.');
+  }
+  const records = await streamRecords(table.LatestStreamArn);
+  const image = (i) => i ? '{' + Object.entries(i).map(([k, v]) => k + ': ' + show(v))
+      .join(', ') + '}' : '';
+  return el('div', {},
+      el('p', {class: 'muted'}, table.StreamSpecification.StreamViewType + ' · '
+          + records.length + ' record(s)'),
+      el('table', {id: 'stream'},
+          el('tr', {}, ['Sequence number', 'Event', 'Keys', 'Old image', 'New image']
+              .map((h) => el('th', {}, h))),
+          records.map((r) => el('tr', {class: 'stream-record'},
+              el('td', {class: 'value'}, r.dynamodb.SequenceNumber),
+              el('td', {class: 'event'}, r.eventName),
+              el('td', {class: 'value'}, image(r.dynamodb.Keys)),
+              el('td', {class: 'value'}, image(r.dynamodb.OldImage)),
+              el('td', {class: 'value'}, image(r.dynamodb.NewImage))))));
 }
 
 // ---- the key-design check ------------------------------------------------------------------
