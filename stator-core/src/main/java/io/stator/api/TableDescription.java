@@ -26,6 +26,15 @@ public record TableDescription(
     SSEDescription sseDescription,
     OnDemandThroughput onDemandThroughput) {
 
+  /** This description with {@code ceilings} as its OnDemandThroughput. */
+  public TableDescription withOnDemandThroughput(OnDemandThroughput ceilings) {
+    return new TableDescription(attributeDefinitions, tableName, keySchema, tableStatus,
+        creationDateTime, provisionedThroughput, tableSizeBytes, itemCount, tableArn, tableId,
+        billingModeSummary, localSecondaryIndexes, globalSecondaryIndexes, streamSpecification,
+        latestStreamLabel, latestStreamArn, deletionProtectionEnabled, tableClassSummary,
+        sseDescription, ceilings);
+  }
+
   /** A description without a table class summary and server-side encryption description. */
   public TableDescription(
       List<AttributeDefinition> attributeDefinitions,

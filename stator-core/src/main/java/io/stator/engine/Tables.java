@@ -149,7 +149,7 @@ final class Tables {
     updated =
         StreamSpecifications.apply(updated, r.streamSpecification(), options.clock().instant());
     if (updated == entry.table()) {
-      return new UpdateTableResponse(describe(updated));
+      return new UpdateTableResponse(answered(describe(updated), r));
     }
     IndexDefinition created = applied == null ? null : applied.created();
     if (created != null) {
@@ -184,7 +184,31 @@ final class Tables {
     for (StreamDefinition s : streamsOnlyIn(entry.table(), updated)) {
       streams.deleteRecords(entry.table(), s);
     }
-    return new UpdateTableResponse(describe(updated));
+    return new UpdateTableResponse(answered(describe(updated), r));
+  }
+
+  /**
+   * UpdateTable's answer: the table as changed, except that a ceiling the request removed with
+   * -1 is shown as -1, as DynamoDB's UpdateTable answers it (its DescribeTable then leaves the
+   * member out).
+   */
+  private static TableDescription answered(TableDescription d, UpdateTableRequest r) {
+    OnDemandThroughput given = r.onDemandThroughput();
+    if (given == null || !TableDefinition.PAY_PER_REQUEST.equals(
+        d.billingModeSummary().billingMode())) {
+      return d;
+    }
+    OnDemandThroughput now = d.onDemandThroughput();
+    Long read = removes(given.maxReadRequestUnits())
+        ? Long.valueOf(MaxThroughput.UNLIMITED) : now == null ? null : now.maxReadRequestUnits();
+    Long write = removes(given.maxWriteRequestUnits())
+        ? Long.valueOf(MaxThroughput.UNLIMITED) : now == null ? null : now.maxWriteRequestUnits();
+    return read == null && write == null ? d
+        : d.withOnDemandThroughput(new OnDemandThroughput(read, write));
+  }
+
+  private static boolean removes(Long units) {
+    return units != null && units == MaxThroughput.UNLIMITED;
   }
 
   /** The streams {@code table} has and {@code other} has not. */

@@ -96,14 +96,18 @@ class OnDemandThroughputTest extends EndToEndTest {
     assertThat(answered.onDemandThroughput()).isEqualTo(max(100L, 70L));
     assertThat(describe(name).onDemandThroughput()).isEqualTo(max(100L, 70L));
 
-    // -1 removes one ceiling; the other stays.
-    dynamo.updateTable(r -> r.tableName(name).onDemandThroughput(max(-1L, null)));
+    // -1 removes one ceiling; the other stays. UpdateTable's answer shows the removed one as -1,
+    // DescribeTable leaves it out, as DynamoDB answers.
+    assertThat(dynamo.updateTable(r -> r.tableName(name).onDemandThroughput(max(-1L, null)))
+        .tableDescription().onDemandThroughput()).isEqualTo(max(-1L, 70L));
     assertThat(describe(name).onDemandThroughput()).isEqualTo(max(null, 70L));
     // Both removed: DescribeTable shows no OnDemandThroughput at all.
-    dynamo.updateTable(r -> r.tableName(name).onDemandThroughput(max(null, -1L)));
+    assertThat(dynamo.updateTable(r -> r.tableName(name).onDemandThroughput(max(null, -1L)))
+        .tableDescription().onDemandThroughput()).isEqualTo(max(null, -1L));
     assertThat(describe(name).onDemandThroughput()).isNull();
     // Removing what is not set is taken too.
-    dynamo.updateTable(r -> r.tableName(name).onDemandThroughput(max(-1L, -1L)));
+    assertThat(dynamo.updateTable(r -> r.tableName(name).onDemandThroughput(max(-1L, -1L)))
+        .tableDescription().onDemandThroughput()).isEqualTo(max(-1L, -1L));
     assertThat(describe(name).onDemandThroughput()).isNull();
 
     // A GSI's ceilings change with an Update of the index.
