@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -201,6 +202,62 @@ class ConsoleTest {
     assertThat(render("#/table/Orders")).contains("No stream: enable one with UpdateTable.");
   }
 
+  @Test
+  void anItemIsEditedAndASaveOverSomeoneElsesChangeIsRefused() throws Exception {
+    String chromium = browser();
+    Map<String, AttributeValue> key = Map.of("pk", AttributeValue.fromS("CUSTOMER#bob"),
+        "sk", AttributeValue.fromS("PROFILE"));
+    try (HeadlessChromium page = new HeadlessChromium(chromium, profile.resolve("devtools"))) {
+      page.open("http://127.0.0.1:" + server.port() + "/stator/console#/item/Orders?key="
+          + java.net.URLEncoder.encode("{\"pk\":{\"S\":\"CUSTOMER#bob\"},"
+              + "\"sk\":{\"S\":\"PROFILE\"}}", StandardCharsets.UTF_8));
+      page.await("document.getElementById('item-json')", Duration.ofSeconds(30));
+      save(page, "item => { item.tier = {S: 'gold'}; return item; }");
+      page.await("document.body.dataset.saved === 'ok'", Duration.ofSeconds(30));
+      assertThat(dynamo.getItem(b -> b.tableName("Orders").key(key).consistentRead(true)).item())
+          .containsEntry("tier", AttributeValue.fromS("gold"));
+
+      // someone else changes the item: the page's next save must not overwrite it
+      dynamo.updateItem(b -> b.tableName("Orders").key(key).updateExpression("SET tier = :t")
+          .expressionAttributeValues(Map.of(":t", AttributeValue.fromS("platinum"))));
+      save(page, "item => { item.tier = {S: 'silver'}; return item; }");
+      page.await("document.body.dataset.saved === 'error'", Duration.ofSeconds(30));
+      assertThat(page.evaluate("document.getElementById('item-status').textContent"))
+          .startsWith("Not saved: the item changed since it was opened");
+      assertThat(dynamo.getItem(b -> b.tableName("Orders").key(key).consistentRead(true)).item())
+          .containsEntry("tier", AttributeValue.fromS("platinum"));
+
+      // a value of the wrong type is refused by the server, and the page says so
+      save(page, "item => { item.n = {N: 'abc'}; return item; }");
+      page.await("document.body.dataset.saved === 'error'", Duration.ofSeconds(30));
+      assertThat(page.evaluate("document.getElementById('item-status').textContent"))
+          .startsWith("Not saved: ValidationException: ");
+      save(page, "item => { item.n = {Number: '1'}; return item; }");
+      page.await("document.body.dataset.saved === 'error'", Duration.ofSeconds(30));
+      assertThat(page.evaluate("document.getElementById('item-status').textContent"))
+          .isEqualTo("Not saved: n is not a typed value such as {\"S\": \"text\"} or"
+              + " {\"N\": \"1\"}");
+    }
+  }
+
+  /** Changes the editor's item with a JavaScript function of it, then presses Save. */
+  private static void save(HeadlessChromium page, String change) throws Exception {
+    page.evaluate("(() => { const t = document.getElementById('item-json');"
+        + " document.body.dataset.saved = '';"
+        + " t.value = JSON.stringify((" + change + ")(JSON.parse(t.value)));"
+        + " document.getElementById('item-save').click(); return 'saving'; })()");
+  }
+
+  private static String browser() {
+    String chromium = HeadlessChromium.installed();
+    if (chromium == null) {
+      assertThat(Boolean.getBoolean("stator.console.requireBrowser"))
+          .as("chromium is required but not installed").isFalse();
+      assumeTrue(false, "chromium is not installed");
+    }
+    return chromium;
+  }
+
   private static List<String> sortKeys(String dom) {
     return all(dom, "<td class=\"value sort-key\">(?:<span[^>]*>[^<]*</span>)? ([^<]+)<");
   }
@@ -216,19 +273,13 @@ class ConsoleTest {
 
   /** The page's DOM once its requests are answered, as headless Chromium renders it. */
   private static String render(String fragment) throws Exception {
-    String chromium = chromium();
-    boolean required = Boolean.getBoolean("stator.console.requireBrowser");
-    if (chromium == null) {
-      assertThat(required).as("chromium is required but not installed").isFalse();
-      assumeTrue(false, "chromium is not installed");
-    }
+    List<String> command = new ArrayList<>(
+        HeadlessChromium.headless(browser(), profile.resolve("profile")));
+    command.addAll(List.of("--virtual-time-budget=20000", "--dump-dom",
+        "http://127.0.0.1:" + server.port() + "/stator/console" + fragment));
     Path out = Files.createTempFile("console", ".html");
     try {
-      Process p = new ProcessBuilder(chromium, "--headless", "--no-sandbox", "--disable-gpu",
-          "--disable-quic", "--no-first-run", "--disable-background-networking",
-          "--disable-component-update", "--disable-sync",
-          "--user-data-dir=" + profile.resolve("profile"), "--virtual-time-budget=20000",
-          "--dump-dom", "http://127.0.0.1:" + server.port() + "/stator/console" + fragment)
+      Process p = new ProcessBuilder(command)
           .redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
       assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("chromium finished").isTrue();
       String dom = Files.readString(out, StandardCharsets.UTF_8);
@@ -238,16 +289,5 @@ class ConsoleTest {
     } finally {
       Files.delete(out);
     }
-  }
-
-  private static String chromium() {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
-      for (String name : List.of("chromium", "chromium-browser")) {
-        if (Files.isExecutable(Path.of(dir, name))) {
-          return Path.of(dir, name).toString();
-        }
-      }
-    }
-    return null;
   }
 }

@@ -61,7 +61,8 @@ function show(value) {
     case 'NULL': return 'null';
     case 'SS': case 'NS': case 'BS': return '<<' + v.join(', ') + '>>';
     case 'L': return '[' + v.map(show).join(', ') + ']';
-    case 'M': return '{' + Object.entries(v).map(([k, x]) => k + ': ' + show(x)).join(', ') + '}';
+    case 'M': return '{' + Object.keys(v).sort().map((k) => k + ': ' + show(v[k])).join(', ')
+        + '}';
     default: return JSON.stringify(value);
   }
 }
@@ -203,7 +204,11 @@ async function tableView(view, name, descending) {
     const rows = c.items.map((item) => {
       const entity = range ? entityOf(item[range]) : null;
       if (entity) entities.add(entity);
+      const key = {[hash]: item[hash]};
+      if (range) key[range] = item[range];
       return el('tr', {class: 'item'},
+          el('td', {}, el('a', {class: 'edit', href: '#/item/' + encodeURIComponent(name)
+              + '?key=' + encodeURIComponent(JSON.stringify(key))}, 'edit')),
           range ? el('td', {class: 'value sort-key'}, badge(entity), ' ', show(item[range])) : null,
           others.map((a) => el('td', {class: 'value'}, item[a] ? show(item[a]) : '')));
     });
@@ -212,7 +217,8 @@ async function tableView(view, name, descending) {
             el('span', {class: 'value partition-key'}, show(c.pk)),
             el('span', {class: 'muted'}, ' · ' + c.items.length + ' item(s)')),
         el('table', {},
-            el('tr', {}, range ? el('th', {}, range) : null, others.map((a) => el('th', {}, a))),
+            el('tr', {}, el('th', {}, ''), range ? el('th', {}, range) : null,
+                others.map((a) => el('th', {}, a))),
             rows)));
   }
   const order = el('div', {class: 'toolbar'},
@@ -223,7 +229,8 @@ async function tableView(view, name, descending) {
   const legend = el('p', {class: 'legend'}, [...entities].sort().map(badge));
   const report = await partitionReport(name);
   view.replaceChildren(el('h1', {}, name),
-      el('p', {}, el('a', {href: '#/query/' + encodeURIComponent(name)}, 'Query this table')),
+      el('p', {}, el('a', {href: '#/query/' + encodeURIComponent(name)}, 'Query this table'),
+          ' · ', el('a', {href: '#/item/' + encodeURIComponent(name)}, 'New item')),
       el('h2', {}, 'Item collections'), order, legend,
       ...sections,
       el('h2', {}, 'Key design'), warningsSection(keyDesignWarnings(table, items, report)),
@@ -266,8 +273,7 @@ async function streamSection(table) {
     return el('p', {class: 'muted'}, 'No stream: enable one with UpdateTable.');
   }
   const records = await streamRecords(table.LatestStreamArn);
-  const image = (i) => i ? '{' + Object.entries(i).map(([k, v]) => k + ': ' + show(v))
-      .join(', ') + '}' : '';
+  const image = (i) => i ? show({M: i}) : '';
   return el('div', {},
       el('p', {class: 'muted'}, table.StreamSpecification.StreamViewType + ' · '
           + records.length + ' record(s)'),
@@ -389,6 +395,110 @@ function partitions(report) {
           el('tr', {}, ['Partition', 'Hash range', 'Bytes', 'RCU / WCU per s', 'Throttles',
             'Hottest keys'].map((h) => el('th', {}, h))),
           rows));
+}
+
+// ---- the item editor -----------------------------------------------------------------------
+
+/**
+ * An item as DynamoDB JSON, edited in place. A save is a PutItem that holds only if the item
+ * still has every value it had when it was opened (or, for a new item, if none has its key):
+ * someone else's change in between fails it instead of being overwritten.
+ */
+async function itemView(view, name) {
+  const table = (await api('DescribeTable', {TableName: name})).Table;
+  const keyNames = table.KeySchema.map((k) => k.AttributeName);
+  const params = new URLSearchParams(location.hash.split('?')[1] || '');
+  const key = params.get('key') ? JSON.parse(params.get('key')) : null;
+  let original = null;
+  if (key) {
+    const got = await api('GetItem', {TableName: name, Key: key, ConsistentRead: true});
+    original = got.Item || null;
+    if (!original) throw new Error('No item with the key ' + JSON.stringify(key));
+  }
+  const template = original || Object.fromEntries(keyNames.map((k) => [k, {[table
+      .AttributeDefinitions.find((a) => a.AttributeName === k).AttributeType]: ''}]));
+  const text = el('textarea', {id: 'item-json', rows: '18', cols: '90', spellcheck: 'false'});
+  text.value = JSON.stringify(template, null, 2);
+  const status = el('p', {id: 'item-status'});
+  const save = el('button', {id: 'item-save', type: 'button'}, original ? 'Save' : 'Create');
+  save.addEventListener('click', async () => {
+    status.className = '';
+    status.textContent = 'Saving…';
+    document.body.dataset.saved = '';
+    try {
+      const item = parseItem(text.value, keyNames);
+      if (original) {
+        for (const k of keyNames) {
+          if (JSON.stringify(item[k]) !== JSON.stringify(original[k])) {
+            throw new Error('The key (' + keyNames.join(', ') + ') cannot change: open a new'
+                + ' item to create one with another key.');
+          }
+        }
+      }
+      await api('PutItem', Object.assign({TableName: name, Item: item}, unchanged(original,
+          keyNames)));
+      original = item;
+      status.textContent = 'Saved.';
+      document.body.dataset.saved = 'ok';
+    } catch (e) {
+      status.className = 'error';
+      status.textContent = e.message.startsWith('ConditionalCheckFailedException')
+          ? 'Not saved: the item changed since it was opened (or, for a new item, one with its'
+              + ' key exists). Reload to see it.'
+          : 'Not saved: ' + e.message;
+      document.body.dataset.saved = 'error';
+    }
+  });
+  view.replaceChildren(el('h1', {}, (original ? 'Item of ' : 'New item in ') + name),
+      el('p', {class: 'muted'}, 'DynamoDB JSON: every value typed, as {"S": "text"},'
+          + ' {"N": "42"}, {"BOOL": true}, {"L": [...]}, {"M": {...}}.'),
+      text, el('p', {}, save), status);
+}
+
+/** The editor's text as an item, or an error that says where it is wrong. */
+function parseItem(text, keyNames) {
+  let item;
+  try {
+    item = JSON.parse(text);
+  } catch (e) {
+    throw new Error('the text is not JSON: ' + e.message);
+  }
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+    throw new Error('an item is a JSON object of attributes');
+  }
+  const types = ['S', 'N', 'B', 'BOOL', 'NULL', 'SS', 'NS', 'BS', 'L', 'M'];
+  const check = (value, path) => {
+    if (typeof value !== 'object' || value === null || Object.keys(value).length !== 1
+        || !types.includes(Object.keys(value)[0])) {
+      throw new Error(path + ' is not a typed value such as {"S": "text"} or {"N": "1"}');
+    }
+    const [type, v] = Object.entries(value)[0];
+    if (type === 'L') v.forEach((x, i) => check(x, path + '[' + i + ']'));
+    if (type === 'M') Object.entries(v).forEach(([k, x]) => check(x, path + '.' + k));
+  };
+  for (const [name, value] of Object.entries(item)) check(value, name);
+  for (const k of keyNames) {
+    if (!item[k]) throw new Error('the key attribute ' + k + ' is missing');
+  }
+  return item;
+}
+
+/** The condition of a save: every value as opened, or no item with the key yet. */
+function unchanged(original, keyNames) {
+  const names = {};
+  const values = {};
+  const terms = [];
+  if (!original) {
+    names['#k'] = keyNames[0];
+    return {ConditionExpression: 'attribute_not_exists(#k)', ExpressionAttributeNames: names};
+  }
+  Object.entries(original).forEach(([attribute, value], i) => {
+    names['#a' + i] = attribute;
+    values[':v' + i] = value;
+    terms.push('#a' + i + ' = :v' + i);
+  });
+  return {ConditionExpression: terms.join(' AND '), ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values};
 }
 
 // ---- the query builder ---------------------------------------------------------------------
@@ -516,8 +626,14 @@ async function route() {
   const crumbs = document.getElementById('crumbs');
   const m = /^#\/table\/([^?]+)(\?order=desc)?$/.exec(location.hash);
   const q = /^#\/query\/([^?]+)/.exec(location.hash);
+  const it = /^#\/item\/([^?]+)/.exec(location.hash);
   try {
-    if (q) {
+    if (it) {
+      const name = decodeURIComponent(it[1]);
+      crumbs.replaceChildren(el('a', {href: '#/'}, 'Tables'), ' / ',
+          el('a', {href: '#/table/' + it[1]}, name), ' / item');
+      await itemView(view, name);
+    } else if (q) {
       const name = decodeURIComponent(q[1]);
       crumbs.replaceChildren(el('a', {href: '#/'}, 'Tables'), ' / ',
           el('a', {href: '#/table/' + q[1]}, name), ' / query');
