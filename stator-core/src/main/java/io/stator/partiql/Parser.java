@@ -35,6 +35,9 @@ final class Parser {
           "begins_with", "contains", "attribute_type", "attribute_exists",
           "attribute_not_exists", "size", "list_append", "set_add", "set_delete");
 
+  /** Functions of a SET's value only: in a WHERE clause DynamoDB knows no such function. */
+  private static final Set<String> SET_FUNCTIONS = Set.of("set_add", "set_delete");
+
   /**
    * How deep parentheses, NOTs and nested values may go: deeper than any item DynamoDB stores
    * (32 levels), shallow enough that no statement can exhaust the parser's stack.
@@ -52,6 +55,8 @@ final class Parser {
   private String valuePath = "root";
   /** The next map read is an INSERT's item, whose attributes are each a root. */
   private boolean itemNext;
+  /** Reading a WHERE clause. */
+  private boolean inWhere;
   private int parameters;
   private int depth;
 
@@ -118,7 +123,7 @@ final class Parser {
     String table = name();
     String index = acceptSymbol(".") ? name() : null;
     refuseAlias();
-    Term where = acceptKeyword("WHERE") ? condition() : null;
+    Term where = acceptKeyword("WHERE") ? where() : null;
     return new Statement.Select(table, index, projection, where, orderBy());
   }
 
@@ -185,7 +190,7 @@ final class Parser {
       throw unexpected(peek());
     }
     expectKeyword("WHERE");
-    Term where = condition();
+    Term where = where();
     return new Statement.Update(table, actions, where, returning());
   }
 
@@ -198,7 +203,7 @@ final class Parser {
     String table = name();
     refuseAlias();
     expectKeyword("WHERE");
-    Term where = condition();
+    Term where = where();
     return new Statement.Delete(table, where, returning());
   }
 
@@ -221,6 +226,16 @@ final class Parser {
   }
 
   // ---- conditions -------------------------------------------------------------------------
+
+  /** A WHERE clause's condition, where functions of a SET's value are unknown. */
+  private Term where() {
+    inWhere = true;
+    try {
+      return condition();
+    } finally {
+      inWhere = false;
+    }
+  }
 
   private Term condition() {
     Term left = conjunction();
@@ -443,7 +458,7 @@ final class Parser {
   private Term call() {
     Token name = take();
     String function = name.text().toLowerCase(java.util.Locale.ROOT);
-    if (!FUNCTIONS.contains(function)) {
+    if (!FUNCTIONS.contains(function) || (inWhere && SET_FUNCTIONS.contains(function))) {
       // Not a statement that is not well formed to DynamoDB: the function is named, with where
       throw DynamoDbException.validation(
           "Unrecognized function: " + function + " at " + place(name));

@@ -258,6 +258,10 @@ class PartiqlTest extends EndToEndTest {
     String unknown = "SELECT * FROM " + t + " WHERE pk = 'a' AND nope(a)";
     assertValidation("Unrecognized function: nope at 1:" + (unknown.indexOf("nope") + 1) + ":4",
         () -> run(unknown));
+    // set_add and set_delete are functions of a SET's value, unknown in a WHERE clause.
+    String setAdd = "SELECT * FROM " + t + " WHERE pk = 'a' AND set_add(v, <<'x'>>) = v";
+    assertValidation("Unrecognized function: set_add at 1:" + (setAdd.indexOf("set_add") + 1)
+        + ":7", () -> run(setAdd));
     // EXISTS is a statement of ExecuteTransaction, no function of a WHERE clause.
     String exists = "SELECT * FROM " + t + " WHERE pk = 'a' AND EXISTS(v)";
     assertValidation("Unrecognized function: exists at 1:" + (exists.indexOf("EXISTS") + 1) + ":6",
