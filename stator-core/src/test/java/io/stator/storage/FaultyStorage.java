@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
@@ -30,6 +31,8 @@ public final class FaultyStorage implements Storage {
   private volatile Predicate<Commit> commitFilter = commit -> true;
   private volatile Predicate<String> readFilter = space -> true;
   private volatile long commitDelayNanos;
+  private volatile CountDownLatch commitEntered;
+  private volatile CountDownLatch commitReleased;
 
   public FaultyStorage(Storage delegate) {
     this.delegate = delegate;
@@ -80,6 +83,18 @@ public final class FaultyStorage implements Storage {
     return this;
   }
 
+  /**
+   * Matching commits wait, before they are applied, until {@code released} opens, counting down
+   * {@code entered} as each begins to wait: a storage that stalls (a remote one whose node has
+   * stopped answering) for exactly as long as a test wants, with no timing in the test; a null
+   * {@code released} holds no more commits.
+   */
+  public FaultyStorage holdCommits(CountDownLatch entered, CountDownLatch released) {
+    commitEntered = entered;
+    commitReleased = released;
+    return this;
+  }
+
   /** Commit faults apply only to commits that write to a space {@code space} accepts. */
   public FaultyStorage onlyCommits(Predicate<String> space) {
     commitFilter = commit -> commit.writes().stream().anyMatch(w -> space.test(w.space()));
@@ -112,6 +127,16 @@ public final class FaultyStorage implements Storage {
       }
     }
     boolean matches = commitFilter.test(commit);
+    CountDownLatch released = commitReleased;
+    if (matches && released != null) {
+      commitEntered.countDown();
+      try {
+        released.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new StorageException("interrupted while held", e);
+      }
+    }
     if (matches && take(failBefore)) {
       throw new StorageException("injected: commit failed, nothing written");
     }

@@ -409,15 +409,13 @@ public final class Main implements Runnable {
                   .withGsiLag(gsiLag));
       StatorServer server;
       try {
-        // Both storages serve calls on the event loops: the worker hop cost more than any
-        // RocksDB wait it would hide (measured, see StatorServer).
         server =
             StatorServer.start(
                 host,
                 port,
                 database,
                 region,
-                true,
+                callsOnEventLoops(storageKind()),
                 eventLoops != null ? eventLoops : StatorServer.defaultEventLoops(),
                 limits,
                 signatures,
@@ -616,6 +614,17 @@ public final class Main implements Runnable {
     }
 
     /** The storage named by --storage and --in-memory, checked against the other options. */
+    /**
+     * Whether the {@link Database} calls run on the event loops: for the local storages, whose
+     * rare wait costs less than a hand-off on every request (measured, see {@link StatorServer});
+     * not for Cassandra, where a call waits on the network and a stalled node holds a call up to
+     * the driver's request timeout: on workers apart from the loops, a stall holds up only the
+     * connections of the workers that wait (see docs/cassandra.md).
+     */
+    static boolean callsOnEventLoops(String storageKind) {
+      return !storageKind.equals("cassandra");
+    }
+
     private String storageKind() {
       String kind = storage == null ? (inMemory ? "memory" : "rocksdb") : storage;
       if (!List.of("rocksdb", "memory", "cassandra").contains(kind)) {

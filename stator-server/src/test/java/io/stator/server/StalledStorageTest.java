@@ -1,0 +1,127 @@
+package io.stator.server;
+
+import static java.nio.charset.StandardCharsets.US_ASCII;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.stator.Stator;
+import io.stator.server.HttpProtocolTest.RawResponse;
+import io.stator.storage.FaultyStorage;
+import io.stator.storage.memory.MemoryStorage;
+import java.io.IOException;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A storage that stalls (a Cassandra node that stops answering) holds up only the requests that
+ * wait on it when the calls run on workers, as {@code serve --storage cassandra} runs them: on
+ * one event loop, a PutItem held inside the storage leaves another connection's GetItem and the
+ * server's own endpoints answering, and when the storage answers again the held PutItem is
+ * answered and the next one is served. With the calls on that one event loop, the same stall
+ * holds up the other connection too, which is why the Cassandra storage does not run there.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class StalledStorageTest {
+  private static final String CREATE_TABLE =
+      "{\"TableName\":\"stalls\",\"BillingMode\":\"PAY_PER_REQUEST\","
+          + "\"AttributeDefinitions\":[{\"AttributeName\":\"k\",\"AttributeType\":\"S\"}],"
+          + "\"KeySchema\":[{\"AttributeName\":\"k\",\"KeyType\":\"HASH\"}]}";
+  private static final String PUT = "{\"TableName\":\"stalls\",\"Item\":{\"k\":{\"S\":\"held\"}}}";
+  private static final String GET =
+      "{\"TableName\":\"stalls\",\"Key\":{\"k\":{\"S\":\"held\"}},\"ConsistentRead\":true}";
+  private static final String CONNECTIONS = "GET /stator/connections HTTP/1.1\r\nHost: x\r\n\r\n";
+
+  @Test
+  void cassandraIsServedOnWorkersAndTheLocalStoragesOnTheEventLoops() {
+    assertThat(Main.Serve.callsOnEventLoops("cassandra")).isFalse();
+    assertThat(Main.Serve.callsOnEventLoops("rocksdb")).isTrue();
+    assertThat(Main.Serve.callsOnEventLoops("memory")).isTrue();
+  }
+
+  @Test
+  void onWorkersAHeldCommitHoldsUpOnlyItsOwnConnectionAndRecovers() throws Exception {
+    FaultyStorage storage = new FaultyStorage(new MemoryStorage());
+    try (StatorServer server = start(storage, false);
+        Socket writer = connect(server);
+        Socket other = connect(server)) {
+      assertThat(post(writer, "CreateTable", CREATE_TABLE).status()).isEqualTo(200);
+      CountDownLatch entered = new CountDownLatch(1);
+      CountDownLatch released = new CountDownLatch(1);
+      storage.onlyCommits(space -> space.startsWith("table.")).holdCommits(entered, released);
+
+      send(writer, HttpProtocolTest.rawPost("PutItem", PUT));
+      assertThat(entered.await(10, TimeUnit.SECONDS)).as("the PutItem reached the storage").isTrue();
+
+      long start = System.nanoTime();
+      RawResponse read = post(other, "GetItem", GET);
+      RawResponse connections = exchange(other, CONNECTIONS);
+      long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      assertThat(read.status()).isEqualTo(200);
+      assertThat(read.body()).doesNotContain("held"); // the held PutItem is not applied yet
+      assertThat(connections.status()).isEqualTo(200);
+      assertThat(connections.body()).contains("\"Open\":2");
+      System.out.println("other connection answered in " + millis + " ms during the stall");
+
+      released.countDown();
+      assertThat(RawResponse.read(writer.getInputStream()).status()).isEqualTo(200);
+      storage.holdCommits(new CountDownLatch(1), null);
+      assertThat(post(writer, "PutItem", PUT.replace("held", "after")).status()).isEqualTo(200);
+      assertThat(post(other, "GetItem", GET).body()).contains("\"held\"");
+    }
+  }
+
+  @Test
+  void onTheEventLoopAHeldCommitHoldsUpTheOtherConnectionsOfTheLoop() throws Exception {
+    FaultyStorage storage = new FaultyStorage(new MemoryStorage());
+    try (StatorServer server = start(storage, true);
+        Socket writer = connect(server);
+        Socket other = connect(server)) {
+      assertThat(post(writer, "CreateTable", CREATE_TABLE).status()).isEqualTo(200);
+      CountDownLatch entered = new CountDownLatch(1);
+      CountDownLatch released = new CountDownLatch(1);
+      storage.onlyCommits(space -> space.startsWith("table.")).holdCommits(entered, released);
+
+      send(writer, HttpProtocolTest.rawPost("PutItem", PUT));
+      assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+      send(other, HttpProtocolTest.rawPost("GetItem", GET));
+      other.setSoTimeout(1_000);
+      assertThatThrownBy(() -> RawResponse.read(other.getInputStream()))
+          .isInstanceOf(SocketTimeoutException.class);
+
+      released.countDown();
+      assertThat(RawResponse.read(writer.getInputStream()).status()).isEqualTo(200);
+    }
+  }
+
+  private static StatorServer start(FaultyStorage storage, boolean callsOnEventLoops) {
+    return StatorServer.start(
+        "127.0.0.1", 0, Stator.open(storage), "us-east-1", callsOnEventLoops, 1,
+        ServerLimits.defaults());
+  }
+
+  private static Socket connect(StatorServer server) throws IOException {
+    Socket socket = new Socket("127.0.0.1", server.port());
+    socket.setSoTimeout(10_000);
+    return socket;
+  }
+
+  private static void send(Socket socket, byte[] request) throws IOException {
+    socket.getOutputStream().write(request);
+    socket.getOutputStream().flush();
+  }
+
+  private static RawResponse post(Socket socket, String operation, String body)
+      throws IOException {
+    send(socket, HttpProtocolTest.rawPost(operation, body));
+    return RawResponse.read(socket.getInputStream());
+  }
+
+  private static RawResponse exchange(Socket socket, String request) throws IOException {
+    send(socket, request.getBytes(US_ASCII));
+    return RawResponse.read(socket.getInputStream());
+  }
+}
