@@ -186,7 +186,7 @@ final class DynamoDbEndpoint implements AutoCloseable {
     }
   }
 
-  private static void deleteRecursively(Path directory) {
+  static void deleteRecursively(Path directory) {
     try (Stream<Path> paths = Files.walk(directory)) {
       paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
     } catch (IOException e) {

@@ -34,8 +34,8 @@ import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
 /**
  * Base of the end-to-end tests: each subclass runs once per {@link Target} (the real server on
- * in-memory storage and on RocksDB, or an external endpoint), against one endpoint started for
- * the whole class. Tests share the endpoint, so each creates its own tables with unique names.
+ * in-memory storage, on RocksDB and on a Cassandra node, or an external endpoint), against one
+ * endpoint started for the whole class. Tests share the endpoint, so each creates its own tables with unique names.
  *
  * <p>To check the suite's expectations against another DynamoDB implementation, run it with
  * {@code -Dstator.e2e.endpoint=http://127.0.0.1:PORT}; each test class notes where such a peer

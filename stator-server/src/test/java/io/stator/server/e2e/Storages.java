@@ -13,6 +13,9 @@ final class Storages {
     return switch (target) {
       case MEMORY -> new MemoryStorage();
       case ROCKSDB -> RocksDbStorage.open(dataDirectory);
+      // The data directory's name names the run's store in the node's one keyspace: a restart
+      // on the same directory opens the same store, another run a fresh one.
+      case CASSANDRA -> CassandraForTests.open(dataDirectory.getFileName().toString());
       case EXTERNAL -> throw new IllegalArgumentException("an external endpoint has no storage");
     };
   }
