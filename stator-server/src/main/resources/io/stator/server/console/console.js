@@ -167,7 +167,120 @@ async function tablesView(view) {
           : el('table', {id: 'tables'},
               el('tr', {}, ['Table', 'Status', 'Key', 'Items', 'Bytes', 'Billing', 'Indexes',
                 'Stream'].map((h) => el('th', {}, h))),
-              rows));
+              rows),
+      el('h2', {}, 'Create a table'), createTableForm());
+}
+
+const KEY_TYPES = ['S', 'N', 'B'];
+
+function keyFields(prefix, label) {
+  return [el('label', {}, label + ' ', el('input', {name: prefix + 'Name', size: '12'})), ' ',
+    el('select', {name: prefix + 'Type'}, KEY_TYPES.map((t) => el('option', {value: t}, t)))];
+}
+
+/** The attribute definitions and key schema of a form's partition and sort key fields. */
+function keysOf(data, definitions) {
+  const schema = [];
+  for (const [prefix, keyType] of [['pk', 'HASH'], ['sk', 'RANGE']]) {
+    const name = (data.get(prefix + 'Name') || '').trim();
+    if (!name) continue;
+    schema.push({AttributeName: name, KeyType: keyType});
+    if (!definitions.some((d) => d.AttributeName === name)) {
+      definitions.push({AttributeName: name, AttributeType: data.get(prefix + 'Type')});
+    }
+  }
+  return schema;
+}
+
+/** A form whose submit runs an action and reports it in the form's status line. */
+function actionForm(id, fields, button, action) {
+  const status = el('span', {class: 'form-status'});
+  const form = el('form', {id}, fields, ' ', el('button', {type: 'submit'}, button), ' ', status);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    status.className = 'form-status';
+    status.textContent = '…';
+    document.body.dataset.done = '';
+    try {
+      await action(new FormData(form));
+      status.textContent = 'Done.';
+      await route();
+      document.body.dataset.done = 'ok';
+    } catch (e) {
+      status.className = 'form-status error';
+      status.textContent = e.message;
+      document.body.dataset.done = 'error';
+    }
+  });
+  return form;
+}
+
+function createTableForm() {
+  return actionForm('create-table', [
+    el('label', {}, 'Name ', el('input', {name: 'table', size: '16'})), ' ',
+    ...keyFields('pk', 'Partition key'), ' ', ...keyFields('sk', 'Sort key (optional)'), ' ',
+    el('select', {name: 'billing'}, el('option', {value: 'PAY_PER_REQUEST'}, 'on demand'),
+        el('option', {value: 'PROVISIONED'}, 'provisioned 5/5'))], 'Create', async (data) => {
+    const definitions = [];
+    const request = {TableName: data.get('table'), KeySchema: keysOf(data, definitions),
+      AttributeDefinitions: definitions, BillingMode: data.get('billing')};
+    if (request.BillingMode === 'PROVISIONED') {
+      request.ProvisionedThroughput = {ReadCapacityUnits: 5, WriteCapacityUnits: 5};
+    }
+    await api('CreateTable', request);
+  });
+}
+
+/** On a table's page: add a GSI (backfilled as DynamoDB does), remove one, delete the table. */
+function tableForms(table) {
+  const name = table.TableName;
+  const gsis = table.GlobalSecondaryIndexes || [];
+  return el('div', {},
+      actionForm('add-gsi', [
+        el('label', {}, 'Index name ', el('input', {name: 'index', size: '14'})), ' ',
+        ...keyFields('pk', 'Partition key'), ' ', ...keyFields('sk', 'Sort key (optional)'), ' ',
+        el('select', {name: 'projection'}, ['ALL', 'KEYS_ONLY'].map((p) =>
+            el('option', {value: p}, p)))], 'Add GSI', async (data) => {
+        const definitions = [];
+        const create = {IndexName: data.get('index'), KeySchema: keysOf(data, definitions),
+          Projection: {ProjectionType: data.get('projection')}};
+        if (!table.BillingModeSummary
+            || table.BillingModeSummary.BillingMode !== 'PAY_PER_REQUEST') {
+          create.ProvisionedThroughput = {ReadCapacityUnits: 5, WriteCapacityUnits: 5};
+        }
+        await api('UpdateTable', {TableName: name, AttributeDefinitions: definitions,
+          GlobalSecondaryIndexUpdates: [{Create: create}]});
+      }),
+      gsis.length === 0 ? null : actionForm('remove-gsi', [el('select', {name: 'index'},
+          gsis.map((g) => el('option', {value: g.IndexName}, g.IndexName)))], 'Remove GSI',
+      async (data) => api('UpdateTable', {TableName: name,
+        GlobalSecondaryIndexUpdates: [{Delete: {IndexName: data.get('index')}}]})),
+      actionForm('delete-table', [el('label', {}, 'Type the name to delete the table ',
+          el('input', {name: 'confirm', size: '16'}))], 'Delete table', async (data) => {
+        if (data.get('confirm') !== name) {
+          throw new Error('Type ' + name + ' to delete it.');
+        }
+        await api('DeleteTable', {TableName: name});
+        location.hash = '#/';
+      }));
+}
+
+/** The table's indexes with their status: a GSI being added shows its backfill. */
+function indexesSection(table) {
+  const gsis = table.GlobalSecondaryIndexes || [];
+  const lsis = table.LocalSecondaryIndexes || [];
+  if (gsis.length + lsis.length === 0) return el('p', {class: 'muted'}, 'No secondary index.');
+  const key = (schema) => schema.map((k) => k.AttributeName + ' (' + k.KeyType + ')').join(', ');
+  return el('table', {id: 'indexes'},
+      el('tr', {}, ['Index', 'Kind', 'Key', 'Projection', 'Status', 'Items'].map((h) =>
+          el('th', {}, h))),
+      gsis.map((g) => el('tr', {class: 'index'}, el('td', {}, g.IndexName), el('td', {}, 'GSI'),
+          el('td', {}, key(g.KeySchema)), el('td', {}, g.Projection.ProjectionType),
+          el('td', {class: 'index-status'}, g.IndexStatus + (g.Backfilling ? ' (backfilling)'
+              : '')), el('td', {}, g.ItemCount))),
+      lsis.map((l) => el('tr', {class: 'index'}, el('td', {}, l.IndexName), el('td', {}, 'LSI'),
+          el('td', {}, key(l.KeySchema)), el('td', {}, l.Projection.ProjectionType),
+          el('td', {class: 'index-status'}, 'ACTIVE'), el('td', {}, l.ItemCount))));
 }
 
 async function tableView(view, name, descending) {
@@ -231,6 +344,7 @@ async function tableView(view, name, descending) {
   view.replaceChildren(el('h1', {}, name),
       el('p', {}, el('a', {href: '#/query/' + encodeURIComponent(name)}, 'Query this table'),
           ' · ', el('a', {href: '#/item/' + encodeURIComponent(name)}, 'New item')),
+      el('h2', {}, 'Indexes'), indexesSection(table), tableForms(table),
       el('h2', {}, 'Item collections'), order, legend,
       ...sections,
       el('h2', {}, 'Key design'), warningsSection(keyDesignWarnings(table, items, report)),
