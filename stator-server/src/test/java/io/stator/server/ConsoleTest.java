@@ -274,6 +274,32 @@ class ConsoleTest {
     }
   }
 
+  @Test
+  void aPartiqlStatementRunsFromTheEditor() throws Exception {
+    try (HeadlessChromium page = new HeadlessChromium(browser(), profile.resolve("partiql"))) {
+      page.open("http://127.0.0.1:" + server.port() + "/stator/console#/partiql");
+      page.await("document.getElementById('partiql-run')", Duration.ofSeconds(30));
+      runStatement(page, "SELECT sk FROM \\\"Orders\\\" WHERE pk = 'CUSTOMER#alice'"
+          + " AND begins_with(sk, 'ORDER#')");
+      page.await("document.body.dataset.done === 'ok'", Duration.ofSeconds(30));
+      assertThat(page.evaluate("document.getElementById('partiql-counts').textContent"))
+          .isEqualTo("3 item(s) in 1 page(s)");
+      assertThat(page.evaluate("JSON.stringify([...document.querySelectorAll("
+          + "'#partiql-result td')].map(td => td.textContent))"))
+          .isEqualTo("[\"ORDER#1\",\"ORDER#10\",\"ORDER#2\"]");
+      runStatement(page, "SELECT * FROM \\\"Nope\\\"");
+      page.await("document.body.dataset.done === 'error'", Duration.ofSeconds(30));
+      assertThat(page.evaluate("document.querySelector('#partiql-result .error').textContent"))
+          .startsWith("ResourceNotFoundException: ");
+    }
+  }
+
+  private static void runStatement(HeadlessChromium page, String statement) throws Exception {
+    page.evaluate("(() => { document.body.dataset.done = '';"
+        + " document.getElementById('partiql-statement').value = \"" + statement + "\";"
+        + " document.getElementById('partiql-run').click(); return 'run'; })()");
+  }
+
   /** Fills a form's fields by name and submits it, as a user does. */
   private static void submit(HeadlessChromium page, String form, Map<String, String> fields)
       throws Exception {

@@ -163,6 +163,7 @@ async function tablesView(view) {
             ? t.StreamSpecification.StreamViewType : '—')));
   }
   view.replaceChildren(el('h1', {}, 'Tables'),
+      el('p', {}, el('a', {href: '#/partiql'}, 'PartiQL editor')),
       names.length === 0 ? el('p', {class: 'muted'}, 'No tables yet.')
           : el('table', {id: 'tables'},
               el('tr', {}, ['Table', 'Status', 'Key', 'Items', 'Bytes', 'Billing', 'Indexes',
@@ -615,6 +616,48 @@ function unchanged(original, keyNames) {
     ExpressionAttributeValues: values};
 }
 
+// ---- the PartiQL editor --------------------------------------------------------------------
+
+/** A statement run with ExecuteStatement, its pages followed, its items shown as a table. */
+async function partiqlView(view) {
+  const params = new URLSearchParams(location.hash.split('?')[1] || '');
+  const text = el('textarea', {id: 'partiql-statement', rows: '4', cols: '90',
+    spellcheck: 'false'});
+  text.value = params.get('statement') || 'SELECT * FROM "Table" WHERE pk = \'value\'';
+  const run = el('button', {id: 'partiql-run', type: 'button'}, 'Run');
+  const result = el('div', {id: 'partiql-result'});
+  run.addEventListener('click', async () => {
+    document.body.dataset.done = '';
+    result.replaceChildren(el('p', {class: 'muted'}, 'Running…'));
+    try {
+      const items = [];
+      let next;
+      let pages = 0;
+      do {
+        const page = await api('ExecuteStatement', next ? {Statement: text.value,
+          NextToken: next} : {Statement: text.value});
+        items.push(...(page.Items || []));
+        next = page.NextToken;
+        pages++;
+      } while (next && items.length < COLLECTION_ITEMS);
+      const columns = [...new Set(items.flatMap((i) => Object.keys(i)))].sort();
+      result.replaceChildren(
+          el('p', {id: 'partiql-counts'}, items.length + ' item(s) in ' + pages + ' page(s)'
+              + (next ? ', more follow' : '')),
+          el('table', {}, el('tr', {}, columns.map((c) => el('th', {}, c))),
+              items.map((item) => el('tr', {class: 'result'}, columns.map((c) =>
+                  el('td', {class: 'value'}, item[c] ? show(item[c]) : ''))))));
+      document.body.dataset.done = 'ok';
+    } catch (e) {
+      result.replaceChildren(el('p', {class: 'error'}, e.message));
+      document.body.dataset.done = 'error';
+    }
+  });
+  view.replaceChildren(el('h1', {}, 'PartiQL'),
+      el('p', {class: 'muted'}, 'SELECT, INSERT, UPDATE and DELETE, as ExecuteStatement runs'
+          + ' them.'), text, el('p', {}, run), result);
+}
+
 // ---- the query builder ---------------------------------------------------------------------
 
 const SORT_CONDITIONS = ['=', '<', '<=', '>', '>=', 'BETWEEN', 'begins_with'];
@@ -742,7 +785,10 @@ async function route() {
   const q = /^#\/query\/([^?]+)/.exec(location.hash);
   const it = /^#\/item\/([^?]+)/.exec(location.hash);
   try {
-    if (it) {
+    if (location.hash.startsWith('#/partiql')) {
+      crumbs.replaceChildren(el('a', {href: '#/'}, 'Tables'), ' / PartiQL');
+      await partiqlView(view);
+    } else if (it) {
       const name = decodeURIComponent(it[1]);
       crumbs.replaceChildren(el('a', {href: '#/'}, 'Tables'), ' / ',
           el('a', {href: '#/table/' + it[1]}, name), ' / item');
