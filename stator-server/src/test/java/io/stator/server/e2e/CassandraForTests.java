@@ -66,6 +66,12 @@ final class CassandraForTests {
     return CassandraStorage.open(session(), KEYSPACE, store);
   }
 
+  /** The node's process, started with the session if it is not yet. */
+  static synchronized long nodePid() {
+    session();
+    return node.pid();
+  }
+
   private static synchronized void stop() {
     if (session != null) {
       session.close();
