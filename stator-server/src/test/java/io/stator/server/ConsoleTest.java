@@ -294,6 +294,33 @@ class ConsoleTest {
     }
   }
 
+  @Test
+  void thePartitionChartFollowsTheTraffic() throws Exception {
+    dynamo.createTable(b -> b.tableName("Chart").billingMode(BillingMode.PAY_PER_REQUEST)
+        .attributeDefinitions(a -> a.attributeName("pk").attributeType(ScalarAttributeType.S))
+        .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH)));
+    Map<String, AttributeValue> key = Map.of("pk", AttributeValue.fromS("gauge"));
+    dynamo.putItem(b -> b.tableName("Chart").item(key));
+    String units = "parseFloat(document.querySelector('#partitions .hot-key').textContent"
+        + ".match(/\\(([0-9.]+) RCU/)[1])";
+    try (HeadlessChromium page = new HeadlessChromium(browser(), profile.resolve("chart"))) {
+      page.open("http://127.0.0.1:" + server.port() + "/stator/console#/table/Chart");
+      page.await("document.querySelector('#partitions .hot-key')", Duration.ofSeconds(30));
+      int partitions = Integer.parseInt(page.evaluate(
+          "String(document.querySelectorAll('#partitions tr.partition').length)"));
+      assertThat(page.evaluate("String(document.querySelectorAll('#partition-chart rect')"
+          + ".length)")).isEqualTo(String.valueOf(2 * partitions));
+      assertThat(Double.parseDouble(page.evaluate("String(" + units + ")"))).isLessThan(20);
+      // reads after the page opened show in it without a reload
+      for (int i = 0; i < 40; i++) {
+        dynamo.getItem(b -> b.tableName("Chart").key(key));
+      }
+      page.await(units + " >= 20", Duration.ofSeconds(30));
+    } finally {
+      dynamo.deleteTable(b -> b.tableName("Chart"));
+    }
+  }
+
   private static void runStatement(HeadlessChromium page, String statement) throws Exception {
     page.evaluate("(() => { document.body.dataset.done = '';"
         + " document.getElementById('partiql-statement').value = \"" + statement + "\";"

@@ -349,8 +349,9 @@ async function tableView(view, name, descending) {
       el('h2', {}, 'Item collections'), order, legend,
       ...sections,
       el('h2', {}, 'Key design'), warningsSection(keyDesignWarnings(table, items, report)),
-      el('h2', {}, 'Partitions'), partitions(report),
+      el('h2', {}, 'Partitions'), el('div', {id: 'partitions-section'}, partitions(report)),
       el('h2', {}, 'Stream'), await streamSection(table));
+  followPartitions(name);
 }
 
 // ---- the stream ----------------------------------------------------------------------------
@@ -488,6 +489,64 @@ async function partitionReport(name) {
   return response.ok ? response.json() : null;
 }
 
+const SVG = 'http://www.w3.org/2000/svg';
+const REFRESH_MILLIS = 2000;
+let refresher = null;
+
+/** Each partition's read and write units per second as bars, on one scale. */
+function chart(report) {
+  const width = 640;
+  const rowHeight = 18;
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('id', 'partition-chart');
+  svg.setAttribute('width', String(width));
+  svg.setAttribute('height', String(report.Partitions.length * rowHeight * 2 + 4));
+  const max = Math.max(1, ...report.Partitions.flatMap((p) =>
+    [p.ReadCapacityUnitsPerSecond, p.WriteCapacityUnitsPerSecond]));
+  report.Partitions.forEach((p, i) => {
+    [['read', p.ReadCapacityUnitsPerSecond, '#2f6fb0'],
+      ['write', p.WriteCapacityUnitsPerSecond, '#c0651a']].forEach(([kind, units, color], j) => {
+      const bar = document.createElementNS(SVG, 'rect');
+      bar.setAttribute('x', '90');
+      bar.setAttribute('y', String((2 * i + j) * rowHeight + 2));
+      bar.setAttribute('height', String(rowHeight - 4));
+      bar.setAttribute('width', String(Math.max(1, (width - 100) * units / max)));
+      bar.setAttribute('fill', color);
+      bar.setAttribute('data-partition', String(p.Index));
+      bar.setAttribute('data-kind', kind);
+      bar.setAttribute('data-units', units.toFixed(1));
+      const label = document.createElementNS(SVG, 'text');
+      label.setAttribute('x', '0');
+      label.setAttribute('y', String((2 * i + j) * rowHeight + 14));
+      label.setAttribute('font-size', '12');
+      label.textContent = 'P' + p.Index + ' ' + kind + ' ' + units.toFixed(1);
+      svg.append(bar, label);
+    });
+  });
+  return svg;
+}
+
+/** Reads the partition report again every two seconds while the table's page is open. */
+function followPartitions(name) {
+  stopFollowing();
+  refresher = setInterval(async () => {
+    const section = document.getElementById('partitions-section');
+    if (!section) {
+      stopFollowing();
+      return;
+    }
+    const report = await partitionReport(name);
+    section.replaceChildren(partitions(report));
+  }, REFRESH_MILLIS);
+}
+
+function stopFollowing() {
+  if (refresher !== null) {
+    clearInterval(refresher);
+    refresher = null;
+  }
+}
+
 function partitions(report) {
   if (!report) {
     return el('p', {class: 'muted'}, 'No partition report.');
@@ -505,7 +564,9 @@ function partitions(report) {
   return el('div', {},
       el('p', {class: 'muted'}, report.CapacityMode + ' · throttles: ' + report.ReadThrottles
           + ' read, ' + report.WriteThrottles + ' write · splits: '
-          + (report.SplitsForHeat + report.SplitsForSize + report.SplitsForThroughput)),
+          + (report.SplitsForHeat + report.SplitsForSize + report.SplitsForThroughput)
+          + ' · read again every ' + REFRESH_MILLIS / 1000 + ' s'),
+      chart(report),
       el('table', {id: 'partitions'},
           el('tr', {}, ['Partition', 'Hash range', 'Bytes', 'RCU / WCU per s', 'Throttles',
             'Hottest keys'].map((h) => el('th', {}, h))),
@@ -779,6 +840,7 @@ async function queryView(view, name) {
 }
 
 async function route() {
+  stopFollowing();
   const view = document.getElementById('view');
   const crumbs = document.getElementById('crumbs');
   const m = /^#\/table\/([^?]+)(\?order=desc)?$/.exec(location.hash);
