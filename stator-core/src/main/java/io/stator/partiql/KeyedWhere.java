@@ -13,6 +13,9 @@ import java.util.Map;
  * Only the clause's top-level conjuncts can name the key ({@code k = 1 OR k = 2} names none).
  */
 record KeyedWhere(Map<String, AttributeValue> key, Term condition) {
+  static final String NO_FULL_KEY =
+      "Where clause does not contain a mandatory equality on all key attributes";
+
 
   static KeyedWhere of(Term where, List<String> keyNames, ExpressionText text) {
     List<Term> conjuncts = conjuncts(where);
@@ -27,8 +30,7 @@ record KeyedWhere(Map<String, AttributeValue> key, Term condition) {
         }
       }
       if (!key.containsKey(keyName)) {
-        throw DynamoDbException.validation(
-            "Where clause does not contain a mandatory equality on all key attributes");
+        throw DynamoDbException.validation(NO_FULL_KEY);
       }
     }
     return new KeyedWhere(key, and(conjuncts));

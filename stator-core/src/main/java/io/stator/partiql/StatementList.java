@@ -18,6 +18,11 @@ import java.util.function.Function;
 record StatementList(
     List<Parser.Parsed> parsed, List<DynamoDbException> failures, boolean reads) {
 
+  /** DynamoDB's words for statement {@code i} of the request's list {@code member} refused. */
+  static String failedIn(String member, int i, String why) {
+    return "Validation failed in " + member + "[" + i + "]: " + why;
+  }
+
   /**
    * Parses the statements of {@code requests}, read by {@code text}; {@code member} names
    * the request's list ("Statements") and {@code container} the request ("batch") in the errors;
@@ -45,8 +50,7 @@ record StatementList(
         failures.add(null);
       } catch (DynamoDbException e) {
         if (!eachOnItsOwn) {
-          throw DynamoDbException.validation(
-              "Validation failed in " + member + "[" + i + "]: " + e.getMessage());
+          throw DynamoDbException.validation(failedIn(member, i, e.getMessage()));
         }
         parsed.add(null);
         failures.add(e);

@@ -8,6 +8,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ExecuteTransactionResponse;
 import software.amazon.awssdk.services.dynamodb.model.ParameterizedStatement;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
@@ -97,6 +98,33 @@ class PartiqlTransactionTest extends EndToEndTest {
             statement("DELETE FROM " + t + " WHERE pk = 'a'"),
             statement("SELECT * FROM " + t + " WHERE"))));
     assertThat(get(table, "a")).isNotNull();
+  }
+
+  @Test
+  void aStatementRefusedBeforeItRunsIsNamedByItsPlace() {
+    String table = createTable("pql-tx-refused", "pk", S);
+    String t = "\"" + table + "\"";
+    // RETURNING, in DynamoDB's recorded words; the first statement is not written
+    assertValidation("Validation failed in TransactStatements[1]: RETURNING clause is not"
+            + " supported in ExecuteTransaction.",
+        () -> dynamo.executeTransaction(r -> r.transactStatements(
+            statement("INSERT INTO " + t + " VALUE {'pk': 'first'}"),
+            statement("UPDATE " + t + " SET v = 1 WHERE pk = 'b' RETURNING ALL NEW *"))));
+    // Any other refusal of one statement before the transaction runs: its words, its place
+    assertValidation("Validation failed in TransactStatements[1]: Number of parameters in"
+            + " request and statement don't match.",
+        () -> dynamo.executeTransaction(r -> r.transactStatements(
+            statement("INSERT INTO " + t + " VALUE {'pk': 'first'}"),
+            statement("DELETE FROM " + t + " WHERE pk = ?"))));
+    assertValidation("Validation failed in TransactStatements[0]: Number of parameters in"
+            + " request and statement don't match.",
+        () -> dynamo.executeTransaction(r -> r.transactStatements(
+            statement("SELECT * FROM " + t + " WHERE pk = ?", s("a"), s("b")))));
+    assertThat(get(table, "first")).isNull();
+    // An unknown table is not a refusal of the statement's form: DynamoDB's own error
+    assertErrorContaining(ResourceNotFoundException.class, "ResourceNotFoundException", "",
+        () -> dynamo.executeTransaction(r -> r.transactStatements(
+            statement("DELETE FROM \"pql-tx-none\" WHERE pk = 'a'"))));
   }
 
   @Test
