@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.stator.Stator;
+import io.stator.server.auth.Credential;
+import io.stator.server.auth.Credentials;
+import io.stator.server.auth.SigV4;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -325,6 +328,43 @@ class ConsoleTest {
     page.evaluate("(() => { document.body.dataset.done = '';"
         + " document.getElementById('partiql-statement').value = \"" + statement + "\";"
         + " document.getElementById('partiql-run').click(); return 'run'; })()");
+  }
+
+  @Test
+  void underSignaturesTheConsoleSignsWithTheKeysGivenIt() throws Exception {
+    SigV4 signatures = new SigV4(Credentials.of(List.of(
+        new Credential("AKIDCONSOLE", "console-secret", null))), java.time.Clock.systemUTC());
+    try (StatorServer secured = StatorServer.start("127.0.0.1", 0, Stator.inMemory(),
+            "us-east-1", true, 1, ServerLimits.defaults(), signatures, null);
+        DynamoDbClient signer = DynamoDbClient.builder()
+            .endpointOverride(URI.create("http://127.0.0.1:" + secured.port()))
+            .region(Region.US_EAST_1)
+            .credentialsProvider(StaticCredentialsProvider.create(
+                AwsBasicCredentials.create("AKIDCONSOLE", "console-secret")))
+            .httpClient(UrlConnectionHttpClient.create()).build();
+        HeadlessChromium page = new HeadlessChromium(browser(), profile.resolve("signed"))) {
+      signer.createTable(b -> b.tableName("Vault").billingMode(BillingMode.PAY_PER_REQUEST)
+          .attributeDefinitions(a -> a.attributeName("pk").attributeType(ScalarAttributeType.S))
+          .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH)));
+      signer.putItem(b -> b.tableName("Vault").item(Map.of("pk", AttributeValue.fromS("gold"))));
+      page.open("http://127.0.0.1:" + secured.port() + "/stator/console#/");
+      page.await("document.querySelector('#view .error')", Duration.ofSeconds(30));
+      assertThat(page.evaluate("document.querySelector('#view .error').textContent"))
+          .startsWith("UnrecognizedClientException");
+
+      page.evaluate("(() => { const f = document.getElementById('credentials');"
+          + " f.elements['accessKeyId'].value = 'AKIDCONSOLE';"
+          + " f.elements['secretAccessKey'].value = 'console-secret';"
+          + " f.requestSubmit(); return 'signed in'; })()");
+      page.await("document.querySelector('#tables a')", Duration.ofSeconds(30));
+      assertThat(page.evaluate("document.querySelector('#tables a').textContent"))
+          .isEqualTo("Vault");
+      // the partition report, which needs a signature too, answers the signed page
+      page.open("http://127.0.0.1:" + secured.port() + "/stator/console#/table/Vault");
+      page.await("document.getElementById('partition-chart')", Duration.ofSeconds(30));
+      assertThat(page.evaluate("document.querySelector('.partition-key').textContent"))
+          .isEqualTo("gold");
+    }
   }
 
   /** Fills a form's fields by name and submits it, as a user does. */

@@ -18,21 +18,95 @@ async function streamsApi(operation, body) {
 }
 
 async function call(target, body) {
-  const response = await fetch('/', {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/x-amz-json-1.0',
-      'X-Amz-Target': target,
-      'X-Amz-Date': new Date().toISOString().replace(/[-:]|\.\d+/g, ''),
-      'Authorization': AUTHORIZATION,
-    },
-    body: JSON.stringify(body),
-  });
+  const text = JSON.stringify(body);
+  const headers = await signed('POST', '/', {
+    'content-type': 'application/x-amz-json-1.0',
+    'x-amz-target': target,
+  }, text);
+  const response = await fetch('/', {method: 'POST', headers, body: text});
   const json = await response.json();
   if (!response.ok) {
     throw new Error((json.__type || '').split('#').pop() + ': ' + (json.message || json.Message));
   }
   return json;
+}
+
+// ---- signatures ----------------------------------------------------------------------------
+
+/**
+ * The keys the console signs with when the server verifies signatures (--auth sigv4), kept for
+ * this tab only (sessionStorage); without them it sends a well-formed, unverified signature,
+ * which a server without --auth sigv4 takes.
+ */
+function credentials() {
+  const stored = sessionStorage.getItem('stator.credentials');
+  return stored ? JSON.parse(stored) : null;
+}
+
+const encoder = new TextEncoder();
+
+function hex(buffer) {
+  return [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+async function sha256(text) {
+  return hex(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
+}
+
+async function hmac(key, text) {
+  const k = await crypto.subtle.importKey('raw', typeof key === 'string' ? encoder.encode(key)
+      : key, {name: 'HMAC', hash: 'SHA-256'}, false, ['sign']);
+  return crypto.subtle.sign('HMAC', k, encoder.encode(text));
+}
+
+/** The request's headers with a SigV4 signature over them, as the AWS SDKs sign for DynamoDB. */
+async function signed(method, path, headers, body) {
+  const amzDate = new Date().toISOString().replace(/[-:]|\.\d+/g, '');
+  const all = Object.assign({}, headers, {'x-amz-date': amzDate});
+  const keys = credentials();
+  if (!keys) {
+    all['authorization'] = AUTHORIZATION;
+    return all;
+  }
+  if (keys.sessionToken) all['x-amz-security-token'] = keys.sessionToken;
+  const date = amzDate.slice(0, 8);
+  const scope = date + '/us-east-1/dynamodb/aws4_request';
+  const signedHeaders = ['host', ...Object.keys(all)].sort();
+  const value = (h) => h === 'host' ? location.host : all[h];
+  const canonical = [method, path, '', ...signedHeaders.map((h) => h + ':' + value(h)), '',
+    signedHeaders.join(';'), await sha256(body)].join('\n');
+  const toSign = ['AWS4-HMAC-SHA256', amzDate, scope, await sha256(canonical)].join('\n');
+  let key = await hmac('AWS4' + keys.secretAccessKey, date);
+  for (const part of ['us-east-1', 'dynamodb', 'aws4_request']) key = await hmac(key, part);
+  all['authorization'] = 'AWS4-HMAC-SHA256 Credential=' + keys.accessKeyId + '/' + scope
+      + ', SignedHeaders=' + signedHeaders.join(';') + ', Signature=' + hex(await hmac(key,
+      toSign));
+  return all;
+}
+
+/** A form for the keys to sign with, in the page's header. */
+function credentialsForm() {
+  const keys = credentials();
+  const form = el('form', {id: 'credentials'},
+      el('input', {name: 'accessKeyId', placeholder: 'access key id', size: '14',
+        value: keys ? keys.accessKeyId : ''}), ' ',
+      el('input', {name: 'secretAccessKey', placeholder: 'secret', type: 'password', size: '14'}),
+      ' ', el('input', {name: 'sessionToken', placeholder: 'session token (optional)',
+        size: '14'}), ' ', el('button', {type: 'submit'}, 'Sign in'), ' ',
+      el('button', {type: 'button', id: 'sign-out'}, 'Sign out'));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    sessionStorage.setItem('stator.credentials', JSON.stringify({
+      accessKeyId: data.get('accessKeyId'), secretAccessKey: data.get('secretAccessKey'),
+      sessionToken: data.get('sessionToken') || null}));
+    route();
+  });
+  form.querySelector('#sign-out').addEventListener('click', () => {
+    sessionStorage.removeItem('stator.credentials');
+    route();
+  });
+  return form;
 }
 
 function el(tag, attributes, ...children) {
@@ -485,7 +559,8 @@ function warningsSection(warnings) {
 }
 
 async function partitionReport(name) {
-  const response = await fetch('/stator/tables/' + encodeURIComponent(name) + '/partitions');
+  const path = '/stator/tables/' + encodeURIComponent(name) + '/partitions';
+  const response = await fetch(path, {headers: await signed('GET', path, {}, '')});
   return response.ok ? response.json() : null;
 }
 
@@ -841,6 +916,8 @@ async function queryView(view, name) {
 
 async function route() {
   stopFollowing();
+  const signIn = document.getElementById('sign-in');
+  if (signIn && !signIn.firstChild) signIn.append(credentialsForm());
   const view = document.getElementById('view');
   const crumbs = document.getElementById('crumbs');
   const m = /^#\/table\/([^?]+)(\?order=desc)?$/.exec(location.hash);
