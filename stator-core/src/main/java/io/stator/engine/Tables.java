@@ -38,11 +38,13 @@ import io.stator.schema.TableDefinition;
 import io.stator.schema.TableSettings;
 import io.stator.schema.TableValidation;
 import io.stator.storage.CommitConflictException;
+import io.stator.storage.CommitOutcomeUnknownException;
 import io.stator.storage.OnConflict;
 import io.stator.storage.SpaceStats;
 import io.stator.storage.Storage;
 import io.stator.stream.Streams;
 import io.stator.storage.StorageException;
+import io.stator.storage.StorageTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -270,8 +272,16 @@ final class Tables {
    * DeleteTable dropped that table under the request (it is no longer in the catalog, or the name
    * now belongs to a new incarnation), the request raced the delete and lost, which DynamoDB
    * reports as ResourceNotFoundException; otherwise the failure itself, an internal error.
+   *
+   * <p>A timeout or an unknown outcome is answered as it is, without that check: both say the
+   * storage is not answering, and the catalog read would wait as long again, doubling the
+   * request's wait past the storage's one bound, only to tell the same internal error apart from
+   * a rare race with DeleteTable.
    */
   RuntimeException failure(TableDefinition table, StorageException e) {
+    if (e instanceof StorageTimeoutException || e instanceof CommitOutcomeUnknownException) {
+      return e;
+    }
     Optional<Catalog.Entry> now = catalog.get(table.name());
     if (now.isEmpty() || !now.get().table().tableId().equals(table.tableId())) {
       cache.invalidate(table.name()); // perhaps deleted by another engine, which told no cache

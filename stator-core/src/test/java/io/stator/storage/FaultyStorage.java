@@ -23,6 +23,7 @@ public final class FaultyStorage implements Storage {
   private final AtomicInteger failBefore = new AtomicInteger();
   private final AtomicInteger failAfter = new AtomicInteger();
   private final AtomicInteger failReads = new AtomicInteger();
+  private final AtomicInteger timeOutReads = new AtomicInteger();
   private final AtomicInteger unknownApplied = new AtomicInteger();
   private final AtomicInteger unknownNotApplied = new AtomicInteger();
   // Versions for commits that are never applied: negative, so no storage ever issues one
@@ -33,6 +34,9 @@ public final class FaultyStorage implements Storage {
   private volatile long commitDelayNanos;
   private volatile CountDownLatch commitEntered;
   private volatile CountDownLatch commitReleased;
+  private volatile Predicate<String> heldReads = space -> false;
+  private volatile CountDownLatch readEntered;
+  private volatile CountDownLatch readReleased;
 
   public FaultyStorage(Storage delegate) {
     this.delegate = delegate;
@@ -74,6 +78,29 @@ public final class FaultyStorage implements Storage {
   /** The next {@code n} point, range and scan reads fail. */
   public FaultyStorage failReads(int n) {
     failReads.set(n);
+    return this;
+  }
+
+  /**
+   * The next {@code n} matching reads fail with {@link StorageTimeoutException}: what a remote
+   * storage reports when a node did not answer within its bound.
+   */
+  public FaultyStorage timeOutReads(int n) {
+    timeOutReads.set(n);
+    return this;
+  }
+
+  /**
+   * Reads of a space {@code space} accepts wait until {@code released} opens, counting down
+   * {@code entered} as each begins to wait: a stalled storage for reads, as {@link #holdCommits}
+   * is for commits. Independent of {@link #onlyReads}, so a test can hold one space's reads
+   * while another's fail.
+   */
+  public FaultyStorage holdReads(
+      Predicate<String> space, CountDownLatch entered, CountDownLatch released) {
+    heldReads = space;
+    readEntered = entered;
+    readReleased = released;
     return this;
   }
 
@@ -129,13 +156,7 @@ public final class FaultyStorage implements Storage {
     boolean matches = commitFilter.test(commit);
     CountDownLatch released = commitReleased;
     if (matches && released != null) {
-      commitEntered.countDown();
-      try {
-        released.await();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new StorageException("interrupted while held", e);
-      }
+      hold(commitEntered, released);
     }
     if (matches && take(failBefore)) {
       throw new StorageException("injected: commit failed, nothing written");
@@ -187,8 +208,25 @@ public final class FaultyStorage implements Storage {
   }
 
   private void failRead(String space) {
+    CountDownLatch released = readReleased;
+    if (released != null && heldReads.test(space)) {
+      hold(readEntered, released);
+    }
     if (readFilter.test(space) && take(failReads)) {
       throw new StorageException("injected: read failed");
+    }
+    if (readFilter.test(space) && take(timeOutReads)) {
+      throw new StorageTimeoutException("injected: read timed out", null);
+    }
+  }
+
+  private static void hold(CountDownLatch entered, CountDownLatch released) {
+    entered.countDown();
+    try {
+      released.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StorageException("interrupted while held", e);
     }
   }
 

@@ -4,6 +4,7 @@ import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DriverException;
+import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.RequestThrottlingException;
 import com.datastax.oss.driver.api.core.connection.BusyConnectionException;
 import com.datastax.oss.driver.api.core.connection.ConnectionInitException;
@@ -18,7 +19,9 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.servererrors.BootstrappingException;
 import com.datastax.oss.driver.api.core.servererrors.OverloadedException;
 import com.datastax.oss.driver.api.core.servererrors.QueryValidationException;
+import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
+import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import io.stator.storage.Bound;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitConflictException;
@@ -30,6 +33,7 @@ import io.stator.storage.SpaceStats;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
+import io.stator.storage.StorageTimeoutException;
 import io.stator.storage.StoredRecord;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -585,10 +589,16 @@ public final class CassandraStorage implements Storage {
     T call();
   }
 
-  /** Driver failures are the storage's faults: timeouts, unavailability, refused statements. */
+  /**
+   * Driver failures are the storage's faults: timeouts, unavailability, refused statements. A
+   * timeout (the driver's own, or the coordinator's wait for replicas) says so, so that the
+   * engine asks nothing more of a node that is not answering.
+   */
   private static <T> T run(Call<T> call) {
     try {
       return call.call();
+    } catch (DriverTimeoutException | ReadTimeoutException | WriteTimeoutException e) {
+      throw new StorageTimeoutException("Cassandra: " + e.getMessage(), e);
     } catch (DriverException e) {
       throw new StorageException("Cassandra: " + e.getMessage(), e);
     }
