@@ -4,6 +4,10 @@ import io.stator.api.Database;
 import io.stator.api.ListTablesRequest;
 import io.stator.storage.GroupCommit;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Whether the server can serve, for the health check ({@code GET /}), and its connections'
@@ -17,9 +21,16 @@ import java.nio.charset.StandardCharsets;
  * accepting for good; one that checks {@code GET /} on a kept-alive connection now sees the 503,
  * and one that connects anew sees its connection wait, since a server that does not accept
  * cannot answer it either.
+ *
+ * <p>The storage is checked on a thread of its own, and the health check waits for that check
+ * at most {@link #STORAGE_WAIT_MILLIS}: a storage that stopped answering (a stalled Cassandra
+ * node, whose driver gives up only after 12 s) is reported as a 503 then, rather than holding
+ * the health check, and the connection's worker, for as long. A check still waiting is shared
+ * by the health checks that follow, so a long stall costs one thread, not one per health check.
  */
 final class ServerHealth {
   private static final ListTablesRequest ONE_TABLE = new ListTablesRequest(null, 1);
+  static final long STORAGE_WAIT_MILLIS = 1_000;
 
   private final Database database;
   private final GroupCommit groupCommit;
@@ -27,6 +38,7 @@ final class ServerHealth {
   private final ConnectionLimit connections;
   private final HttpConnection.Closes closes;
   private volatile boolean stopping;
+  private CompletableFuture<String> storageCheck; // the last one started; guarded by this
 
   ServerHealth(
       Database database,
@@ -55,6 +67,38 @@ final class ServerHealth {
     if (accepting != null) {
       return accepting;
     }
+    try {
+      return storageCheck().get(STORAGE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      return "the storage has not answered within " + STORAGE_WAIT_MILLIS + " ms";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "the server is stopping";
+    } catch (ExecutionException e) {
+      return "the storage check failed (" + e.getCause() + ")";
+    }
+  }
+
+  /** The storage check still running, or a new one when none is. */
+  private synchronized CompletableFuture<String> storageCheck() {
+    if (storageCheck == null || storageCheck.isDone()) {
+      CompletableFuture<String> check = new CompletableFuture<>();
+      Thread thread = new Thread(() -> {
+        try {
+          check.complete(storageProblem());
+        } catch (Throwable t) { // an Error too, or every later health check would wait on it
+          check.completeExceptionally(t);
+        }
+      }, "stator-health-check");
+      thread.setDaemon(true); // a stalled storage must not keep the process alive
+      storageCheck = check;
+      thread.start();
+    }
+    return storageCheck;
+  }
+
+  /** Why the storage cannot serve, or null when it can: a catalog read and a durable wait. */
+  private String storageProblem() {
     try {
       database.listTables(ONE_TABLE);
       groupCommit.awaitDurable();

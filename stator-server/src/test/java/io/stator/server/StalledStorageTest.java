@@ -34,6 +34,7 @@ class StalledStorageTest {
   private static final String PUT = "{\"TableName\":\"stalls\",\"Item\":{\"k\":{\"S\":\"held\"}}}";
   private static final String GET =
       "{\"TableName\":\"stalls\",\"Key\":{\"k\":{\"S\":\"held\"}},\"ConsistentRead\":true}";
+  private static final String HEALTH = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
   private static final String CONNECTIONS = "GET /stator/connections HTTP/1.1\r\nHost: x\r\n\r\n";
 
   @Test
@@ -119,6 +120,34 @@ class StalledStorageTest {
       assertThat(read.status()).isEqualTo(500);
       assertThat(read.body()).contains("InternalServerError");
       assertThat(storage.injected()).isEqualTo(1);
+    } finally {
+      released.countDown();
+    }
+  }
+
+  /**
+   * The health check reads the catalog: while that read is held it answers 503 within its bound
+   * (rather than waiting on the storage as long as the storage waits), and once the storage
+   * answers again, 200.
+   */
+  @Test
+  void theHealthCheckAnswers503WhileTheStorageStallsAnd200After() throws Exception {
+    FaultyStorage storage = new FaultyStorage(new MemoryStorage());
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch released = new CountDownLatch(1);
+    try (StatorServer server = start(storage, false);
+        Socket client = connect(server)) {
+      assertThat(exchange(client, HEALTH).status()).isEqualTo(200);
+      storage.holdReads(Catalog.SPACE::equals, entered, released);
+
+      RawResponse stalled = exchange(client, HEALTH);
+      assertThat(entered.getCount()).as("the check reached the storage").isZero();
+      assertThat(stalled.status()).isEqualTo(503);
+      assertThat(stalled.body()).contains("the storage has not answered");
+      assertThat(exchange(client, HEALTH).status()).isEqualTo(503); // the same check, still held
+
+      released.countDown();
+      assertThat(exchange(client, HEALTH).status()).isEqualTo(200);
     } finally {
       released.countDown();
     }
