@@ -12,12 +12,16 @@ import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.DefaultEventExecutorGroup;
 import io.netty.util.concurrent.EventExecutorGroup;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import io.stator.api.Database;
 import io.netty.handler.ssl.SslContext;
 import io.stator.server.auth.SigV4;
@@ -74,6 +78,8 @@ import java.util.concurrent.TimeUnit;
 public final class StatorServer implements AutoCloseable {
   /** DynamoDB's maximum request size: 16 MB. */
   static final int MAX_REQUEST_BYTES = 16 * 1024 * 1024;
+  // How long, on close, the loops and the workers wait for the other to hand them no more tasks
+  private static final long QUIET_MILLIS = 100;
 
   private final Channel channel;
   private final EventLoopGroup loops;
@@ -84,9 +90,12 @@ public final class StatorServer implements AutoCloseable {
   private boolean closed;
 
   private final DynamoDbHandler handler;
+  // The connections open, closed first on close, before their loops and workers stop
+  private final ChannelGroup open;
 
   private StatorServer(
       Channel channel,
+      ChannelGroup open,
       EventLoopGroup loops,
       EventExecutorGroup workers,
       Database database,
@@ -95,6 +104,7 @@ public final class StatorServer implements AutoCloseable {
     this.health = health;
     this.handler = handler;
     this.channel = channel;
+    this.open = open;
     this.loops = loops;
     this.workers = workers;
     this.database = database;
@@ -206,6 +216,7 @@ public final class StatorServer implements AutoCloseable {
     DynamoDbHandler handler =
         new DynamoDbHandler(database, groupCommit, region, health, metrics, signatures);
     DurableFlush durableFlush = new DurableFlush(groupCommit);
+    ChannelGroup open = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     // Loaded while files can still be opened: java.util.logging's formatter reads the time zone
     // database the first time it logs, and with no descriptor left that read threw an Error on
     // the event loop that logged (see ServerLog). Netty logs little, but nothing of it may die so.
@@ -233,6 +244,7 @@ public final class StatorServer implements AutoCloseable {
                         if (!connections.admit(ch)) {
                           return;
                         }
+                        open.add(ch);
                         ChannelPipeline p = ch.pipeline();
                         if (tls != null) {
                           // Nearest the socket: the durable flush below it waits, then this
@@ -254,7 +266,7 @@ public final class StatorServer implements AutoCloseable {
                     }
                   });
       Channel channel = bootstrap.bind(host, port).sync().channel();
-      return new StatorServer(channel, loops, workers, database, health, handler);
+      return new StatorServer(channel, open, loops, workers, database, health, handler);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       shutdown(loops, workers);
@@ -287,6 +299,7 @@ public final class StatorServer implements AutoCloseable {
     health.stopping();
     try {
       channel.close().syncUninterruptibly();
+      open.close().syncUninterruptibly();
       shutdown(loops, workers);
     } finally {
       database.close();
@@ -294,9 +307,19 @@ public final class StatorServer implements AutoCloseable {
   }
 
   private static void shutdown(EventLoopGroup loops, EventExecutorGroup workers) {
-    loops.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
-    if (workers != null) {
-      workers.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+    if (workers == null) {
+      loops.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+      return;
     }
+    // The connections are closed by now, but their teardown still passes between each one's
+    // event loop and its worker (each handler hears of the close, and is removed, on its own
+    // executor): both groups stop at once, each staying up until neither has handed the other a
+    // task for a quiet period. A group that terminated first refused the other's next step, and
+    // Netty printed "event executor terminated" for each connection that was open.
+    Future<?> loopsStopped = loops.shutdownGracefully(QUIET_MILLIS, 5_000, TimeUnit.MILLISECONDS);
+    Future<?> workersStopped =
+        workers.shutdownGracefully(QUIET_MILLIS, 5_000, TimeUnit.MILLISECONDS);
+    loopsStopped.syncUninterruptibly();
+    workersStopped.syncUninterruptibly();
   }
 }

@@ -1,6 +1,7 @@
 package io.stator.server;
 
 import static java.nio.charset.StandardCharsets.US_ASCII;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,7 +10,9 @@ import io.stator.schema.Catalog;
 import io.stator.server.HttpProtocolTest.RawResponse;
 import io.stator.storage.FaultyStorage;
 import io.stator.storage.memory.MemoryStorage;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.util.concurrent.CountDownLatch;
@@ -150,6 +153,33 @@ class StalledStorageTest {
       assertThat(exchange(client, HEALTH).status()).isEqualTo(200);
     } finally {
       released.countDown();
+    }
+  }
+
+  /**
+   * Closing a server on workers with a connection open prints nothing: the connection's teardown
+   * passes between its event loop and its worker, and when the loops stopped first Netty printed
+   * a RejectedExecutionException ("event executor terminated") for each such connection.
+   */
+  @Test
+  void closingOnWorkersWithAConnectionOpenPrintsNoRefusedTask() throws Exception {
+    PrintStream err = System.err;
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(printed, true, UTF_8));
+    try (Socket client = connectAfterClose(start(new FaultyStorage(new MemoryStorage()), false))) {
+      assertThat(client.getInputStream().read()).as("the connection was closed").isEqualTo(-1);
+    } finally {
+      System.setErr(err);
+    }
+    assertThat(printed.toString(UTF_8)).doesNotContain("RejectedExecutionException");
+  }
+
+  /** A connection that served a request, left open while {@code server} closes. */
+  private static Socket connectAfterClose(StatorServer server) throws IOException {
+    Socket client = connect(server);
+    try (server) {
+      assertThat(exchange(client, HEALTH).status()).isEqualTo(200);
+      return client;
     }
   }
 
