@@ -92,6 +92,9 @@ final class Parser {
       Statement.Select select = (Statement.Select) select();
       expectSymbol(")");
       statement = new Statement.Exists(select);
+    } else if (isTypeTest()) {
+      // DynamoDB parses a bare type test and then refuses to run it, in these words
+      throw DynamoDbException.validation("Unsupported operation: IsType");
     } else {
       throw Statements.malformed("Expected data manipulation");
     }
@@ -102,6 +105,26 @@ final class Parser {
       throw Statements.malformed("Unexpected token after expression");
     }
     return statement;
+  }
+
+  /** Whether the statement is, whole, a type test: {@code path IS [NOT] <type name>}. */
+  private boolean isTypeTest() {
+    int start = next;
+    try {
+      additive();
+      if (!acceptKeyword("IS")) {
+        return false;
+      }
+      acceptKeyword("NOT");
+      int words = TypeNames.length(tokens, next);
+      next += words;
+      acceptSymbol(";");
+      return words > 0 && peek().kind() == Kind.END;
+    } catch (DynamoDbException notATerm) {
+      return false;
+    } finally {
+      next = start;
+    }
   }
 
   private Statement select() {

@@ -276,6 +276,13 @@ class PartiqlTest extends EndToEndTest {
     String table = createTable("pql-errors", "pk", S);
     assertValidation("Statement wasn't well formed, can't be processed: Expected data manipulation",
         () -> run("UPSERT INTO \"" + table + "\" VALUE {'pk': 'a'}"));
+    // A bare type test parses, as recorded from DynamoDB, and is then refused as no statement
+    for (String type : List.of("INT4", "INT8", "DOUBLE PRECISION", "CHARACTER VARYING")) {
+      assertValidation("Unsupported operation: IsType", () -> run("x IS " + type));
+    }
+    assertValidation("Unsupported operation: IsType", () -> run("a.b[1] IS NOT int4;"));
+    assertValidation("Statement wasn't well formed, can't be processed: Expected data manipulation",
+        () -> run("x IS INT4 AND y = 1"));
     assertValidation("Statement wasn't well formed, can't be processed: Unexpected keyword",
         () -> run("SELECT * FROM \"" + "x" + "\" WHERE WHERE"));
     assertValidationContaining("Statement wasn't well formed, can't be processed: ",
