@@ -57,6 +57,8 @@ final class Parser {
   private boolean itemNext;
   /** Reading a WHERE clause. */
   private boolean inWhere;
+  /** Reading an INSERT's item, whose values are data and never function calls. */
+  private boolean inItem;
   private int parameters;
   private int depth;
 
@@ -181,7 +183,9 @@ final class Parser {
     }
     expectKeyword("VALUE");
     itemNext = true;
+    inItem = true;
     Term item = primary();
+    inItem = false;
     itemNext = false;
     if (!(item instanceof Term.MapTerm) && !(item instanceof Term.Parameter)) {
       throw Statements.malformed("Unexpected term: an INSERT's VALUE is a map, {...}");
@@ -485,6 +489,11 @@ final class Parser {
       // Not a statement that is not well formed to DynamoDB: the function is named, with where
       throw DynamoDbException.validation(
           "Unrecognized function: " + function + " at " + place(name));
+    }
+    if (inItem) {
+      // DynamoDB reads an INSERT's item as data, where a function is no type it stores
+      throw DynamoDbException.validation("Unsupported data type: " + function + " under key "
+          + valuePath + " at " + place(name));
     }
     expectSymbol("(");
     List<Term> arguments = elements(")");

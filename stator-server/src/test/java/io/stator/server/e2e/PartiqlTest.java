@@ -281,6 +281,13 @@ class PartiqlTest extends EndToEndTest {
       assertValidation("Unsupported operation: IsType", () -> run("x IS " + type));
     }
     assertValidation("Unsupported operation: IsType", () -> run("a.b[1] IS NOT int4;"));
+    // A function in an INSERT's item is no value DynamoDB stores, named with where it sits
+    String insert =
+        "INSERT INTO \"" + table + "\" VALUE {'pk': 'f', 'ss': set_add(<<'a'>>, <<'b'>>)}";
+    assertValidation("Unsupported data type: set_add under key root at 1:"
+        + (insert.indexOf("set_add") + 1) + ":7", () -> run(insert));
+    assertThat(dynamo.getItem(r -> r.tableName(table).key(item("pk", s("f")))).hasItem())
+        .isFalse();
     assertValidation("Statement wasn't well formed, can't be processed: Expected data manipulation",
         () -> run("x IS INT4 AND y = 1"));
     assertValidation("Statement wasn't well formed, can't be processed: Unexpected keyword",
