@@ -50,11 +50,14 @@ record Write(
             "EXISTS must select one item of a table by equalities on its full primary key");
       }
       KeyedWhere where = KeyedWhere.of(select.where(), keyNames, text);
-      // The SELECT finds nothing where the item does not exist, whatever the rest of its clause
-      String condition = "attribute_exists(" + text.name(keyNames.get(0)) + ")";
-      if (where.condition() != null) {
-        condition += " AND " + text.condition(where.condition());
+      if (where.condition() == null) {
+        // DynamoDB's words: the check is of a condition on the item, not of its existence alone
+        throw DynamoDbException.validation(
+            "EXISTS() must contain a single item read with additional condition");
       }
+      // The SELECT finds nothing where the item does not exist, whatever the rest of its clause
+      String condition = "attribute_exists(" + text.name(keyNames.get(0)) + ") AND "
+          + text.condition(where.condition());
       return new Write(
           statement, null, where.key(), null, condition, text.names(), text.values(), null);
     }

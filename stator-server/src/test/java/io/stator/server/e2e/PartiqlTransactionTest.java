@@ -161,7 +161,7 @@ class PartiqlTransactionTest extends EndToEndTest {
         TransactionCanceledException.class, "TransactionCanceledException",
         "Transaction cancelled",
         () -> dynamo.executeTransaction(r -> r.transactStatements(
-            statement("EXISTS(SELECT * FROM " + t + " WHERE pk = 'nobody')"),
+            statement("EXISTS(SELECT * FROM " + t + " WHERE pk = 'nobody' AND open = true)"),
             statement("INSERT INTO " + t + " VALUE {'pk': 'order-3'}"))));
     assertThat(missing.cancellationReasons()).extracting(CancellationReason::code)
         .containsExactly("ConditionalCheckFailed", "None");
@@ -174,6 +174,12 @@ class PartiqlTransactionTest extends EndToEndTest {
     assertValidation("Where clause does not contain a mandatory equality on all key attributes",
         () -> dynamo.executeTransaction(r -> r.transactStatements(
             statement("EXISTS(SELECT * FROM " + t + " WHERE open = true)"),
+            statement("INSERT INTO " + t + " VALUE {'pk': 'order-4'}"))));
+    // An EXISTS of the key alone, as recorded from DynamoDB, is refused before anything runs
+    assertValidation("Validation failed in TransactStatements[0]: EXISTS() must contain a single"
+            + " item read with additional condition",
+        () -> dynamo.executeTransaction(r -> r.transactStatements(
+            statement("EXISTS(SELECT * FROM " + t + " WHERE pk = 'account')"),
             statement("INSERT INTO " + t + " VALUE {'pk': 'order-4'}"))));
     assertThat(get(table, "order-4")).isNull();
   }
