@@ -83,8 +83,11 @@ public record EngineOptions(
         Duration.ZERO);
   }
 
+  /** The account of every ARN Stator names (tables, streams, users). */
+  public static final String DEFAULT_ACCOUNT_ID = "000000000000";
+
   public static EngineOptions defaults() {
-    return new EngineOptions("us-east-1", "000000000000", Clock.systemUTC());
+    return new EngineOptions("us-east-1", DEFAULT_ACCOUNT_ID, Clock.systemUTC());
   }
 
   public EngineOptions withRegion(String region) {

@@ -104,7 +104,7 @@ public final class CapacityModel {
   private final SavedPartitions saved;
   private final ConcurrentHashMap<String, TableThroughput> tables = new ConcurrentHashMap<>();
   /** The end of the ThrottlingReason of a request above an OnDemandThroughput ceiling. */
-  private static final String MAX_ON_DEMAND = "MaxOnDemandThroughputExceeded";
+  static final String MAX_ON_DEMAND = "MaxOnDemandThroughputExceeded";
 
   /**
    * @param arnPrefix {@code arn:aws:dynamodb:<region>:<account>:table/}, for ThrottlingReasons

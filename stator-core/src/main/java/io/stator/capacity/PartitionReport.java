@@ -53,15 +53,7 @@ public record PartitionReport(
 
   /** The key as a person reads it: the string, the number, or base64 bytes. */
   static String label(byte[] key, String type) {
-    AttributeValue value = KeyCodec.decodePartition(key, type);
-    if (value instanceof AttributeValue.S s) {
-      return s.value();
-    } else if (value instanceof AttributeValue.N n) {
-      return n.value();
-    } else if (value instanceof AttributeValue.B b) {
-      return b.value().toBase64();
-    }
-    return String.valueOf(value);
+    return AttributeValue.keyText(KeyCodec.decodePartition(key, type));
   }
 
   /** The report as a fixed-width text table, as {@code stator hot-keys} prints it. */

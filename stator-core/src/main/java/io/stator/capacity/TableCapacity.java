@@ -85,8 +85,9 @@ final class TableCapacity {
     this.writeKeyRange = resourceType + "WriteKeyRangeThroughputExceeded";
     this.readProvisioned = resourceType + "ReadProvisionedThroughputExceeded";
     this.writeProvisioned = resourceType + "WriteProvisionedThroughputExceeded";
-    this.readMaxOnDemand = resourceType + "ReadMaxOnDemandThroughputExceeded";
-    this.writeMaxOnDemand = resourceType + "WriteMaxOnDemandThroughputExceeded";
+    // CapacityModel tells these reasons by their end, to answer ThrottlingException for them
+    this.readMaxOnDemand = resourceType + "Read" + CapacityModel.MAX_ON_DEMAND;
+    this.writeMaxOnDemand = resourceType + "Write" + CapacityModel.MAX_ON_DEMAND;
     this.onSplit = onSplit;
     this.billingMode = throughput.billingMode();
     this.onDemand = TableDefinition.PAY_PER_REQUEST.equals(billingMode);

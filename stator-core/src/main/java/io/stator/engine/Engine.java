@@ -73,6 +73,7 @@ import io.stator.capacity.PartitionReport;
 import io.stator.capacity.SavedPartitions;
 import io.stator.index.Indexes;
 import io.stator.schema.Catalog;
+import io.stator.schema.IndexDefinition;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.GroupCommit;
 import io.stator.storage.Storage;
@@ -389,6 +390,22 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
     TableDefinition table = tables.forItems(tableName);
     ContributorInsightsUpdates.checkIndex(table, indexName);
     return capacity.report(table, indexName);
+  }
+
+  /**
+   * The partition key attribute of a table, or of one of its indexes (the first, for an index
+   * keyed on several); null for no such index. From the definition the engine holds, without
+   * the size that DescribeTable reads: access control asks it for {@code dynamodb:LeadingKeys}.
+   *
+   * @throws DynamoDbException ResourceNotFoundException when there is no such table
+   */
+  public String partitionKey(String tableName, String indexName) {
+    TableDefinition table = tables.definition(tableName);
+    if (indexName == null) {
+      return table.hashKey().name();
+    }
+    IndexDefinition index = table.index(indexName);
+    return index == null ? null : index.hashKeys().get(0).name();
   }
 
   /** The capacity model (for tests in this package). */

@@ -182,8 +182,9 @@ record KeyRange(
         throw DynamoDbException.validation(
             "Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be"
                 + " greater than or equal to lower bound; lower bound operand: AttributeValue: {"
-                + low.type() + ":" + shown(low) + "}, upper bound operand: AttributeValue: {"
-                + high.type() + ":" + shown(high) + "}");
+                + low.type() + ":" + AttributeValue.keyText(low)
+                + "}, upper bound operand: AttributeValue: {"
+                + high.type() + ":" + AttributeValue.keyText(high) + "}");
       }
     }
   }
@@ -209,18 +210,6 @@ record KeyRange(
     }
   }
 
-  private static String shown(AttributeValue v) {
-    if (v instanceof AttributeValue.S s) {
-      return s.value();
-    }
-    if (v instanceof AttributeValue.N n) {
-      return n.value();
-    }
-    if (v instanceof AttributeValue.B b) {
-      return b.value().toBase64();
-    }
-    return v.toString();
-  }
 
   /**
    * Walks the condition tree the way DynamoDB checks a KeyConditionExpression: only AND of

@@ -137,9 +137,8 @@ final class ResourcePolicies {
 
   private Resource resource(String arn) {
     int stream = arn.indexOf("/stream/");
-    String tableArn = stream < 0 ? arn : arn.substring(0, stream);
-    String name = tableArn.substring(tableArn.indexOf(":table/") + ":table/".length());
-    if (!tableArn.contains(":table/") || !tableArn.equals(tables.arn(name))) {
+    String name = tables.nameInArn(stream < 0 ? arn : arn.substring(0, stream));
+    if (name == null) {
       throw noResource(arn);
     }
     TableDefinition table;

@@ -317,6 +317,19 @@ final class Tables {
     });
   }
 
+  /**
+   * The name of the table {@code arn} names in this region and account, or null when it names
+   * none (another region or account, or no table's ARN).
+   */
+  String nameInArn(String arn) {
+    int at = arn.indexOf(":table/");
+    if (at < 0) {
+      return null;
+    }
+    String name = arn.substring(at + ":table/".length());
+    return arn.equals(arn(name)) ? name : null;
+  }
+
   /** The ARN of the table named {@code tableName}. */
   String arn(String tableName) {
     return "arn:aws:dynamodb:" + options.region() + ":" + options.accountId() + ":table/"

@@ -188,8 +188,8 @@ final class Tagging {
   }
 
   private String tableName(String arn, String operation) {
-    String name = arn.substring(arn.indexOf(":table/") + ":table/".length());
-    if (!arn.equals(tables.arn(name))) {
+    String name = tables.nameInArn(arn);
+    if (name == null) {
       throw denied(arn, operation); // another region or account
     }
     return name;

@@ -27,8 +27,10 @@ final class Parser {
    * Words and symbols that join terms: where a term should start, DynamoDB calls each one an
    * "Unexpected operator".
    */
-  private static final Set<String> OPERATORS =
-      Set.of("IS", "LIKE", "BETWEEN", "IN", "=", "<>", "!=", "<", "<=", ">", ">=", "+", "*", "/");
+  private static final Set<String> COMPARISONS = Set.of("=", "<>", "!=", "<", "<=", ">", ">=");
+
+  private static final Set<String> OPERATORS = union(COMPARISONS,
+      Set.of("IS", "LIKE", "BETWEEN", "IN", "+", "*", "/"));
 
   private static final Set<String> FUNCTIONS =
       Set.of(
@@ -313,7 +315,7 @@ final class Parser {
     Term left = additive();
     Token token = peek();
     if (token.kind() == Kind.SYMBOL
-        && Set.of("=", "<>", "!=", "<", "<=", ">", ">=").contains(token.text())) {
+        && COMPARISONS.contains(token.text())) {
       next++;
       String operator = token.text().equals("!=") ? "<>" : token.text();
       requireRightHandSide();
@@ -622,4 +624,10 @@ final class Parser {
     return line + ":" + (token.position() - lineStart + 1) + ":" + token.text().length();
   }
 
+
+  private static Set<String> union(Set<String> a, Set<String> b) {
+    Set<String> out = new java.util.HashSet<>(a);
+    out.addAll(b);
+    return Set.copyOf(out);
+  }
 }

@@ -14,7 +14,7 @@ public record StatementTarget(String action, String table, String index) {
     Statement parsed;
     try {
       parsed = Parser.parse(statement).statement();
-    } catch (RuntimeException e) {
+    } catch (io.stator.api.DynamoDbException doesNotParse) {
       return null;
     }
     if (parsed instanceof Statement.Select s) {

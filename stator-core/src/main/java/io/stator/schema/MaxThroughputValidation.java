@@ -1,6 +1,5 @@
 package io.stator.schema;
 
-import io.stator.api.DynamoDbException;
 import io.stator.api.OnDemandThroughput;
 import io.stator.api.UpdateGlobalSecondaryIndexAction;
 import java.util.ArrayList;
@@ -10,14 +9,16 @@ import java.util.List;
  * DynamoDB's rules for OnDemandThroughput, the ceilings of an on-demand table and of its global
  * secondary indexes, in CreateTable and UpdateTable.
  *
- * <p>Each ceiling is at least one request unit per second and below the default per-table quota
- * of 40,000 (the developer guide's two limits). CreateTable takes no {@code -1}; UpdateTable takes
- * {@code -1} to remove a ceiling, and a member it does not give keeps its ceiling. A provisioned
+ * <p>Each ceiling is at least one request unit per second (the API reference's rule) and at most
+ * 40,000, the default table-level quota the developer guide names; DynamoDB's answer above that
+ * quota is not recorded, so its refusal here is in the words of the range rule. CreateTable takes
+ * no {@code -1}; UpdateTable takes {@code -1} to remove a ceiling, and a member it does not
+ * give keeps its ceiling. A provisioned
  * table takes none, and a table that becomes provisioned loses those it had. The words of each
  * refusal are those DynamoDB is recorded to answer.
  */
 public final class MaxThroughputValidation {
-  /** DynamoDB's default per-table throughput quota, which a ceiling may not pass. */
+  /** The developer guide's default table-level throughput quota (adjustable on AWS). */
   static final long MAX_REQUEST_UNITS = 40_000;
 
   private MaxThroughputValidation() {}
@@ -42,8 +43,8 @@ public final class MaxThroughputValidation {
     if (!payPerRequest) {
       String member = firstGiven(given);
       if (member != null) {
-        throw invalid(member + " for OnDemandThroughput cannot be specified when the table"
-            + " BillingMode is PROVISIONED");
+        throw IndexValidation.invalid(member + " for OnDemandThroughput cannot be specified when"
+            + " the table BillingMode is PROVISIONED");
       }
       return MaxThroughput.NONE;
     }
@@ -53,8 +54,8 @@ public final class MaxThroughputValidation {
     if (firstGiven(given) == null) {
       // DynamoDB answers an empty OnDemandThroughput on UpdateTable with an internal error;
       // its reference asks for one member or both.
-      throw invalid("OnDemandThroughput must specify MaxReadRequestUnits, MaxWriteRequestUnits"
-          + " or both");
+      throw IndexValidation.invalid("OnDemandThroughput must specify MaxReadRequestUnits,"
+          + " MaxWriteRequestUnits or both");
     }
     return merge(current, given, "for table");
   }
@@ -66,7 +67,7 @@ public final class MaxThroughputValidation {
   static MaxThroughput updateIndex(IndexDefinition index, UpdateGlobalSecondaryIndexAction update) {
     OnDemandThroughput given = update.onDemandThroughput();
     if (update.provisionedThroughput() != null || firstGiven(given) == null) {
-      throw invalid("The only Updates for index: " + index.name()
+      throw IndexValidation.invalid("The only Updates for index: " + index.name()
           + " when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput,"
           + " WarmThroughput");
     }
@@ -77,7 +78,7 @@ public final class MaxThroughputValidation {
   static void refuseOnProvisionedIndex(OnDemandThroughput given, String indexName) {
     String member = firstGiven(given);
     if (member != null) {
-      throw invalid(member + " for OnDemandThroughput for index: " + indexName
+      throw IndexValidation.invalid(member + " for OnDemandThroughput for index: " + indexName
           + " cannot be specified when the table BillingMode is PROVISIONED");
     }
   }
@@ -101,7 +102,7 @@ public final class MaxThroughputValidation {
     }
     String member = firstGiven(given);
     if (!payPerRequest && member != null) {
-      throw invalid(member + " for OnDemandThroughput" + ofIndex
+      throw IndexValidation.invalid(member + " for OnDemandThroughput" + ofIndex
           + " cannot be specified when table BillingMode is PROVISIONED.");
     }
     long read = units(given.maxReadRequestUnits(), "MaxReadRequestUnits", of, false);
@@ -125,7 +126,7 @@ public final class MaxThroughputValidation {
       return MaxThroughput.UNLIMITED;
     }
     if (value < 1 || value > MAX_REQUEST_UNITS) {
-      throw invalid("Requested " + member + " for OnDemandThroughput " + of
+      throw IndexValidation.invalid("Requested " + member + " for OnDemandThroughput " + of
           + " is outside of valid range");
     }
     return value;
@@ -141,7 +142,4 @@ public final class MaxThroughputValidation {
     return given.maxWriteRequestUnits() != null ? "MaxWriteRequestUnits" : null;
   }
 
-  private static DynamoDbException invalid(String detail) {
-    return DynamoDbException.validation("One or more parameter values were invalid: " + detail);
-  }
 }

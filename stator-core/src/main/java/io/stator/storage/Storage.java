@@ -1,5 +1,6 @@
 package io.stator.storage;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -83,7 +84,7 @@ public interface Storage extends AutoCloseable, GroupCommit {
   default List<Optional<StoredRecord>> getAll(List<KeyRead> reads, Consistency consistency) {
     // One get after the other: right for a storage in this process; a remote one sends them
     // together
-    List<Optional<StoredRecord>> out = new java.util.ArrayList<>(reads.size());
+    List<Optional<StoredRecord>> out = new ArrayList<>(reads.size());
     for (KeyRead read : reads) {
       out.add(get(read.space(), read.key()));
     }

@@ -259,6 +259,23 @@ public sealed interface AttributeValue {
     }
   }
 
+  /**
+   * A key value as a person reads it: a string itself, a number's digits, a binary in base64
+   * (error messages, the partition report, policies' leading keys); other types as their record.
+   */
+  static String keyText(AttributeValue value) {
+    if (value instanceof S s) {
+      return s.value();
+    }
+    if (value instanceof N n) {
+      return n.value();
+    }
+    if (value instanceof B b) {
+      return b.value().toBase64();
+    }
+    return String.valueOf(value);
+  }
+
   // ---- factories that validate user input -------------------------------------------------
 
   static S s(String value) {

@@ -111,7 +111,7 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       RequestMetrics metrics, SigV4 signatures) {
     this.database = database;
     this.signatures = signatures;
-    this.requestedAccess = new RequestedAccess(region, EngineOptions.defaults().accountId(),
+    this.requestedAccess = new RequestedAccess(region, EngineOptions.DEFAULT_ACCOUNT_ID,
         RequestedAccess.KeySchemas.of(database));
     this.resourcePolicies = new StoredResourcePolicies(database);
     this.groupCommit = groupCommit;

@@ -395,7 +395,8 @@ public final class Main implements Runnable {
         ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
       }
       PrintWriter err = spec.commandLine().getErr();
-      Storage storage = openStorage(err);
+      String kind = storageKind();
+      Storage storage = openStorage(kind, err);
       if (storage == null) {
         return 1;
       }
@@ -415,7 +416,7 @@ public final class Main implements Runnable {
                 port,
                 database,
                 region,
-                callsOnEventLoops(storageKind()),
+                callsOnEventLoops(kind),
                 eventLoops != null ? eventLoops : StatorServer.defaultEventLoops(),
                 limits,
                 signatures,
@@ -433,7 +434,7 @@ public final class Main implements Runnable {
       out.printf(
           "Stator %s listening on %s://%s:%d (%s, capacity %s, at most %d connections%s)%n",
           version(), tls == null ? "http" : "https", hostForUrl(host), server.port(),
-          storeDescription(), mode.name().toLowerCase(java.util.Locale.ROOT),
+          storeDescription(kind), mode.name().toLowerCase(java.util.Locale.ROOT),
           limits.maxConnections(), signatures == null ? "" : ", signatures verified");
       if (!noConsole) {
         out.printf("Console: %s://%s:%d%s%n", tls == null ? "http" : "https", hostForUrl(host),
@@ -483,8 +484,7 @@ public final class Main implements Runnable {
     }
 
     /** The store --storage names, or null once {@code err} says why it cannot be opened. */
-    private Storage openStorage(PrintWriter err) {
-      String kind = storageKind();
+    private Storage openStorage(String kind, PrintWriter err) {
       if (kind.equals("cassandra")) {
         List<InetSocketAddress> nodes = contactPoints();
         try {
@@ -511,8 +511,8 @@ public final class Main implements Runnable {
     }
 
     /** Where the data lives, as the start line says it. */
-    private String storeDescription() {
-      if (storageKind().equals("cassandra")) {
+    private String storeDescription(String kind) {
+      if (kind.equals("cassandra")) {
         return "Cassandra at " + String.join(",", contactPoints) + ", keyspace " + keyspace();
       }
       return inMemory ? "in memory" : "RocksDB at " + dataDirectory();
@@ -613,7 +613,6 @@ public final class Main implements Runnable {
       return new CommandLine.ParameterException(spec.commandLine(), message);
     }
 
-    /** The storage named by --storage and --in-memory, checked against the other options. */
     /**
      * Whether the {@link Database} calls run on the event loops: for the local storages, whose
      * rare wait costs less than a hand-off on every request (measured, see {@link StatorServer});
@@ -625,6 +624,7 @@ public final class Main implements Runnable {
       return !storageKind.equals("cassandra");
     }
 
+    /** The storage named by --storage and --in-memory, checked against the other options. */
     private String storageKind() {
       String kind = storage == null ? (inMemory ? "memory" : "rocksdb") : storage;
       if (!List.of("rocksdb", "memory", "cassandra").contains(kind)) {

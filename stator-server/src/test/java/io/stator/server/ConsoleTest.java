@@ -41,7 +41,7 @@ import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
  * tables listed, item collections grouped by partition key in DynamoDB's sort-key order (bytes
  * for strings, values for numbers) with entity types from key prefixes, and a hot key in the
  * partition view. Runs where {@code chromium} is installed; {@code .ci/run} installs it and sets
- * {@code -Dstator.console.requireBrowser=true} so that CI never skips it.
+ * {@code STATOR_CONSOLE_REQUIRE_BROWSER=true} so that CI never skips it.
  */
 class ConsoleTest {
   private static StatorServer server;
@@ -391,7 +391,7 @@ class ConsoleTest {
   private static String browser() {
     String chromium = HeadlessChromium.installed();
     if (chromium == null) {
-      assertThat(Boolean.getBoolean("stator.console.requireBrowser"))
+      assertThat("true".equals(System.getenv("STATOR_CONSOLE_REQUIRE_BROWSER")))
           .as("chromium is required but not installed").isFalse();
       assumeTrue(false, "chromium is not installed");
     }

@@ -81,7 +81,6 @@ public final class MemoryStorage implements Storage {
     return Optional.ofNullable(space(space).points.get(new MapKey(key)));
   }
 
-  /** Each key from the map of its space, as {@link #get}: one read in memory is as cheap. */
   @Override
   public List<StoredRecord> query(
       String space, byte[] partition, Bound lower, Bound upper, boolean forward, int limit) {

@@ -13,20 +13,6 @@ import java.util.List;
 final class LeadingKeys {
   private LeadingKeys() {}
 
-  /** A partition key value as text: a string itself, a number's digits, a binary in base64. */
-  static String text(AttributeValue value) {
-    if (value instanceof AttributeValue.S s) {
-      return s.value();
-    }
-    if (value instanceof AttributeValue.N n) {
-      return n.value();
-    }
-    if (value instanceof AttributeValue.B b) {
-      return b.value().toBase64();
-    }
-    return value.toString();
-  }
-
   /**
    * The partition key value a Query's key condition asks for ({@code pk = :v}, in the expression
    * or the legacy KeyConditions), or null when it cannot be found (the Query then fails its own

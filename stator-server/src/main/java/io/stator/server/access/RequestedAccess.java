@@ -5,9 +5,9 @@ import io.stator.api.BatchGetItemRequest;
 import io.stator.api.BatchStatementRequest;
 import io.stator.api.BatchWriteItemRequest;
 import io.stator.api.CreateTableRequest;
+import io.stator.api.Database;
 import io.stator.api.DeleteItemRequest;
 import io.stator.api.DeleteResourcePolicyRequest;
-import io.stator.api.Database;
 import io.stator.api.DeleteTableRequest;
 import io.stator.api.DescribeContinuousBackupsRequest;
 import io.stator.api.DescribeContributorInsightsRequest;
@@ -18,16 +18,12 @@ import io.stator.api.ExecuteStatementRequest;
 import io.stator.api.ExecuteTransactionRequest;
 import io.stator.api.GetItemRequest;
 import io.stator.api.GetResourcePolicyRequest;
-import io.stator.api.GlobalSecondaryIndexDescription;
-import io.stator.api.KeySchemaElement;
 import io.stator.api.ListTagsOfResourceRequest;
-import io.stator.api.LocalSecondaryIndexDescription;
 import io.stator.api.ParameterizedStatement;
 import io.stator.api.PutItemRequest;
 import io.stator.api.PutResourcePolicyRequest;
 import io.stator.api.QueryRequest;
 import io.stator.api.ScanRequest;
-import io.stator.api.TableDescription;
 import io.stator.api.TagResourceRequest;
 import io.stator.api.TransactGetItem;
 import io.stator.api.TransactGetItemsRequest;
@@ -39,12 +35,13 @@ import io.stator.api.UpdateContributorInsightsRequest;
 import io.stator.api.UpdateItemRequest;
 import io.stator.api.UpdateTableRequest;
 import io.stator.api.UpdateTimeToLiveRequest;
+import io.stator.api.WriteRequest;
 import io.stator.api.streams.DescribeStreamRequest;
 import io.stator.api.streams.GetRecordsRequest;
 import io.stator.api.streams.GetShardIteratorRequest;
+import io.stator.engine.Engine;
 import io.stator.partiql.StatementTarget;
 import io.stator.stream.ShardIterators;
-import io.stator.api.WriteRequest;
 import io.stator.value.AttributeValue;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -77,33 +74,20 @@ public final class RequestedAccess {
   public interface KeySchemas {
     String partitionKey(String table, String index);
 
-    /** The key schemas as DescribeTable answers them (asked only when a condition needs one). */
+    /**
+     * The engine's key schemas, read from its definitions (never a table's size); none for a
+     * database that is not the engine, so a condition on leading keys is refused there.
+     */
     static KeySchemas of(Database database) {
+      if (!(database instanceof Engine engine)) {
+        return (table, index) -> null;
+      }
       return (table, index) -> {
-        TableDescription d;
         try {
-          d = database.describeTable(new DescribeTableRequest(table)).table();
-        } catch (DynamoDbException e) {
+          return engine.partitionKey(table, index);
+        } catch (DynamoDbException noSuchTable) {
           return null;
         }
-        List<KeySchemaElement> schema = d.keySchema();
-        if (index != null) {
-          schema = null;
-          for (var g : d.globalSecondaryIndexes() == null
-              ? List.<GlobalSecondaryIndexDescription>of() : d.globalSecondaryIndexes()) {
-            schema = g.indexName().equals(index) ? g.keySchema() : schema;
-          }
-          for (var l : d.localSecondaryIndexes() == null
-              ? List.<LocalSecondaryIndexDescription>of() : d.localSecondaryIndexes()) {
-            schema = l.indexName().equals(index) ? l.keySchema() : schema;
-          }
-        }
-        for (KeySchemaElement e : schema == null ? List.<KeySchemaElement>of() : schema) {
-          if ("HASH".equals(e.keyType())) {
-            return e.attributeName();
-          }
-        }
-        return null;
       };
     }
   }
@@ -372,14 +356,14 @@ public final class RequestedAccess {
         if (value == null) {
           return UNKNOWN;
         }
-        out.add(LeadingKeys.text(value));
+        out.add(AttributeValue.keyText(value));
       }
       for (Map<String, AttributeValue> k : keys) {
         AttributeValue value = k == null ? null : k.get(partitionKey);
         if (value == null) {
           return UNKNOWN; // the request will fail its own validation
         }
-        out.add(LeadingKeys.text(value));
+        out.add(AttributeValue.keyText(value));
       }
       return out;
     }

@@ -18,7 +18,7 @@ import java.util.Map;
  */
 public final class Credentials {
   /** The account of the users' ARNs: the one the server's table ARNs name. */
-  private static final String ACCOUNT = EngineOptions.defaults().accountId();
+  private static final String ACCOUNT = EngineOptions.DEFAULT_ACCOUNT_ID;
 
   private final Map<String, Credential> byAccessKeyId;
 

@@ -284,11 +284,8 @@ public final class CassandraStorage implements Storage {
       // that no space names any more. Its 256 buckets are deleted all at once.
       Optional<UUID> id = lookUp(space);
       if (id.isPresent()) {
-        List<CompletionStage<AsyncResultSet>> deletes = new ArrayList<>(ScanRange.BUCKETS);
-        for (int bucket = 0; bucket < ScanRange.BUCKETS; bucket++) {
-          deletes.add(session.executeAsync(records.deleteBucket(id.get(), bucket)));
-        }
-        for (CompletionStage<AsyncResultSet> delete : deletes) {
+        for (CompletionStage<AsyncResultSet> delete :
+            everyBucket(bucket -> records.deleteBucket(id.get(), bucket))) {
           Rows.answer(delete);
         }
       }
@@ -555,10 +552,8 @@ public final class CassandraStorage implements Storage {
   public SpaceStats stats(String space) {
     return run(() -> {
       UUID id = id(space);
-      List<CompletionStage<AsyncResultSet>> reads = new ArrayList<>(ScanRange.BUCKETS);
-      for (int bucket = 0; bucket < ScanRange.BUCKETS; bucket++) {
-        reads.add(session.executeAsync(records.sizes(id, bucket)));
-      }
+      List<CompletionStage<AsyncResultSet>> reads =
+          everyBucket(bucket -> records.sizes(id, bucket));
       long count = 0;
       long bytes = 0;
       for (CompletionStage<AsyncResultSet> read : reads) {
@@ -574,6 +569,16 @@ public final class CassandraStorage implements Storage {
       }
       return new SpaceStats(count, bytes);
     });
+  }
+
+  /** The statement of every bucket of a space, all sent at once; their answers to wait for. */
+  private List<CompletionStage<AsyncResultSet>> everyBucket(
+      java.util.function.IntFunction<BoundStatement> statement) {
+    List<CompletionStage<AsyncResultSet>> pending = new ArrayList<>(ScanRange.BUCKETS);
+    for (int bucket = 0; bucket < ScanRange.BUCKETS; bucket++) {
+      pending.add(session.executeAsync(statement.apply(bucket)));
+    }
+    return pending;
   }
 
   @Override

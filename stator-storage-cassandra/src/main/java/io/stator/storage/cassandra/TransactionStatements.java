@@ -49,6 +49,13 @@ final class TransactionStatements {
     }
   }
 
+  /** Whether the statement of {@code cql} is kept (without counting as a use of it). */
+  boolean holds(String cql) {
+    synchronized (lastUsed) {
+      return lastUsed.containsKey(cql);
+    }
+  }
+
   int size() {
     synchronized (lastUsed) {
       return lastUsed.size();
