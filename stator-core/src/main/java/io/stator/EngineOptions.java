@@ -22,9 +22,9 @@ import java.time.Duration;
  *     10 GB. Tests set less to reach ItemCollectionSizeLimitExceededException with little data.
  * @param synchronousGlobalIndexes whether a write, when the GSI lag is zero, maintains its
  *     table's global secondary indexes in its own commit (as it does local ones) instead of
- *     leaving them to the propagator; on by default. A single-node storage commits the extra
- *     entries almost for free; a distributed one, where every GSI entry may live on another
- *     node, would turn it off and keep every GSI asynchronous, as DynamoDB's are.
+ *     leaving them to the propagator; on by default, and on for every storage the command line
+ *     opens: on Cassandra a GSI entry is one more write in the item's Accord transaction, on
+ *     whichever node owns it. Off keeps every GSI asynchronous, as DynamoDB's are.
  */
 public record EngineOptions(
     String region,

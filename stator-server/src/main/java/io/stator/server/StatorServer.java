@@ -38,7 +38,7 @@ import java.util.concurrent.TimeUnit;
  * #close()} stops it and closes the database.
  *
  * <p>Threads, two ways, chosen by whoever starts the server (the command line takes the first
- * for both storages):
+ * for memory and RocksDB, the second for Cassandra):
  *
  * <ul>
  *   <li><b>Calls on the event loops</b>: an event loop (by default one per core, see {@link

@@ -18,11 +18,12 @@ import com.datastax.oss.driver.api.core.cql.Row;
  * its block's numbers in order, in memory, and reserves the next block when it runs out: one
  * transaction per {@value #BLOCK} commits, and an instance that stops leaves the rest of its
  * block unused. A store begins at 0, so its versions are small numbers; a store written before
- * the blocks carries versions from a clock in microseconds (about 2^50), which the blocks would
- * reach only after that many commits.
+ * the blocks carries versions from a clock counted in microseconds (about 2^50), which the blocks
+ * would reach only after that many commits.
  *
- * <p>Why not the obvious alternatives: the clock of each process (what came before) issues one
- * version twice when two processes commit in the same microsecond; a random instance id in the
+ * <p>Why not the obvious alternatives: the clock of each process (what came before: milliseconds
+ * times 1,000, raised by one when a process would repeat itself) issues one version twice when two
+ * processes start counting from the same millisecond; a random instance id in the
  * high bits only makes a repeat unlikely; and a version computed inside each commit's
  * transaction from the key's last one cannot survive a delete, which leaves nothing to compute
  * from. Versions so reserved are unique but not ordered across instances, which is what the
