@@ -6,6 +6,8 @@ import io.stator.storage.GroupCommit;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -39,6 +41,7 @@ final class ServerHealth {
   private final HttpConnection.Closes closes;
   private volatile boolean stopping;
   private CompletableFuture<String> storageCheck; // the last one started; guarded by this
+  private final ThreadPoolExecutor checker = checker();
 
   ServerHealth(
       Database database,
@@ -83,18 +86,32 @@ final class ServerHealth {
   private synchronized CompletableFuture<String> storageCheck() {
     if (storageCheck == null || storageCheck.isDone()) {
       CompletableFuture<String> check = new CompletableFuture<>();
-      Thread thread = new Thread(() -> {
+      storageCheck = check;
+      checker.execute(() -> {
         try {
           check.complete(storageProblem());
         } catch (Throwable t) { // an Error too, or every later health check would wait on it
           check.completeExceptionally(t);
         }
-      }, "stator-health-check");
-      thread.setDaemon(true); // a stalled storage must not keep the process alive
-      storageCheck = check;
-      thread.start();
+      });
     }
     return storageCheck;
+  }
+
+  /**
+   * The one thread storage checks run on, there only while checks come: one check at a time is
+   * all there is to run (a check still running is shared), and a load balancer that asks every
+   * few seconds should not cost a thread each time.
+   */
+  private static ThreadPoolExecutor checker() {
+    ThreadPoolExecutor checker = new ThreadPoolExecutor(
+        1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), task -> {
+          Thread thread = new Thread(task, "stator-health-check");
+          thread.setDaemon(true); // a stalled storage must not keep the process alive
+          return thread;
+        });
+    checker.allowCoreThreadTimeOut(true);
+    return checker;
   }
 
   /** Why the storage cannot serve, or null when it can: a catalog read and a durable wait. */
