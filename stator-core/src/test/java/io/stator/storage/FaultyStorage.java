@@ -253,6 +253,12 @@ public final class FaultyStorage implements Storage {
     delegate.dropSpace(space);
   }
 
+  /** The storage's own copy, at one instant where it is one; not a fault of its own. */
+  @Override
+  public void copySpace(String source, String target) {
+    delegate.copySpace(source, target);
+  }
+
   @Override
   public Set<String> spaces() {
     return delegate.spaces();

@@ -1121,6 +1121,118 @@ public abstract class StorageContract {
     }
   }
 
+  // ---------------------------------------------------------------- copy
+
+  /**
+   * Whether {@link Storage#copySpace} copies at one instant while commits go on (a storage in one
+   * process); the default, paging through the source, does not.
+   */
+  protected boolean copiesAtOneInstant() {
+    return true;
+  }
+
+  /**
+   * A copy holds exactly the source's records when it was taken, over pages and batches (records
+   * of 2 KB, more than a megabyte in all), partitions that prefix one another included; commits
+   * to either space afterwards do not reach the other; a durable storage keeps the copy.
+   */
+  @Test
+  void aCopyHoldsTheSourceAsItWasAndNothingWrittenAfter() {
+    storage.createSpace("t");
+    TreeMap<StorageKey, String> model = fillPrefixHeavySpace("t");
+    Commit fill = new Commit();
+    String large = "x".repeat(2048);
+    for (int i = 0; i < 600; i++) {
+      StorageKey k = new StorageKey(bytes(i % 256, i / 256, 7), b("s" + i));
+      fill.put("t", k, b(large + i));
+      model.put(k, large + i);
+    }
+    storage.commit(fill);
+
+    storage.copySpace("t", "copy");
+
+    StorageKey first = model.firstKey();
+    storage.commit(new Commit().put("t", key("later", ""), b("later")).delete("t", first)
+        .put("t", model.lastKey(), b("changed")));
+    storage.commit(new Commit().put("copy", key("only-copy", ""), b("c")));
+    assertThat(storage.spaces()).contains("t", "copy");
+    assertCopy("copy", model, key("only-copy", ""));
+    assertThat(storage.get("t", key("only-copy", ""))).isEmpty();
+    assertThat(value(storage.get("t", model.lastKey()))).isEqualTo("changed");
+    assertThat(keys(storage.query("copy", b("ab"), null, null, true, 100)))
+        .containsExactlyElementsOf(modelQuery(model, b("ab"), null, null, true, 100));
+
+    storage.dropSpace("t");
+    assertCopy("copy", model, key("only-copy", ""));
+    if (durable()) {
+      storage.close();
+      storage = open(dir);
+      assertCopy("copy", model, key("only-copy", ""));
+    }
+  }
+
+  /** The copy's records are the model's, plus the one key written to the copy afterwards. */
+  private void assertCopy(String space, TreeMap<StorageKey, String> model, StorageKey written) {
+    List<StoredRecord> copied = storage.scan(space, null, null, null, 10_000);
+    TreeMap<StorageKey, String> expected = new TreeMap<>(model);
+    expected.put(written, "c");
+    assertThat(keys(copied)).containsExactlyElementsOf(expected.keySet());
+    assertThat(values(copied)).containsExactlyElementsOf(expected.values());
+  }
+
+  @Test
+  void copyingAMissingSpaceFailsAndCreatesNothing() {
+    assertThatThrownBy(() -> storage.copySpace("missing", "copy"))
+        .isInstanceOf(StorageException.class);
+    assertThat(storage.spaces()).doesNotContain("copy");
+  }
+
+  /**
+   * A copy taken while commits go on sees each commit wholly or not at all, also when it moves
+   * records between the first and the last partitions of the space with a thousand records
+   * between them: a writer keeps putting the same count under both, and every copy holds one
+   * count under both.
+   */
+  @Test
+  void aCopyIsOneInstantWhileCommitsGoOn() throws Exception {
+    assumeTrue(copiesAtOneInstant(), "the storage copies page by page");
+    storage.createSpace("t");
+    Commit fill = new Commit();
+    for (int i = 0; i < 1000; i++) {
+      fill.put("t", new StorageKey(bytes(0x40 + i % 64, i / 64), b("s")), b("filler" + i));
+    }
+    storage.commit(fill);
+    StorageKey low = new StorageKey(bytes(0x00), b(""));
+    StorageKey high = new StorageKey(bytes(0xFF, 0xFF), b(""));
+    storage.commit(new Commit().put("t", low, b("0")).put("t", high, b("0")));
+    AtomicBoolean stop = new AtomicBoolean();
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<Integer> writer =
+          pool.submit(
+              () -> {
+                int n = 0;
+                while (!stop.get()) {
+                  n++;
+                  storage.commit(
+                      new Commit().put("t", low, b("" + n)).put("t", high, b("" + n)));
+                }
+                return n;
+              });
+      for (int i = 0; i < 20; i++) {
+        storage.copySpace("t", "copy" + i);
+        String lowCount = value(storage.get("copy" + i, low));
+        assertThat(value(storage.get("copy" + i, high))).isEqualTo(lowCount);
+        assertThat(storage.scan("copy" + i, null, null, null, 2000)).hasSize(1002);
+      }
+      stop.set(true);
+      assertThat(writer.get(2, TimeUnit.MINUTES)).isPositive();
+    } finally {
+      stop.set(true);
+      pool.shutdownNow();
+    }
+  }
+
   // ---------------------------------------------------------------- group commit
 
   /**

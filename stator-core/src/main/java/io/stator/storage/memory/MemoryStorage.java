@@ -159,6 +159,29 @@ public final class MemoryStorage implements Storage {
     }
   }
 
+  /**
+   * One instant: the records are copied under the commit lock, which no commit holds meanwhile.
+   * They keep their versions, which the new space's keys never had, and are shared with the
+   * source (a record is never changed, only replaced).
+   */
+  @Override
+  public void copySpace(String source, String target) {
+    Locks.lockCommit(lock.writeLock());
+    try {
+      Space from = space(source);
+      if (spaces.containsKey(target)) {
+        throw new StorageException("the space to copy to exists already: " + target);
+      }
+      Space to = new Space();
+      for (StoredRecord r : from.points.values()) {
+        to.put(r);
+      }
+      spaces.put(target, to);
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
   @Override
   public SpaceStats stats(String space) {
     long records = 0;

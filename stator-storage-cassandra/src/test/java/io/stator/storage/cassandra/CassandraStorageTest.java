@@ -31,6 +31,12 @@ class CassandraStorageTest extends StorageContract {
     return Math.max(1, attempts / 5);
   }
 
+  /** The default copy, page by page, is one instant only for a source no one writes. */
+  @Override
+  protected boolean copiesAtOneInstant() {
+    return false;
+  }
+
   /** Every instance opened on one directory's name is on one store, as another process's is. */
   @Override
   protected Sharing sharing() {
