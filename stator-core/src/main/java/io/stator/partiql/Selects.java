@@ -1,5 +1,6 @@
 package io.stator.partiql;
 
+import io.stator.api.AttributeDefinition;
 import io.stator.api.Database;
 import io.stator.api.DynamoDbException;
 import io.stator.api.ExecuteStatementRequest;
@@ -14,19 +15,17 @@ import io.stator.api.ScanResponse;
 import io.stator.api.TableDescription;
 import io.stator.value.AttributeValue;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * A SELECT, run as DynamoDB plans it: equalities on the table's full key and nothing else are a
- * GetItem; an equality on the partition key (of the table, or of the index named in FROM) is a
- * Query, with one condition on the sort key ({@code =}, {@code <}, {@code <=}, {@code >},
- * {@code >=}, {@code BETWEEN}, {@code begins_with}), or a lower and an upper bound together
- * ({@link SortRange}), as part of the key condition and the rest as its filter; several
- * partition key values ({@code IN}, or equalities joined by {@code OR}) are one such Query per
- * value ({@link PartitionQueries}); anything else is a Scan with the whole WHERE clause as its
- * filter.
+ * GetItem; a WHERE clause whose every alternative names a partition by its key (of the table, or
+ * of the index named in FROM) and a range of its sort keys is one Query per such read ({@link
+ * KeyReads}, {@link PartitionQueries}); anything else is a Scan with the whole WHERE clause as
+ * its filter.
  */
 final class Selects {
   private static final Set<String> SORT_KEY_OPERATORS = Set.of("=", "<", "<=", ">", ">=");
@@ -52,30 +51,26 @@ final class Selects {
             "Strongly consistent read is not supported on Global Secondary Indexes");
       }
     }
-    List<Term> conjuncts = new ArrayList<>();
-    KeyedWhere.conjuncts(select.where()).forEach(c -> conjuncts.add(attributeFirst(c)));
-    List<Term> partitionValues = null;
-    if (key != null) {
-      for (int i = 0; i < conjuncts.size() && partitionValues == null; i++) {
-        partitionValues = partitionValues(conjuncts.get(i), key.get(0));
-        if (partitionValues != null) {
-          conjuncts.remove(i);
-        }
-      }
-      OrderBy.check(select, key, partitionValues == null ? 0 : partitionValues.size());
-    }
     if (select.index() == null && r.nextToken() == null && select.where() != null) {
       KeyedWhere where = KeyedWhere.ofOrNull(select.where(), tableKey, text);
       if (where != null && where.onlyKey()) {
+        OrderBy.check(select, key, 1);
         return getItem(database, r, select, where.key(), text);
       }
+    }
+    KeyReads reads = null;
+    if (key != null) {
+      reads = KeyReads.plan(select.where(), key, keyTypes(table, key), text,
+          OrderBy.descending(select, key.get(0)),
+          key.size() > 1 && OrderBy.descending(select, key.get(1)));
+      OrderBy.check(select, key, reads == null ? 0 : reads.partitions);
     }
     if (pointReadOnly) {
       throw DynamoDbException.validation(
           "Select statements within BatchExecuteStatement must specify the primary key in the"
               + " where clause.");
     }
-    if (partitionValues == null) {
+    if (reads == null) {
       Map<String, AttributeValue> start = NextTokens.decode(r.nextToken());
       String filter = select.where() == null ? null : text.condition(select.where());
       ScanResponse scanned =
@@ -86,41 +81,18 @@ final class Selects {
                   r.returnConsumedCapacity(), null, null, null));
       return page(scanned.items(), scanned.lastEvaluatedKey(), scanned.consumedCapacity());
     }
-    SortRange sort = key.size() > 1 ? SortRange.take(conjuncts, key.get(1), text) : SortRange.NONE;
-    if (sort.empty) {
-      return new ExecuteStatementResponse(List.of(), null, null, null);
-    }
-    return new PartitionQueries(database, r, select, key, sort, KeyedWhere.and(conjuncts))
-        .run(partitionValues, text);
+    return new PartitionQueries(database, r, select, key).run(reads.reads, text);
   }
 
-  /**
-   * The partition key's values that a conjunct selects: {@code pk = v}, {@code pk IN (v, ...)}
-   * or {@code pk = v OR pk = w ...}; null where it selects no partition by its key.
-   */
-  private static List<Term> partitionValues(Term conjunct, String partitionKey) {
-    Term value = KeyedWhere.keyValue(conjunct, partitionKey);
-    if (value != null) {
-      return List.of(value);
-    }
-    if (conjunct instanceof Term.In in
-        && KeyedWhere.isAttribute(in.operand(), partitionKey)
-        && !in.candidates().isEmpty()
-        && in.candidates().stream().allMatch(KeyedWhere::isValue)) {
-      return in.candidates();
-    }
-    if (conjunct instanceof Term.Or or) {
-      List<Term> values = new ArrayList<>();
-      for (Term alternative : List.of(or.left(), or.right())) {
-        List<Term> some = partitionValues(alternative, partitionKey);
-        if (some == null) {
-          return null;
-        }
-        values.addAll(some);
+  /** The types of the key's attributes, from the table's attribute definitions. */
+  private static Map<String, String> keyTypes(TableDescription table, List<String> key) {
+    Map<String, String> types = new HashMap<>();
+    for (AttributeDefinition definition : table.attributeDefinitions()) {
+      if (key.contains(definition.attributeName())) {
+        types.put(definition.attributeName(), definition.attributeType());
       }
-      return values;
     }
-    return null;
+    return types;
   }
 
   private static ExecuteStatementResponse getItem(
@@ -181,20 +153,11 @@ final class Selects {
     return null;
   }
 
-  static Term take(List<Term> conjuncts, java.util.function.Predicate<Term> which) {
-    for (int i = 0; i < conjuncts.size(); i++) {
-      if (which.test(conjuncts.get(i))) {
-        return conjuncts.remove(i);
-      }
-    }
-    return null;
-  }
-
   /**
    * {@code 5 < sk} as {@code sk > 5}: a key condition names the key first, and a sort-key
    * condition left in a Query's filter would be refused.
    */
-  private static Term attributeFirst(Term term) {
+  static Term attributeFirst(Term term) {
     if (term instanceof Term.Comparison c
         && KeyedWhere.isValue(c.left())
         && c.right() instanceof Term.PathTerm) {
