@@ -105,11 +105,31 @@ public interface Database extends AutoCloseable {
 
   ListTagsOfResourceResponse listTagsOfResource(ListTagsOfResourceRequest request);
 
-  /** The point-in-time recovery setting (Stator records it; it keeps no backups to restore). */
+  /** The point-in-time recovery setting (Stator records it; it keeps no history to restore). */
   DescribeContinuousBackupsResponse describeContinuousBackups(
       DescribeContinuousBackupsRequest request);
 
   UpdateContinuousBackupsResponse updateContinuousBackups(UpdateContinuousBackupsRequest request);
+
+  /**
+   * Backs a table up on demand (see {@code docs/compatibility.md}); a database that keeps no
+   * backups answers UnknownOperationException, as do the other backup operations.
+   */
+  default CreateBackupResponse createBackup(CreateBackupRequest request) {
+    throw new DynamoDbException(ErrorType.UnknownOperationException, null);
+  }
+
+  default DescribeBackupResponse describeBackup(DescribeBackupRequest request) {
+    throw new DynamoDbException(ErrorType.UnknownOperationException, null);
+  }
+
+  default ListBackupsResponse listBackups(ListBackupsRequest request) {
+    throw new DynamoDbException(ErrorType.UnknownOperationException, null);
+  }
+
+  default DeleteBackupResponse deleteBackup(DeleteBackupRequest request) {
+    throw new DynamoDbException(ErrorType.UnknownOperationException, null);
+  }
 
   DescribeLimitsResponse describeLimits(DescribeLimitsRequest request);
 

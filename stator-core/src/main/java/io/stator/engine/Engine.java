@@ -43,7 +43,18 @@ import io.stator.api.UpdateTableRequest;
 import io.stator.api.UpdateTableResponse;
 import io.stator.api.UpdateTimeToLiveRequest;
 import io.stator.api.UpdateTimeToLiveResponse;
+import io.stator.api.CreateBackupRequest;
+import io.stator.api.CreateBackupResponse;
+import io.stator.api.DeleteBackupRequest;
+import io.stator.api.DeleteBackupResponse;
+import io.stator.api.DescribeBackupRequest;
+import io.stator.api.DescribeBackupResponse;
 import io.stator.api.DescribeContinuousBackupsRequest;
+import io.stator.api.ListBackupsRequest;
+import io.stator.api.ListBackupsResponse;
+import io.stator.api.TableDescription;
+import io.stator.backup.OnDemandBackups;
+import io.stator.backup.SourceTables;
 import io.stator.api.DescribeContinuousBackupsResponse;
 import io.stator.api.DescribeEndpointsRequest;
 import io.stator.api.DescribeEndpointsResponse;
@@ -237,6 +248,7 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
   private final Tagging tagging;
   private final ResourcePolicies resourcePolicies;
   private final ContinuousBackups continuousBackups;
+  private final OnDemandBackups backups;
   private final String region;
   private final Streams streams;
 
@@ -275,6 +287,17 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
     this.tagging = new Tagging(tables, options);
     this.resourcePolicies = new ResourcePolicies(storage, tables, options.clock());
     this.continuousBackups = new ContinuousBackups(tables, options.clock());
+    this.backups = new OnDemandBackups(storage, new SourceTables() {
+      @Override
+      public TableDefinition definition(String tableName) {
+        return tables.definition(tableName);
+      }
+
+      @Override
+      public TableDescription describe(TableDefinition table) {
+        return tables.describe(table);
+      }
+    }, options.clock());
     this.region = options.region();
     // The sweeper deletes through Items' delete path, so expired items leave the secondary
     // indexes (LSI entries in the same commit, GSIs through the change log) like any delete.
@@ -530,6 +553,26 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
   public io.stator.api.DeleteResourcePolicyResponse deleteResourcePolicy(
       io.stator.api.DeleteResourcePolicyRequest r) {
     return resourcePolicies.delete(r);
+  }
+
+  @Override
+  public CreateBackupResponse createBackup(CreateBackupRequest r) {
+    return backups.create(r);
+  }
+
+  @Override
+  public DescribeBackupResponse describeBackup(DescribeBackupRequest r) {
+    return backups.describe(r);
+  }
+
+  @Override
+  public ListBackupsResponse listBackups(ListBackupsRequest r) {
+    return backups.list(r);
+  }
+
+  @Override
+  public DeleteBackupResponse deleteBackup(DeleteBackupRequest r) {
+    return backups.delete(r);
   }
 
   @Override

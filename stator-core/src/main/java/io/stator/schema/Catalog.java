@@ -261,7 +261,8 @@ public final class Catalog {
 
   // ---- encoding ---------------------------------------------------------------------------
 
-  static byte[] encode(TableDefinition t) {
+  /** A definition in the catalog's versioned encoding (a backup keeps its table's so). */
+  public static byte[] encode(TableDefinition t) {
     Map<String, AttributeValue> m = new LinkedHashMap<>();
     m.put("name", new AttributeValue.S(t.name()));
     m.put("id", new AttributeValue.S(t.tableId()));
@@ -322,7 +323,8 @@ public final class Catalog {
     return out;
   }
 
-  static TableDefinition decode(byte[] bytes) {
+  /** A definition {@link #encode} made, in this release or an earlier one. */
+  public static TableDefinition decode(byte[] bytes) {
     if (bytes.length == 0 || bytes[0] != FORMAT_VERSION) {
       throw new StorageException(
           "unknown catalog format version "

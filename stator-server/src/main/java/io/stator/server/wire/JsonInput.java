@@ -8,6 +8,9 @@ import io.stator.item.ItemNesting;
 import io.stator.value.AttributeValue;
 import io.stator.value.Bytes;
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -185,6 +188,30 @@ final class JsonInput {
         return (long) d;
       default:
         throw scalarTypeError(token, type);
+    }
+  }
+
+  /**
+   * A timestamp member: epoch seconds, with a fraction or without, as the JSON protocol sends
+   * them.
+   */
+  Instant timestamp() throws IOException {
+    JsonToken token = parser.currentToken();
+    switch (token) {
+      case VALUE_NULL:
+        return null;
+      case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT:
+        BigDecimal seconds = parser.getDecimalValue();
+        try {
+          long whole = seconds.setScale(0, RoundingMode.FLOOR).longValueExact();
+          int nanos = seconds.subtract(BigDecimal.valueOf(whole)).movePointRight(9).intValue();
+          return Instant.ofEpochSecond(whole, nanos);
+        } catch (ArithmeticException | java.time.DateTimeException e) {
+          throw DynamoDbException.serialization(
+              "DECIMAL_VALUE cannot be converted to Timestamp");
+        }
+      default:
+        throw scalarTypeError(token, "Timestamp");
     }
   }
 

@@ -27,6 +27,7 @@ import io.stator.api.QueryResponse;
 import io.stator.api.ScanResponse;
 import io.stator.api.StreamSpecification;
 import io.stator.api.TableDescription;
+import io.stator.api.TimeToLiveDescription;
 import io.stator.api.UpdateContributorInsightsResponse;
 import io.stator.api.UpdateItemResponse;
 import io.stator.api.UpdateTableResponse;
@@ -94,12 +95,16 @@ final class Responses {
   static void describeTimeToLive(JsonGenerator out, DescribeTimeToLiveResponse r)
       throws IOException {
     out.writeStartObject();
-    field(out, "TimeToLiveDescription", r.timeToLiveDescription(), (o, d) -> {
-      o.writeStartObject();
-      string(o, "TimeToLiveStatus", d.timeToLiveStatus());
-      string(o, "AttributeName", d.attributeName());
-      o.writeEndObject();
-    });
+    field(out, "TimeToLiveDescription", r.timeToLiveDescription(),
+        Responses::timeToLiveDescription);
+    out.writeEndObject();
+  }
+
+  static void timeToLiveDescription(JsonGenerator out, TimeToLiveDescription d)
+      throws IOException {
+    out.writeStartObject();
+    string(out, "TimeToLiveStatus", d.timeToLiveStatus());
+    string(out, "AttributeName", d.attributeName());
     out.writeEndObject();
   }
 
@@ -249,7 +254,7 @@ final class Responses {
     out.writeEndObject();
   }
 
-  private static void onDemandThroughput(JsonGenerator out, OnDemandThroughput o)
+  static void onDemandThroughput(JsonGenerator out, OnDemandThroughput o)
       throws IOException {
     out.writeStartObject();
     number(out, "MaxReadRequestUnits", o.maxReadRequestUnits());
@@ -290,7 +295,7 @@ final class Responses {
     out.writeEndObject();
   }
 
-  private static void projection(JsonGenerator out, Projection p) throws IOException {
+  static void projection(JsonGenerator out, Projection p) throws IOException {
     out.writeStartObject();
     string(out, "ProjectionType", p.projectionType());
     field(out, "NonKeyAttributes", p.nonKeyAttributes(), Responses::strings);
@@ -324,7 +329,7 @@ final class Responses {
     out.writeEndObject();
   }
 
-  private static void streamSpecification(JsonGenerator out, StreamSpecification s)
+  static void streamSpecification(JsonGenerator out, StreamSpecification s)
       throws IOException {
     out.writeStartObject();
     bool(out, "StreamEnabled", s.streamEnabled());
@@ -428,7 +433,7 @@ final class Responses {
 
   // ---- members ------------------------------------------------------------------------------
 
-  private static <T> void field(JsonGenerator out, String name, T value, Writer<T> writer)
+  static <T> void field(JsonGenerator out, String name, T value, Writer<T> writer)
       throws IOException {
     if (value != null) {
       out.writeFieldName(name);
@@ -436,7 +441,7 @@ final class Responses {
     }
   }
 
-  private static <T> Writer<List<T>> list(Writer<T> element) {
+  static <T> Writer<List<T>> list(Writer<T> element) {
     return (out, values) -> {
       out.writeStartArray();
       for (T v : values) {

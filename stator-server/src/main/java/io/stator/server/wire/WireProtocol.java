@@ -271,6 +271,30 @@ public final class WireProtocol {
                   Database::updateContinuousBackups,
                   SettingsResponses::updateContinuousBackups)),
           Map.entry(
+              "CreateBackup",
+              new Operation<>(
+                  BackupRequests::createBackup,
+                  Database::createBackup,
+                  BackupResponses::createBackup)),
+          Map.entry(
+              "DescribeBackup",
+              new Operation<>(
+                  BackupRequests::describeBackup,
+                  Database::describeBackup,
+                  BackupResponses::describeBackup)),
+          Map.entry(
+              "ListBackups",
+              new Operation<>(
+                  BackupRequests::listBackups,
+                  Database::listBackups,
+                  BackupResponses::listBackups)),
+          Map.entry(
+              "DeleteBackup",
+              new Operation<>(
+                  BackupRequests::deleteBackup,
+                  Database::deleteBackup,
+                  BackupResponses::deleteBackup)),
+          Map.entry(
               "DescribeLimits",
               new Operation<>(
                   SettingsRequests::describeLimits,

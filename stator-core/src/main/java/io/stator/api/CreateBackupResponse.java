@@ -1,0 +1,5 @@
+package io.stator.api;
+
+/** CreateBackup's answer: the backup made. */
+public record CreateBackupResponse(
+    BackupDetails backupDetails) {}

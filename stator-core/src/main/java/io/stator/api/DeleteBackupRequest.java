@@ -1,0 +1,5 @@
+package io.stator.api;
+
+/** DeleteBackup. */
+public record DeleteBackupRequest(
+    String backupArn) {}

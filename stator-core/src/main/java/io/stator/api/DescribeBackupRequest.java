@@ -1,0 +1,5 @@
+package io.stator.api;
+
+/** DescribeBackup. */
+public record DescribeBackupRequest(
+    String backupArn) {}

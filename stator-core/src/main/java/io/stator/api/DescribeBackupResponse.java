@@ -1,0 +1,5 @@
+package io.stator.api;
+
+/** DescribeBackup's answer. */
+public record DescribeBackupResponse(
+    BackupDescription backupDescription) {}

@@ -1,0 +1,152 @@
+package io.stator.backup;
+
+import io.stator.api.DynamoDbException;
+import io.stator.api.ErrorType;
+import io.stator.storage.Bound;
+import io.stator.storage.Commit;
+import io.stator.storage.CommitConflictException;
+import io.stator.storage.Storage;
+import io.stator.storage.StorageKey;
+import io.stator.storage.StoredRecord;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The space {@code backups}: one partition of backup records by id (so in creation order, which
+ * ListBackups pages through), and beside it one partition of markers, each a claim on a table
+ * or a backup that another backup operation must respect: {@code creating/<tableId>} while a
+ * backup of the table is being made (DynamoDB makes one backup of a table at a time), and
+ * {@code restoring/<backupId>/<target>} while a restore reads the backup (which DeleteBackup
+ * must not drop under it). Each change is one commit with expectations, so two operations
+ * racing for one claim find out by a conflict, whichever process they run in.
+ */
+final class BackupRecords {
+  static final String SPACE = "backups";
+  private static final byte[] BACKUPS = bytes("backup");
+  private static final byte[] CLAIMS = bytes("claim");
+
+  /** A record with the version it was read at. */
+  record Read(StoredBackup backup, long version) {}
+
+  private final Storage storage;
+
+  BackupRecords(Storage storage) {
+    this.storage = storage;
+    storage.createSpace(SPACE);
+  }
+
+  Optional<Read> get(String id) {
+    return storage.get(SPACE, key(id)).map(BackupRecords::read);
+  }
+
+  /** Up to {@code limit} records after {@code afterId} (from the first when null), by id. */
+  List<Read> after(String afterId, int limit) {
+    Bound lower = afterId == null ? null : Bound.exclusive(bytes(afterId));
+    List<Read> out = new ArrayList<>();
+    for (StoredRecord r : storage.query(SPACE, BACKUPS, lower, null, true, limit)) {
+      out.add(read(r));
+    }
+    return out;
+  }
+
+  /**
+   * Records a backup being made, and its claim on its table; BackupInUseException when another
+   * backup of the table is being made.
+   */
+  void creating(StoredBackup backup) {
+    StorageKey claim = creatingClaim(backup.table().tableId());
+    Commit commit = new Commit()
+        .expect(SPACE, claim, Commit.Expectation.ABSENT)
+        .put(SPACE, claim, new byte[0])
+        .expect(SPACE, key(backup.id()), Commit.Expectation.ABSENT)
+        .put(SPACE, key(backup.id()), backup.encode());
+    try {
+      storage.commit(commit);
+    } catch (CommitConflictException e) {
+      throw new DynamoDbException(ErrorType.BackupInUseException,
+          "Backup is already being created for table " + backup.table().name()
+              + ": wait until it is AVAILABLE, then try again.");
+    }
+  }
+
+  /** The backup made: its record replaced, its table's claim released. */
+  void made(Read creating, StoredBackup made) {
+    storage.commit(new Commit()
+        .expect(SPACE, key(made.id()), creating.version())
+        .put(SPACE, key(made.id()), made.encode())
+        .delete(SPACE, creatingClaim(made.table().tableId())));
+  }
+
+  /** Forgets a backup whose making failed or was cut short (a restart), claim and all. */
+  void abandon(StoredBackup backup) {
+    storage.commit(new Commit()
+        .delete(SPACE, key(backup.id()))
+        .delete(SPACE, creatingClaim(backup.table().tableId())));
+  }
+
+  /** Deletes the record read, failing with a conflict if it changed meanwhile. */
+  void delete(Read read) {
+    storage.commit(new Commit()
+        .expect(SPACE, key(read.backup().id()), read.version())
+        .delete(SPACE, key(read.backup().id())));
+  }
+
+  /**
+   * Claims the backup read for a restore into {@code target}: the record is written again (same
+   * bytes, a new version), so that a DeleteBackup that read it before fails its commit and reads
+   * the claim.
+   */
+  void claimForRestore(Read read, String target) {
+    StoredBackup b = read.backup();
+    storage.commit(new Commit()
+        .expect(SPACE, key(b.id()), read.version())
+        .put(SPACE, key(b.id()), b.encode())
+        .put(SPACE, restoringClaim(b.id(), target), new byte[0]));
+  }
+
+  void releaseRestore(String id, String target) {
+    storage.commit(new Commit().delete(SPACE, restoringClaim(id, target)));
+  }
+
+  /** Whether a restore reads the backup now. */
+  boolean restoring(String id) {
+    byte[] prefix = bytes("restoring/" + id + "/");
+    return !storage.query(SPACE, CLAIMS, Bound.inclusive(prefix), Bound.pastPrefix(prefix), true,
+        1).isEmpty();
+  }
+
+  /** Every restore claim (a restart drops them, as no restore survives one). */
+  void releaseAllRestores() {
+    byte[] prefix = bytes("restoring/");
+    Commit commit = new Commit();
+    for (StoredRecord r : storage.query(SPACE, CLAIMS, Bound.inclusive(prefix),
+        Bound.pastPrefix(prefix), true, Integer.MAX_VALUE)) {
+      commit.delete(SPACE, r.key());
+    }
+    if (!commit.writes().isEmpty()) {
+      storage.commit(commit);
+    }
+  }
+
+  private static StorageKey key(String id) {
+    return new StorageKey(BACKUPS, bytes(id));
+  }
+
+  private static StorageKey creatingClaim(String tableId) {
+    return new StorageKey(CLAIMS, bytes("creating/" + tableId));
+  }
+
+  private static StorageKey restoringClaim(String id, String target) {
+    return new StorageKey(CLAIMS, bytes("restoring/" + id + "/" + target));
+  }
+
+  private static Read read(StoredRecord r) {
+    return new Read(StoredBackup.decode(r.value()), r.version());
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,252 @@
+package io.stator.backup;
+
+import io.stator.api.BackupDescription;
+import io.stator.api.BackupSummary;
+import io.stator.api.CreateBackupRequest;
+import io.stator.api.CreateBackupResponse;
+import io.stator.api.DeleteBackupRequest;
+import io.stator.api.DeleteBackupResponse;
+import io.stator.api.DescribeBackupRequest;
+import io.stator.api.DescribeBackupResponse;
+import io.stator.api.DynamoDbException;
+import io.stator.api.ErrorType;
+import io.stator.api.ListBackupsRequest;
+import io.stator.api.ListBackupsResponse;
+import io.stator.capacity.ContributorInsightsUpdates;
+import io.stator.schema.Constraints;
+import io.stator.schema.TableDefinition;
+import io.stator.storage.CommitConflictException;
+import io.stator.storage.SpaceStats;
+import io.stator.storage.Storage;
+import io.stator.storage.StorageException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * CreateBackup, DescribeBackup, ListBackups and DeleteBackup.
+ *
+ * <p>CreateBackup records the backup as CREATING with a claim on its table (a second backup of
+ * the table meanwhile is BackupInUseException), has the storage copy the table's items into the
+ * backup's space ({@code Storage.copySpace}), then records it AVAILABLE with the copy's size and
+ * item count and answers AVAILABLE: the copy is synchronous, a few seconds per million items on
+ * RocksDB, so a caller that waits for AVAILABLE as DynamoDB's may finds it at once. A copy that
+ * fails leaves nothing: its space is dropped and its record forgotten. A process that stops in
+ * the middle leaves a CREATING record, which the next start forgets with its space ({@link
+ * #recover}).
+ *
+ * <p>DeleteBackup drops the record first and the space after: a stop between the two leaves a
+ * space no record names, which the next start drops too.
+ */
+public final class OnDemandBackups {
+  static final String SPACE_PREFIX = "backup.";
+  private static final int DEFAULT_PAGE = 100;
+  private static final int READ_CHUNK = 100;
+
+  private final Storage storage;
+  private final SourceTables tables;
+  private final Clock clock;
+  private final BackupRecords records;
+  private final BackupDescriptions descriptions;
+
+  public OnDemandBackups(Storage storage, SourceTables tables, Clock clock) {
+    this.storage = storage;
+    this.tables = tables;
+    this.clock = clock;
+    this.records = new BackupRecords(storage);
+    this.descriptions = new BackupDescriptions(tables);
+    recover();
+  }
+
+  /**
+   * At start: forgets the backups a stop cut short (CREATING), drops the spaces no backup
+   * names, and releases the claims of restores, which no stop lets go on. Stator assumes one
+   * process per store here, as for its table spaces.
+   */
+  private void recover() {
+    Set<String> kept = new HashSet<>();
+    for (String after = null; ; ) {
+      List<BackupRecords.Read> chunk = records.after(after, READ_CHUNK);
+      for (BackupRecords.Read r : chunk) {
+        if (r.backup().status().equals(StoredBackup.CREATING)) {
+          records.abandon(r.backup());
+        } else {
+          kept.add(r.backup().space());
+        }
+      }
+      if (chunk.size() < READ_CHUNK) {
+        break;
+      }
+      after = chunk.get(chunk.size() - 1).backup().id();
+    }
+    for (String space : storage.spaces()) {
+      if (space.startsWith(SPACE_PREFIX) && !kept.contains(space)) {
+        storage.dropSpace(space);
+      }
+    }
+    records.releaseAllRestores();
+  }
+
+  public CreateBackupResponse create(CreateBackupRequest r) {
+    Constraints c = ContributorInsightsUpdates.checkTableArn(r.tableName());
+    c.notNull("backupName", r.backupName()).name("backupName", r.backupName());
+    c.check();
+    String name = ContributorInsightsUpdates.tableNameOf(r.tableName());
+    TableDefinition table = sourceTable(name);
+    Instant created = clock.instant();
+    String id = BackupArns.newId(created);
+    String arn = BackupArns.arn(tables.describe(table).tableArn(), id);
+    StoredBackup creating =
+        new StoredBackup(id, r.backupName(), StoredBackup.CREATING, arn, created, 0, 0, table);
+    records.creating(creating);
+    StoredBackup made;
+    try {
+      storage.copySpace(table.space(), creating.space());
+      SpaceStats copied = storage.stats(creating.space());
+      made = creating.with(StoredBackup.AVAILABLE, copied.bytes(), copied.records());
+      BackupRecords.Read read = records.get(id).orElseThrow();
+      records.made(read, made);
+    } catch (RuntimeException e) {
+      abandon(creating);
+      if (e instanceof StorageException && !storage.spaces().contains(table.space())) {
+        throw tableNotFound(name); // deleted while the copy read it
+      }
+      throw e;
+    }
+    return new CreateBackupResponse(BackupDescriptions.details(made));
+  }
+
+  private void abandon(StoredBackup b) {
+    try {
+      storage.dropSpace(b.space());
+    } finally {
+      records.abandon(b);
+    }
+  }
+
+  public DescribeBackupResponse describe(DescribeBackupRequest r) {
+    checkArn(r.backupArn());
+    return new DescribeBackupResponse(descriptions.description(backup(r.backupArn()).backup()));
+  }
+
+  public ListBackupsResponse list(ListBackupsRequest r) {
+    Constraints c = new Constraints();
+    c.atLeast("limit", r.limit(), 1).atMost("limit", r.limit(), 100);
+    c.oneOf("backupType", r.backupType(), "USER", "SYSTEM", "AWS_BACKUP", "ALL");
+    if (r.tableName() != null) {
+      c.lengthAtLeast("tableName", r.tableName(), r.tableName().length(), 1);
+      c.lengthAtMost("tableName", r.tableName(), r.tableName().length(), 1024);
+    }
+    c.check();
+    Instant lower = r.timeRangeLowerBound();
+    Instant upper = r.timeRangeUpperBound();
+    if (lower != null && upper != null && !lower.isBefore(upper)) {
+      throw DynamoDbException.validation("TimeRangeLowerBound (" + lower + ") must be before"
+          + " TimeRangeUpperBound (" + upper + "): the lower bound is inclusive and the upper"
+          + " bound exclusive.");
+    }
+    String after = null;
+    if (r.exclusiveStartBackupArn() != null) {
+      after = BackupArns.idOf(r.exclusiveStartBackupArn());
+      if (after == null) {
+        throw DynamoDbException.validation("Invalid ExclusiveStartBackupArn: "
+            + r.exclusiveStartBackupArn() + " is not a backup ARN; pass the"
+            + " LastEvaluatedBackupArn of the previous page.");
+      }
+    }
+    // Stator makes on-demand backups only: USER, the default, and ALL list them.
+    boolean listed = r.backupType() == null || r.backupType().equals("USER")
+        || r.backupType().equals("ALL");
+    String table = r.tableName() == null ? null
+        : ContributorInsightsUpdates.tableNameOf(r.tableName());
+    int limit = r.limit() == null ? DEFAULT_PAGE : r.limit();
+    List<BackupSummary> page = new ArrayList<>();
+    boolean more = false;
+    while (listed && !more) {
+      List<BackupRecords.Read> chunk = records.after(after, READ_CHUNK);
+      for (BackupRecords.Read read : chunk) {
+        StoredBackup b = read.backup();
+        if ((table == null || b.table().name().equals(table))
+            && (lower == null || !b.created().isBefore(lower))
+            && (upper == null || b.created().isBefore(upper))) {
+          if (page.size() == limit) {
+            more = true;
+            break;
+          }
+          page.add(descriptions.summary(b));
+        }
+      }
+      if (chunk.size() < READ_CHUNK) {
+        break;
+      }
+      after = chunk.get(chunk.size() - 1).backup().id();
+    }
+    return new ListBackupsResponse(page, more ? page.get(page.size() - 1).backupArn() : null);
+  }
+
+  public DeleteBackupResponse delete(DeleteBackupRequest r) {
+    checkArn(r.backupArn());
+    while (true) {
+      BackupRecords.Read read = backup(r.backupArn());
+      StoredBackup b = read.backup();
+      if (b.status().equals(StoredBackup.CREATING) || records.restoring(b.id())) {
+        throw backupInUse(r.backupArn(), b.status().equals(StoredBackup.CREATING)
+            ? "it is being created" : "a table is being restored from it");
+      }
+      BackupDescription before = descriptions.description(b);
+      try {
+        records.delete(read);
+      } catch (CommitConflictException changed) {
+        continue; // a restore claimed it, or another delete took it: decide again
+      }
+      storage.dropSpace(b.space());
+      return new DeleteBackupResponse(new BackupDescription(
+          BackupDescriptions.details(b.with(StoredBackup.DELETED, b.sizeBytes(), b.itemCount())),
+          before.sourceTableDetails(), before.sourceTableFeatureDetails()));
+    }
+  }
+
+  /** The backup an ARN names; BackupNotFoundException when there is none. */
+  BackupRecords.Read backup(String arn) {
+    String id = BackupArns.idOf(arn);
+    Optional<BackupRecords.Read> read = id == null ? Optional.empty() : records.get(id);
+    if (read.isEmpty() || !read.get().backup().arn().equals(arn)) {
+      throw new DynamoDbException(ErrorType.BackupNotFoundException, "Backup not found: " + arn);
+    }
+    return read.get();
+  }
+
+  static DynamoDbException backupInUse(String arn, String why) {
+    return new DynamoDbException(ErrorType.BackupInUseException,
+        "Backup is in use: " + arn + " (" + why + "); try again once it is done.");
+  }
+
+  private static void checkArn(String arn) {
+    Constraints c = new Constraints().notNull("backupArn", arn);
+    if (arn != null) {
+      c.lengthAtLeast("backupArn", arn, arn.length(), 37);
+      c.lengthAtMost("backupArn", arn, arn.length(), 1024);
+    }
+    c.check();
+  }
+
+  /** The table to back up; TableNotFoundException, as DynamoDB's backups say, when none. */
+  private TableDefinition sourceTable(String name) {
+    try {
+      return tables.definition(name);
+    } catch (DynamoDbException e) {
+      if (e.type() == ErrorType.ResourceNotFoundException) {
+        throw tableNotFound(name);
+      }
+      throw e;
+    }
+  }
+
+  private static DynamoDbException tableNotFound(String name) {
+    return new DynamoDbException(ErrorType.TableNotFoundException, "Table not found: " + name);
+  }
+}

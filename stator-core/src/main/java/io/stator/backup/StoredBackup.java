@@ -1,0 +1,89 @@
+package io.stator.backup;
+
+import io.stator.item.ItemCodec;
+import io.stator.schema.Catalog;
+import io.stator.schema.TableDefinition;
+import io.stator.storage.StorageException;
+import io.stator.value.AttributeValue;
+import io.stator.value.Bytes;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A backup's record: its id (creation milliseconds and a random suffix, so ids sort by creation
+ * time), name, status, ARN, creation time, the size and item count of its copy, and the table's
+ * definition when it was taken. Stored as a format version byte and the fields as an item
+ * ({@link ItemCodec}), the definition in the catalog's own versioned encoding.
+ */
+record StoredBackup(
+    String id,
+    String name,
+    String status,
+    String arn,
+    Instant created,
+    long sizeBytes,
+    long itemCount,
+    TableDefinition table) {
+  static final String CREATING = "CREATING";
+  static final String AVAILABLE = "AVAILABLE";
+  static final String DELETED = "DELETED";
+  private static final byte FORMAT_VERSION = 1;
+
+  /** The space that holds the backup's items. */
+  String space() {
+    return space(id);
+  }
+
+  static String space(String id) {
+    return OnDemandBackups.SPACE_PREFIX + id;
+  }
+
+  StoredBackup with(String newStatus, long size, long count) {
+    return new StoredBackup(id, name, newStatus, arn, created, size, count, table);
+  }
+
+  byte[] encode() {
+    Map<String, AttributeValue> m = new LinkedHashMap<>();
+    m.put("id", new AttributeValue.S(id));
+    m.put("name", new AttributeValue.S(name));
+    m.put("status", new AttributeValue.S(status));
+    m.put("arn", new AttributeValue.S(arn));
+    m.put("created", number(created.toEpochMilli()));
+    m.put("size", number(sizeBytes));
+    m.put("items", number(itemCount));
+    m.put("table", new AttributeValue.B(Bytes.wrap(Catalog.encode(table))));
+    byte[] fields = ItemCodec.encode(m);
+    byte[] out = new byte[fields.length + 1];
+    out[0] = FORMAT_VERSION;
+    System.arraycopy(fields, 0, out, 1, fields.length);
+    return out;
+  }
+
+  static StoredBackup decode(byte[] bytes) {
+    if (bytes.length == 0 || bytes[0] != FORMAT_VERSION) {
+      throw new StorageException("unknown backup record format version "
+          + (bytes.length == 0 ? "(empty)" : String.valueOf(bytes[0] & 0xFF))
+          + "; this release reads version " + FORMAT_VERSION);
+    }
+    Map<String, AttributeValue> m = ItemCodec.decode(Arrays.copyOfRange(bytes, 1, bytes.length));
+    return new StoredBackup(
+        text(m.get("id")),
+        text(m.get("name")),
+        text(m.get("status")),
+        text(m.get("arn")),
+        Instant.ofEpochMilli(Long.parseLong(text(m.get("created")))),
+        Long.parseLong(text(m.get("size"))),
+        Long.parseLong(text(m.get("items"))),
+        Catalog.decode(((AttributeValue.B) m.get("table")).value().toByteArray()));
+  }
+
+  private static AttributeValue number(long n) {
+    return new AttributeValue.N(Long.toString(n));
+  }
+
+  private static String text(AttributeValue v) {
+    return v instanceof AttributeValue.S s ? s.value() : ((AttributeValue.N) v).value();
+  }
+}

@@ -1,0 +1,67 @@
+package io.stator.server.wire;
+
+import io.stator.api.CreateBackupRequest;
+import io.stator.api.DeleteBackupRequest;
+import io.stator.api.DescribeBackupRequest;
+import io.stator.api.ListBackupsRequest;
+import java.io.IOException;
+import java.time.Instant;
+
+/** Readers of the on-demand backup operations' requests; unknown members are skipped. */
+final class BackupRequests {
+  private BackupRequests() {}
+
+  static CreateBackupRequest createBackup(JsonInput in) throws IOException {
+    String table = null;
+    String name = null;
+    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
+      switch (m) {
+        case "TableName" -> table = in.string();
+        case "BackupName" -> name = in.string();
+        default -> in.skip();
+      }
+    }
+    return new CreateBackupRequest(table, name);
+  }
+
+  static DescribeBackupRequest describeBackup(JsonInput in) throws IOException {
+    return new DescribeBackupRequest(backupArn(in));
+  }
+
+  static DeleteBackupRequest deleteBackup(JsonInput in) throws IOException {
+    return new DeleteBackupRequest(backupArn(in));
+  }
+
+  private static String backupArn(JsonInput in) throws IOException {
+    String arn = null;
+    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
+      if (m.equals("BackupArn")) {
+        arn = in.string();
+      } else {
+        in.skip();
+      }
+    }
+    return arn;
+  }
+
+  static ListBackupsRequest listBackups(JsonInput in) throws IOException {
+    String table = null;
+    Integer limit = null;
+    Instant lower = null;
+    Instant upper = null;
+    String start = null;
+    String type = null;
+    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
+      switch (m) {
+        case "TableName" -> table = in.string();
+        case "Limit" -> limit = in.integer();
+        case "TimeRangeLowerBound" -> lower = in.timestamp();
+        case "TimeRangeUpperBound" -> upper = in.timestamp();
+        case "ExclusiveStartBackupArn" -> start = in.string();
+        case "BackupType" -> type = in.string();
+        default -> in.skip();
+      }
+    }
+    return new ListBackupsRequest(table, limit, lower, upper, start, type);
+  }
+}
