@@ -1,8 +1,11 @@
 package io.stator.partiql;
 
 import io.stator.api.DynamoDbException;
+import io.stator.key.KeyCodec;
 import io.stator.value.AttributeValue;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,33 +19,104 @@ record KeyedWhere(Map<String, AttributeValue> key, Term condition) {
   static final String NO_FULL_KEY =
       "Where clause does not contain a mandatory equality on all key attributes";
 
+  /** How a clause that conditions a key attribute more than once is read (recorded from AWS). */
+  enum Use {
+    /**
+     * An UPDATE's or a DELETE's: a key named twice with one value is named once; with two, the
+     * write is refused, since it would not name one item.
+     */
+    WRITE,
+    /** An EXISTS check's: the first equality names the key, the others stay its condition. */
+    CHECK,
+    /**
+     * A SELECT's of one item (in a batch or a transaction): a one-value IN names the key too,
+     * and a key named with two values names no item.
+     */
+    POINT_READ
+  }
 
   static KeyedWhere of(Term where, List<String> keyNames, ExpressionText text) {
+    return of(where, keyNames, text, Use.WRITE);
+  }
+
+  static KeyedWhere of(Term where, List<String> keyNames, ExpressionText text, Use use) {
     List<Term> conjuncts = conjuncts(where);
     Map<String, AttributeValue> key = new LinkedHashMap<>();
     for (String keyName : keyNames) {
-      for (int i = 0; i < conjuncts.size(); i++) {
-        Term value = keyValue(conjuncts.get(i), keyName);
-        if (value != null) {
-          key.put(keyName, text.bind(value));
-          conjuncts.remove(i);
-          break;
+      AttributeValue value = null;
+      for (Iterator<Term> each = conjuncts.iterator(); each.hasNext(); ) {
+        List<Term> values = keyValues(each.next(), keyName, use == Use.POINT_READ);
+        if (values == null || (value != null && use == Use.CHECK)) {
+          continue;
         }
+        for (Term term : values) {
+          AttributeValue bound = text.bind(term);
+          if (value == null) {
+            value = bound;
+          } else if (!same(value, bound)) {
+            throw twoValues(keyName, use);
+          } else if (values.size() > 1) {
+            // pk IN ['a', 'a'] reads one item twice, as overlapping reads do
+            throw DynamoDbException.validation(KeyReads.OVERLAPPING);
+          }
+        }
+        each.remove();
       }
-      if (!key.containsKey(keyName)) {
+      if (value == null) {
         throw DynamoDbException.validation(NO_FULL_KEY);
       }
+      key.put(keyName, value);
     }
     return new KeyedWhere(key, and(conjuncts));
   }
 
-  /** As {@link #of}, or null where the clause does not name the full key. */
-  static KeyedWhere ofOrNull(Term where, List<String> keyNames, ExpressionText text) {
+  /** As {@link #of}, or null where the clause does not name one item by its full key. */
+  static KeyedWhere ofOrNull(Term where, List<String> keyNames, ExpressionText text, Use use) {
     try {
-      return of(where, keyNames, text);
+      return of(where, keyNames, text, use);
     } catch (DynamoDbException e) {
+      if (e.getMessage().equals(KeyReads.OVERLAPPING)) {
+        throw e;
+      }
       return null;
     }
+  }
+
+  private static DynamoDbException twoValues(String keyName, Use use) {
+    if (use == Use.WRITE) {
+      return DynamoDbException.validation("Multiple conditions on same key " + keyName
+          + ". Only single item Update/Insert/Delete are supported");
+    }
+    return DynamoDbException.validation(NO_FULL_KEY);
+  }
+
+  /** Whether two values of a key are one value (as numbers, 1 and 1.0 are). */
+  private static boolean same(AttributeValue a, AttributeValue b) {
+    if (!a.type().equals(b.type())) {
+      return false;
+    }
+    try {
+      return Arrays.equals(KeyCodec.sort(a), KeyCodec.sort(b));
+    } catch (IllegalArgumentException notAKeyType) {
+      return a.equals(b);
+    }
+  }
+
+  /**
+   * The values {@code keyName = value} (either way round) names, or with {@code in} those of
+   * {@code keyName IN [values]}; null for a conjunct that names none.
+   */
+  private static List<Term> keyValues(Term conjunct, String keyName, boolean in) {
+    Term value = keyValue(conjunct, keyName);
+    if (value != null) {
+      return List.of(value);
+    }
+    if (in && conjunct instanceof Term.In list && isAttribute(list.operand(), keyName)
+        && !list.candidates().isEmpty()
+        && list.candidates().stream().allMatch(KeyedWhere::isValue)) {
+      return list.candidates();
+    }
+    return null;
   }
 
   /** The clause's top-level conjuncts, in a list the caller may change; none for no clause. */

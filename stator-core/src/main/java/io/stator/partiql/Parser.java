@@ -409,9 +409,8 @@ final class Parser {
           expectSymbol(")");
           return inner;
         }
-        if (token.isSymbol("-") && peekAt(1).kind() == Kind.NUMBER) {
-          next++;
-          return number("-" + take().text());
+        if (token.isSymbol("-") || token.isSymbol("+")) {
+          return signedNumber(token);
         }
         if (acceptSymbol("{")) {
           return map();
@@ -467,6 +466,26 @@ final class Parser {
   }
 
   /**
+   * A number literal after its signs, as DynamoDB reads them: each {@code -} negates, {@code +}
+   * changes nothing, and spaces or comments may stand between ({@code - - 1} is 1, recorded);
+   * a sign before anything but a number literal ({@code -?}, {@code -n}) is refused.
+   */
+  private Term signedNumber(Token first) {
+    boolean negative = false;
+    int at = 0;
+    while (peekAt(at).isSymbol("-") || peekAt(at).isSymbol("+")) {
+      negative ^= peekAt(at).isSymbol("-");
+      at++;
+    }
+    if (peekAt(at).kind() != Kind.NUMBER) {
+      throw unexpected(first);
+    }
+    next += at;
+    String digits = take().text();
+    return number(negative ? "-" + digits : digits);
+  }
+
+  /**
    * A number literal. One the parser cannot read as a number at all (an exponent beyond an
    * integer's range) leaves DynamoDB's sentence with nothing after its colon; one that breaks
    * DynamoDB's number rules gets their words and where it sits, as recorded.
@@ -510,16 +529,13 @@ final class Parser {
         next++;
         elements.add(name());
       } else if (acceptSymbol("[")) {
+        boolean negative = acceptSymbol("-");
         Token index = take();
-        if (index.kind() == Kind.STRING) {
+        if (index.kind() == Kind.STRING && !negative) {
           elements.add(index.text());
         } else if (index.kind() == Kind.NUMBER
             && index.text().chars().allMatch(Character::isDigit)) {
-          try {
-            elements.add(Integer.valueOf(index.text()));
-          } catch (NumberFormatException e) {
-            throw Statements.malformed("Unexpected path component: " + index.text());
-          }
+          elements.add(listIndex(index, negative));
         } else {
           throw Statements.malformed("Unexpected path component");
         }
@@ -528,6 +544,24 @@ final class Parser {
         return new PathTerm(List.copyOf(elements));
       }
     }
+  }
+
+  /**
+   * A list index: from 0 to the largest int, {@code -0} being 0; else DynamoDB's words, with the
+   * place of its digits (recorded: {@code l[-1]} and {@code l[2147483648]}).
+   */
+  private Integer listIndex(Token digits, boolean negative) {
+    String shown = (negative ? "-" : "") + digits.text();
+    try {
+      int index = Integer.parseInt(digits.text());
+      if (!negative || index == 0) {
+        return index;
+      }
+    } catch (NumberFormatException beyondInt) {
+      // refused below, as a negative index is
+    }
+    throw DynamoDbException.validation("List index is not within the allowable range; index: ["
+        + shown + "] at " + place(digits));
   }
 
   private boolean isName(Token token) {

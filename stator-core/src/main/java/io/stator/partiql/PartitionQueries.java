@@ -105,9 +105,10 @@ final class PartitionQueries {
             request.returnConsumedCapacity(), null, null, null, null));
   }
 
-  /** True when every item returned holds the sort key: no projection, or one that names it. */
+  /** True when every item read holds the sort key: it is read whole, or its projection names it. */
   private boolean projectsSortKey() {
     return select.projection() == null
+        || Columns.reshapes(select)
         || select.projection().stream().anyMatch(p -> KeyedWhere.isAttribute(p, key.get(1)));
   }
 }

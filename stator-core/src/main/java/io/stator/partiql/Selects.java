@@ -52,7 +52,8 @@ final class Selects {
       }
     }
     if (select.index() == null && r.nextToken() == null && select.where() != null) {
-      KeyedWhere where = KeyedWhere.ofOrNull(select.where(), tableKey, text);
+      KeyedWhere where =
+          KeyedWhere.ofOrNull(select.where(), tableKey, text, KeyedWhere.Use.POINT_READ);
       if (where != null && where.onlyKey()) {
         OrderBy.check(select, key, 1);
         return getItem(database, r, select, where.key(), text);
@@ -120,8 +121,13 @@ final class Selects {
         items, NextTokens.encode(lastEvaluatedKey), capacity, lastEvaluatedKey);
   }
 
+  /**
+   * The ProjectionExpression of a SELECT's reads: its paths, or none where the answer is read
+   * whole and its columns taken from it ({@link Columns}), since a projection would move a list
+   * element to another index.
+   */
   static String projection(Statement.Select select, ExpressionText text) {
-    if (select.projection() == null) {
+    if (select.projection() == null || Columns.reshapes(select)) {
       return null;
     }
     List<String> paths = new ArrayList<>();

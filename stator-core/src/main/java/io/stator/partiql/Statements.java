@@ -18,6 +18,8 @@ import io.stator.value.AttributeValue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * ExecuteStatement: parses the statement, binds its Parameters, and runs it as the item
@@ -34,6 +36,8 @@ import java.util.Map;
  */
 public final class Statements {
   private static final String MALFORMED = "Statement wasn't well formed, can't be processed: ";
+  private static final Pattern EXPRESSION_PREFIX = Pattern.compile(
+      "Invalid (Filter|Update|Condition|KeyCondition|Projection)Expression: ");
 
   private Statements() {}
 
@@ -55,12 +59,37 @@ public final class Statements {
    */
   static ExecuteStatementResponse run(
       Database database, ExecuteStatementRequest r, Parser.Parsed parsed, boolean pointReadOnly) {
+    try {
+      return runAs(database, r, parsed, pointReadOnly);
+    } catch (DynamoDbException e) {
+      throw inStatementWords(e);
+    }
+  }
+
+  /**
+   * A refusal of the expressions a statement runs as, in a statement's words: without the name
+   * of the expression that is DynamoDB's own business ("Invalid FilterExpression: ", "Invalid
+   * UpdateExpression: "), as DynamoDB answers a statement (recorded for a type error in a
+   * WHERE clause, in a SET and an IN of too many operands).
+   */
+  static DynamoDbException inStatementWords(DynamoDbException e) {
+    Matcher prefix = EXPRESSION_PREFIX.matcher(e.getMessage() == null ? "" : e.getMessage());
+    if (e.type() != ErrorType.ValidationException || !prefix.lookingAt()) {
+      return e;
+    }
+    return DynamoDbException.validation(e.getMessage().substring(prefix.end()));
+  }
+
+  private static ExecuteStatementResponse runAs(
+      Database database, ExecuteStatementRequest r, Parser.Parsed parsed, boolean pointReadOnly) {
     ExpressionText text = bind(parsed, r.parameters());
     Statement statement = parsed.statement();
     TableDescription table = describe(database, statement);
     List<String> keyNames = keyNames(table.keySchema());
     if (statement instanceof Statement.Select select) {
-      return Selects.run(database, r, select, table, text, pointReadOnly);
+      ExecuteStatementResponse read = Selects.run(database, r, select, table, text, pointReadOnly);
+      return new ExecuteStatementResponse(Columns.of(select, read.items()), read.nextToken(),
+          read.consumedCapacity(), read.lastEvaluatedKey());
     }
     if (statement instanceof Statement.Exists) {
       throw DynamoDbException.validation(

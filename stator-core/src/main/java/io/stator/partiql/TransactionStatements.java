@@ -9,6 +9,7 @@ import io.stator.api.ErrorType;
 import io.stator.api.ExecuteTransactionRequest;
 import io.stator.api.ExecuteTransactionResponse;
 import io.stator.api.Get;
+import io.stator.api.ItemResponse;
 import io.stator.api.ParameterizedStatement;
 import io.stator.api.Put;
 import io.stator.api.TransactGetItem;
@@ -60,7 +61,12 @@ public final class TransactionStatements {
     }
     TransactGetItemsResponse got =
         database.transactGetItems(new TransactGetItemsRequest(gets, r.returnConsumedCapacity()));
-    return new ExecuteTransactionResponse(got.responses(), got.consumedCapacity());
+    List<ItemResponse> responses = new ArrayList<>(got.responses().size());
+    for (int i = 0; i < got.responses().size(); i++) {
+      Statement.Select select = (Statement.Select) parsed.get(i).statement();
+      responses.add(new ItemResponse(Columns.of(select, got.responses().get(i).item())));
+    }
+    return new ExecuteTransactionResponse(responses, got.consumedCapacity());
   }
 
   /** A write statement as its item operation; a transaction takes no RETURNING. */
@@ -85,7 +91,9 @@ public final class TransactionStatements {
     List<String> keyNames =
         Statements.keyNames(Statements.describe(database, select).keySchema());
     KeyedWhere where =
-        select.where() == null ? null : KeyedWhere.ofOrNull(select.where(), keyNames, text);
+        select.where() == null
+            ? null
+            : KeyedWhere.ofOrNull(select.where(), keyNames, text, KeyedWhere.Use.POINT_READ);
     if (select.index() != null || where == null || !where.onlyKey()) {
       throw DynamoDbException.validation("Select statements within ExecuteTransaction must"
           + " specify the primary key in the where clause.");

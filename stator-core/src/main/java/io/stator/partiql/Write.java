@@ -49,8 +49,9 @@ record Write(
         throw DynamoDbException.validation(
             "EXISTS must select one item of a table by equalities on its full primary key");
       }
-      KeyedWhere where = KeyedWhere.of(select.where(), keyNames, text);
-      if (where.condition() == null) {
+      KeyedWhere where =
+          KeyedWhere.ofOrNull(select.where(), keyNames, text, KeyedWhere.Use.CHECK);
+      if (where == null || where.condition() == null) {
         // DynamoDB's words: the check is of a condition on the item, not of its existence alone
         throw DynamoDbException.validation(
             "EXISTS() must contain a single item read with additional condition");

@@ -171,7 +171,8 @@ class PartiqlTransactionTest extends EndToEndTest {
     assertValidation("EXISTS can only be used in ExecuteTransaction write requests.",
         () -> dynamo.executeStatement(r -> r
             .statement("EXISTS(SELECT * FROM " + t + " WHERE pk = 'account')")));
-    assertValidation("Where clause does not contain a mandatory equality on all key attributes",
+    assertValidation("Validation failed in TransactStatements[0]: EXISTS() must contain a single"
+            + " item read with additional condition",
         () -> dynamo.executeTransaction(r -> r.transactStatements(
             statement("EXISTS(SELECT * FROM " + t + " WHERE open = true)"),
             statement("INSERT INTO " + t + " VALUE {'pk': 'order-4'}"))));

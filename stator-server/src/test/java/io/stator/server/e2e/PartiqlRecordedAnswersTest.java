@@ -1,0 +1,120 @@
+package io.stator.server.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchStatementResponse;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.ParameterizedStatement;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+
+/**
+ * PartiQL answers that a public conformance suite recorded from DynamoDB and Stator once gave
+ * otherwise: which conditions name a key, list indexes, signed numbers, the words of an
+ * expression's refusal. Each refused write is checked to have written nothing.
+ */
+class PartiqlRecordedAnswersTest extends EndToEndTest {
+  private static final ScalarAttributeType S = ScalarAttributeType.S;
+
+  private List<Map<String, AttributeValue>> select(String statement) {
+    return dynamo.executeStatement(r -> r.statement(statement)).items();
+  }
+
+  private static ParameterizedStatement statement(String text) {
+    return ParameterizedStatement.builder().statement(text).build();
+  }
+
+  private String table() {
+    String table = createTable("pql-recorded", "pk", S, "sk", S);
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("p"), "sk", s("1"), "flag",
+        s("one"), "n", n("1"), "l", l(s("a"), s("b")))));
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("p"), "sk", s("2"), "flag",
+        s("two"))));
+    return "\"" + table + "\"";
+  }
+
+  private Map<String, AttributeValue> get(String table, String sk) {
+    return dynamo.getItem(r -> r.tableName(table.replace("\"", ""))
+        .key(item("pk", s("p"), "sk", s(sk))).consistentRead(true)).item();
+  }
+
+  @Test
+  void aKeyNamedTwiceWithTwoValuesNamesNoItem() {
+    String t = table();
+    String multiple =
+        "Multiple conditions on same key pk. Only single item Update/Insert/Delete are supported";
+    assertValidation(multiple,
+        () -> select("UPDATE " + t + " SET a = 1 WHERE pk = 'p' AND sk = '1' AND pk = 'q'"));
+    assertValidation(multiple,
+        () -> select("DELETE FROM " + t + " WHERE pk = 'p' AND sk = '1' AND pk = 'q'"));
+    assertThat(get(t, "1")).doesNotContainKey("a").containsKey("flag");
+    select("UPDATE " + t + " SET a = 2 WHERE pk = 'p' AND sk = '1' AND pk = 'p'");
+    assertThat(get(t, "1")).containsEntry("a", n("2"));
+
+    // In a transaction's or a batch's SELECT, a one-value IN names the key; two values name none
+    String from = "SELECT sk FROM " + t + " WHERE ";
+    assertThat(dynamo.executeTransaction(r -> r.transactStatements(
+            statement(from + "pk IN ['p'] AND sk IN ['1']"),
+            statement(from + "(pk IN ['p']) AND pk = 'p' AND sk = '2'"))).responses())
+        .extracting(response -> response.item().get("sk").s()).containsExactly("1", "2");
+    assertValidation("Validation failed in TransactStatements[0]: Select statements within"
+            + " ExecuteTransaction must specify the primary key in the where clause.",
+        () -> dynamo.executeTransaction(r -> r.transactStatements(
+            statement(from + "pk IN ['q'] AND pk = 'p' AND sk = '1'"))));
+    assertValidation("Validation failed in TransactStatements[0]: Overlapping conditions with"
+            + " range keys are not supported in where clause",
+        () -> dynamo.executeTransaction(r -> r.transactStatements(
+            statement(from + "pk IN ['p', 'p'] AND sk = '1'"))));
+    List<BatchStatementResponse> batch = dynamo.batchExecuteStatement(r -> r.statements(
+        s -> s.statement(from + "pk IN ['p'] AND sk = '1'"),
+        s -> s.statement(from + "pk = 'p' AND sk = '1' AND pk = 'q'"))).responses();
+    assertThat(batch.get(0).item()).containsEntry("sk", s("1"));
+    assertThat(batch.get(1).error().message()).isEqualTo("Select statements within"
+        + " BatchExecuteStatement must specify the primary key in the where clause.");
+    // An EXISTS reads by the first value and checks the second as its condition
+    TransactionCanceledException cancelled = catchThrowableOfType(
+        TransactionCanceledException.class, () -> dynamo.executeTransaction(r -> r
+            .transactStatements(
+                statement("EXISTS(SELECT * FROM " + t
+                    + " WHERE pk = 'p' AND sk = '1' AND pk = 'q' AND flag = 'one')"),
+                statement("UPDATE " + t + " SET b = 1 WHERE pk = 'p' AND sk = '2'"))));
+    assertThat(cancelled.cancellationReasons()).extracting(CancellationReason::code)
+        .containsExactly("ConditionalCheckFailed", "None");
+    assertThat(get(t, "2")).doesNotContainKey("b");
+  }
+
+  @Test
+  void listIndexesSignsAndTheWordsOfARefusedExpression() {
+    String t = table();
+    String key = " WHERE pk = 'p' AND sk = '1'";
+    assertValidation("List index is not within the allowable range; index: [-1] at 1:11:1",
+        () -> select("SELECT l[-1] FROM " + t + key));
+    assertValidation(
+        "List index is not within the allowable range; index: [2147483648] at 1:10:10",
+        () -> select("SELECT l[2147483648] FROM " + t + key));
+    assertThat(select("SELECT l[-0] FROM " + t + key)).containsExactly(item("l[0]", s("a")));
+    assertThat(select("SELECT l[2147483647] FROM " + t + key)).containsExactly(Map.of());
+
+    String from = "SELECT sk FROM " + t + key + " AND ";
+    assertThat(select(from + "n = - - 1")).hasSize(1);
+    assertThat(select(from + "n > -/* a comment */-1")).isEmpty();
+    assertThat(select(from + "n BETWEEN - 2 AND +5 AND n IN [- 1, 1]")).hasSize(1);
+    assertValidationContaining("Statement wasn't well formed",
+        () -> select(from + "n > -n"));
+    select("UPDATE " + t + " SET n = n - - 2, m = [- 1]" + key);
+    assertThat(get(t, "1")).containsEntry("n", n("3")).containsEntry("m", l(n("-1")));
+
+    // DynamoDB words a statement's type errors without the expression's name
+    assertValidation("Incorrect operand type for operator or function; operator or function:"
+        + " attribute_type, operand type: N", () -> select(from + "attribute_type(l, 1)"));
+    assertValidation("Incorrect operand type for operator or function; operator or function: +,"
+            + " operand type: S",
+        () -> select("UPDATE " + t + " SET n = 'a' + 1" + key + " AND nope = 'x'"));
+    assertThat(get(t, "1")).containsEntry("n", n("3"));
+  }
+}
