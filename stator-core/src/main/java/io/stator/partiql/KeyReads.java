@@ -144,6 +144,17 @@ final class KeyReads {
     return parts(term).stream().anyMatch(part -> mentions(part, key));
   }
 
+  /** The top-level attribute names a term reads, in the order written; none for null. */
+  static List<String> attributeNames(Term term) {
+    List<String> names = new ArrayList<>();
+    if (term instanceof Term.PathTerm path) {
+      names.add(path.name());
+    } else if (term != null) {
+      parts(term).forEach(part -> names.addAll(attributeNames(part)));
+    }
+    return names;
+  }
+
   /** The terms a term is made of. */
   private static List<Term> parts(Term term) {
     List<Term> parts = new ArrayList<>();

@@ -10,12 +10,14 @@ import io.stator.api.GetItemResponse;
 import io.stator.api.GlobalSecondaryIndexDescription;
 import io.stator.api.KeySchemaElement;
 import io.stator.api.LocalSecondaryIndexDescription;
+import io.stator.api.Projection;
 import io.stator.api.ScanRequest;
 import io.stator.api.ScanResponse;
 import io.stator.api.TableDescription;
 import io.stator.value.AttributeValue;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -65,6 +67,9 @@ final class Selects {
           OrderBy.descending(select, key.get(0)),
           key.size() > 1 && OrderBy.descending(select, key.get(1)));
       OrderBy.check(select, key, reads == null ? 0 : reads.partitions);
+      if (reads != null && select.index() != null) {
+        refuseUnprojectedFilters(table, select.index(), tableKey, key, reads);
+      }
     }
     if (pointReadOnly) {
       throw DynamoDbException.validation(
@@ -83,6 +88,44 @@ final class Selects {
       return page(scanned.items(), scanned.lastEvaluatedKey(), scanned.consumedCapacity());
     }
     return new PartitionQueries(database, r, select, key).run(reads.reads, text);
+  }
+
+  /**
+   * Refuses reads of a GSI whose filters name attributes the index does not project, which
+   * DynamoDB refuses for a SELECT (not for a Query): of the reads, in their order, the last
+   * refused names its attributes, as a set in Java's hash order, as recorded from DynamoDB
+   * ({@code [a, b]} for {@code b = 1 AND (a = 2 OR projected = 3)}).
+   */
+  private static void refuseUnprojectedFilters(
+      TableDescription table, String index, List<String> tableKey, List<String> indexKey,
+      KeyReads reads) {
+    Projection projection = table.globalSecondaryIndexes() == null ? null
+        : table.globalSecondaryIndexes().stream()
+            .filter(g -> g.indexName().equals(index))
+            .map(GlobalSecondaryIndexDescription::projection)
+            .findFirst().orElse(null);
+    if (projection == null || "ALL".equals(projection.projectionType())) {
+      return;
+    }
+    Set<String> projected = new HashSet<>(tableKey);
+    projected.addAll(indexKey);
+    if (projection.nonKeyAttributes() != null) {
+      projected.addAll(projection.nonKeyAttributes());
+    }
+    Set<String> refused = null;
+    for (KeyReads.Read read : reads.reads) {
+      Set<String> unprojected = new HashSet<>();
+      for (String name : KeyReads.attributeNames(read.filter())) {
+        if (!projected.contains(name)) {
+          unprojected.add(name);
+        }
+      }
+      refused = unprojected.isEmpty() ? refused : unprojected;
+    }
+    if (refused != null) {
+      throw DynamoDbException.validation("One or more parameter values were invalid: Secondary"
+          + " index " + index + " does not project one or more filter attributes: " + refused);
+    }
   }
 
   /** The types of the key's attributes, from the table's attribute definitions. */

@@ -8,8 +8,13 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchStatementResponse;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ParameterizedStatement;
+import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
@@ -116,5 +121,38 @@ class PartiqlRecordedAnswersTest extends EndToEndTest {
             + " operand type: S",
         () -> select("UPDATE " + t + " SET n = 'a' + 1" + key + " AND nope = 'x'"));
     assertThat(get(t, "1")).containsEntry("n", n("3"));
+  }
+
+  @Test
+  void aKeyedReadOfAGsiRefusesFiltersOnAttributesItDoesNotProject() {
+    String table = uniqueTableName("pql-projected");
+    dynamo.createTable(CreateTableRequest.builder()
+        .tableName(table)
+        .attributeDefinitions(attribute("pk", S), attribute("gsiPk", S))
+        .keySchema(key("pk", KeyType.HASH))
+        .globalSecondaryIndexes(GlobalSecondaryIndex.builder().indexName("gsi-inc")
+            .keySchema(key("gsiPk", KeyType.HASH))
+            .projection(p -> p.projectionType(ProjectionType.INCLUDE).nonKeyAttributes("projattr"))
+            .build())
+        .billingMode(BillingMode.PAY_PER_REQUEST)
+        .build());
+    awaitActive(table);
+    dynamo.putItem(r -> r.tableName(table).item(item("pk", s("p"), "gsiPk", s("y"),
+        "projattr", s("proj1"), "nonproj", s("np1"))));
+    String from = "SELECT pk FROM \"" + table + "\".\"gsi-inc\" WHERE ";
+    String refused = "One or more parameter values were invalid: Secondary index gsi-inc does not"
+        + " project one or more filter attributes: ";
+    assertValidation(refused + "[nonproj]",
+        () -> select(from + "gsiPk = 'y' AND NOT (nonproj = 'np1' OR projattr = 'x')"));
+    assertValidation(refused + "[a, b]",
+        () -> select(from + "gsiPk = 'y' AND b = '1' AND (a = '2' OR projattr = '3')"));
+    assertValidation(refused + "[zz, aa, mm]",
+        () -> select(from + "gsiPk = 'y' AND (zz = '1' OR aa = '2' OR mm = '3')"));
+    assertValidation(refused + "[u2]",
+        () -> select(from + "(gsiPk = 'b' AND u1 = '1') OR (gsiPk = 'q' AND u2 = '1')"));
+    assertThat(select(from + "gsiPk = 'y' AND (projattr = 'proj1' OR projattr = 'proj2')"))
+        .containsExactly(item("pk", s("p")));
+    // A Scan of the index filters what it reads, whatever the index projects
+    assertThat(select(from + "gsiPk > 'a' AND zz = '1'")).isEmpty();
   }
 }
