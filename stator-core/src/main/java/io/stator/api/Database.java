@@ -131,6 +131,15 @@ public interface Database extends AutoCloseable {
     throw new DynamoDbException(ErrorType.UnknownOperationException, null);
   }
 
+  /**
+   * Restores a backup to a new table, which is CREATING until its items are written (see
+   * {@code docs/compatibility.md}).
+   */
+  default RestoreTableFromBackupResponse restoreTableFromBackup(
+      RestoreTableFromBackupRequest request) {
+    throw new DynamoDbException(ErrorType.UnknownOperationException, null);
+  }
+
   DescribeLimitsResponse describeLimits(DescribeLimitsRequest request);
 
   /**

@@ -117,17 +117,21 @@ final class BackupRecords {
         1).isEmpty();
   }
 
-  /** Every restore claim (a restart drops them, as no restore survives one). */
-  void releaseAllRestores() {
+  /** A restore's claim: the backup it reads and the table it writes. */
+  record Claim(String backupId, String target) {}
+
+  /** Every restore claim (at start, those a stop cut short). */
+  List<Claim> restoreClaims() {
     byte[] prefix = bytes("restoring/");
-    Commit commit = new Commit();
+    List<Claim> out = new ArrayList<>();
     for (StoredRecord r : storage.query(SPACE, CLAIMS, Bound.inclusive(prefix),
         Bound.pastPrefix(prefix), true, Integer.MAX_VALUE)) {
-      commit.delete(SPACE, r.key());
+      String claim = new String(r.key().sort(), StandardCharsets.UTF_8)
+          .substring(prefix.length);
+      int slash = claim.indexOf('/');
+      out.add(new Claim(claim.substring(0, slash), claim.substring(slash + 1)));
     }
-    if (!commit.writes().isEmpty()) {
-      storage.commit(commit);
-    }
+    return out;
   }
 
   private static StorageKey key(String id) {

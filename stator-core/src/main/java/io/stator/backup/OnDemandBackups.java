@@ -12,6 +12,8 @@ import io.stator.api.DynamoDbException;
 import io.stator.api.ErrorType;
 import io.stator.api.ListBackupsRequest;
 import io.stator.api.ListBackupsResponse;
+import io.stator.api.RestoreTableFromBackupRequest;
+import io.stator.api.RestoreTableFromBackupResponse;
 import io.stator.capacity.ContributorInsightsUpdates;
 import io.stator.schema.Constraints;
 import io.stator.schema.TableDefinition;
@@ -42,7 +44,7 @@ import java.util.Set;
  * <p>DeleteBackup drops the record first and the space after: a stop between the two leaves a
  * space no record names, which the next start drops too.
  */
-public final class OnDemandBackups {
+public final class OnDemandBackups implements AutoCloseable {
   static final String SPACE_PREFIX = "backup.";
   private static final int DEFAULT_PAGE = 100;
   private static final int READ_CHUNK = 100;
@@ -52,6 +54,7 @@ public final class OnDemandBackups {
   private final Clock clock;
   private final BackupRecords records;
   private final BackupDescriptions descriptions;
+  private final Restores restores;
 
   public OnDemandBackups(Storage storage, SourceTables tables, Clock clock) {
     this.storage = storage;
@@ -59,13 +62,14 @@ public final class OnDemandBackups {
     this.clock = clock;
     this.records = new BackupRecords(storage);
     this.descriptions = new BackupDescriptions(tables);
+    this.restores = new Restores(storage, tables, records, descriptions, clock);
     recover();
   }
 
   /**
    * At start: forgets the backups a stop cut short (CREATING), drops the spaces no backup
-   * names, and releases the claims of restores, which no stop lets go on. Stator assumes one
-   * process per store here, as for its table spaces.
+   * names, and takes up the restores a stop cut short. Stator assumes one process per store
+   * here, as for its table spaces.
    */
   private void recover() {
     Set<String> kept = new HashSet<>();
@@ -88,7 +92,18 @@ public final class OnDemandBackups {
         storage.dropSpace(space);
       }
     }
-    records.releaseAllRestores();
+    restores.resume(records.restoreClaims());
+  }
+
+  public RestoreTableFromBackupResponse restore(RestoreTableFromBackupRequest r) {
+    checkArn(r.backupArn());
+    return restores.restore(r, this);
+  }
+
+  /** Stops the restores in progress; the next start takes them up. */
+  @Override
+  public void close() {
+    restores.close();
   }
 
   public CreateBackupResponse create(CreateBackupRequest r) {

@@ -1,13 +1,29 @@
 package io.stator.backup;
 
+import io.stator.api.CreateTableRequest;
 import io.stator.api.TableDescription;
 import io.stator.schema.TableDefinition;
+import io.stator.value.AttributeValue;
+import java.util.Map;
+import java.util.function.UnaryOperator;
 
-/** What backups need of the engine's tables. */
+/** What backups need of the engine's tables: those backed up, and those restored into. */
 public interface SourceTables {
   /** The table's current definition; ResourceNotFoundException when there is none. */
   TableDefinition definition(String tableName);
 
   /** DescribeTable's description of a definition. */
   TableDescription describe(TableDefinition table);
+
+  /**
+   * CreateTable, through the engine's own checks, the definition changed by {@code adjust}
+   * before it is recorded; ResourceInUseException when the name is taken.
+   */
+  TableDescription create(CreateTableRequest request, UnaryOperator<TableDefinition> adjust);
+
+  /** Changes a table's definition, as UpdateTable does. */
+  TableDefinition change(String tableName, UnaryOperator<TableDefinition> change);
+
+  /** Puts a backed-up item into a table being restored, its indexes with it, uncharged. */
+  void restore(String tableName, Map<String, AttributeValue> item);
 }

@@ -52,9 +52,10 @@ import io.stator.api.DescribeBackupResponse;
 import io.stator.api.DescribeContinuousBackupsRequest;
 import io.stator.api.ListBackupsRequest;
 import io.stator.api.ListBackupsResponse;
+import io.stator.api.RestoreTableFromBackupRequest;
+import io.stator.api.RestoreTableFromBackupResponse;
 import io.stator.api.TableDescription;
 import io.stator.backup.OnDemandBackups;
-import io.stator.backup.SourceTables;
 import io.stator.api.DescribeContinuousBackupsResponse;
 import io.stator.api.DescribeEndpointsRequest;
 import io.stator.api.DescribeEndpointsResponse;
@@ -287,17 +288,8 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
     this.tagging = new Tagging(tables, options);
     this.resourcePolicies = new ResourcePolicies(storage, tables, options.clock());
     this.continuousBackups = new ContinuousBackups(tables, options.clock());
-    this.backups = new OnDemandBackups(storage, new SourceTables() {
-      @Override
-      public TableDefinition definition(String tableName) {
-        return tables.definition(tableName);
-      }
-
-      @Override
-      public TableDescription describe(TableDefinition table) {
-        return tables.describe(table);
-      }
-    }, options.clock());
+    this.backups =
+        new OnDemandBackups(storage, new BackupTables(tables, items), options.clock());
     this.region = options.region();
     // The sweeper deletes through Items' delete path, so expired items leave the secondary
     // indexes (LSI entries in the same commit, GSIs through the change log) like any delete.
@@ -576,6 +568,11 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
   }
 
   @Override
+  public RestoreTableFromBackupResponse restoreTableFromBackup(RestoreTableFromBackupRequest r) {
+    return backups.restore(r);
+  }
+
+  @Override
   public DescribeContinuousBackupsResponse describeContinuousBackups(
       DescribeContinuousBackupsRequest r) {
     return continuousBackups.describe(r);
@@ -646,6 +643,7 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
     // The sweeper first (its deletes stage index changes), then the propagator and backfills,
     // then the storage they all write to.
     try {
+      backups.close();
       sweeper.close();
     } finally {
       try {

@@ -173,6 +173,16 @@ final class Items {
    * Through {@link ReadModifyWrite}, which starts over when the item (or the table's definition)
    * changes between the read and the commit.
    */
+  /**
+   * Puts a backed-up item into the table being restored from its backup: no condition, no
+   * charge, its indexes written as for any put (see {@code io.stator.backup}).
+   */
+  void restore(String tableName, Map<String, AttributeValue> item) {
+    TableDefinition table = tables.forItems(tableName);
+    write(table, ItemKeys.storageKey(table, item), null, "NONE", item,
+        ReadModifyWrite.Writer.RESTORE);
+  }
+
   private Written write(
       TableDefinition validatedAgainst, StorageKey key, ConditionExpression condition, String onFailure,
       Map<String, AttributeValue> item) {

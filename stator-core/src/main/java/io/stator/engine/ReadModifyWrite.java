@@ -87,10 +87,15 @@ final class ReadModifyWrite {
     /** A write of a BatchWriteItem: charged; transactions are not checked for. */
     BATCH,
     /** The service's own (Time to Live): not charged, its stream record names the service. */
-    TIME_TO_LIVE;
+    TIME_TO_LIVE,
+    /**
+     * A restore's put of a backed-up item into the table being restored: not charged, as
+     * DynamoDB charges a restore by its size, not by its items' writes.
+     */
+    RESTORE;
 
     private boolean charged() {
-      return this != TIME_TO_LIVE;
+      return this == CLIENT || this == BATCH;
     }
 
     private boolean checksTransactions() {

@@ -18,6 +18,7 @@ import io.stator.api.ListTablesRequest;
 import io.stator.api.ListTablesResponse;
 import io.stator.api.OnDemandThroughput;
 import io.stator.api.ProvisionedThroughputDescription;
+import io.stator.api.RestoreSummary;
 import io.stator.api.SSEDescription;
 import io.stator.api.StreamSpecification;
 import io.stator.api.TableClassSummary;
@@ -78,7 +79,15 @@ final class Tables {
   }
 
   CreateTableResponse create(CreateTableRequest r) {
-    TableDefinition table = TableValidation.createTable(r, options.clock().instant());
+    return create(r, UnaryOperator.identity());
+  }
+
+  /**
+   * CreateTable, the definition it validated changed by {@code adjust} before it is recorded (a
+   * restore's table is CREATING, with its RestoreSummary, from its first moment).
+   */
+  CreateTableResponse create(CreateTableRequest r, UnaryOperator<TableDefinition> adjust) {
+    TableDefinition table = adjust.apply(TableValidation.createTable(r, options.clock().instant()));
     try {
       catalog.create(table);
     } finally {
@@ -432,7 +441,13 @@ final class Tables {
         t.settings().deletionProtectionEnabled(),
         tableClassSummary(t.settings()),
         sseDescription(t.settings()),
-        onDemandThroughput(t.maxThroughput()));
+        onDemandThroughput(t.maxThroughput()),
+        restoreSummary(t.settings().restored()));
+  }
+
+  private static RestoreSummary restoreSummary(TableSettings.Restored r) {
+    return r == null ? null
+        : new RestoreSummary(r.sourceBackupArn(), r.sourceTableArn(), r.at(), r.inProgress());
   }
 
   /**

@@ -23,6 +23,8 @@ import java.util.TreeMap;
  * @param pointInTimeRecovery the point-in-time recovery flag ({@link PointInTimeRecovery#OFF}
  *     when never enabled)
  * @param tags the tags, by key in key order
+ * @param restored for a table restored from a backup, where from and whether it goes on; else
+ *     null
  */
 public record TableSettings(
     boolean deletionProtectionEnabled,
@@ -30,11 +32,12 @@ public record TableSettings(
     Instant tableClassUpdated,
     String kmsMasterKeyId,
     PointInTimeRecovery pointInTimeRecovery,
-    SortedMap<String, String> tags) {
+    SortedMap<String, String> tags,
+    Restored restored) {
 
   /** A table's settings when CreateTable gave none. */
   public static final TableSettings DEFAULT =
-      new TableSettings(false, null, null, null, PointInTimeRecovery.OFF, null);
+      new TableSettings(false, null, null, null, PointInTimeRecovery.OFF, null, null);
 
   /** Server-side encryption with DynamoDB's AWS managed key ({@code alias/aws/dynamodb}). */
   public static final String DEFAULT_KMS_KEY = "";
@@ -46,6 +49,34 @@ public record TableSettings(
     tags = tags == null
         ? Collections.emptySortedMap()
         : Collections.unmodifiableSortedMap(new TreeMap<>(tags));
+  }
+
+  /** Settings of a table not restored from a backup. */
+  public TableSettings(
+      boolean deletionProtectionEnabled,
+      String tableClass,
+      Instant tableClassUpdated,
+      String kmsMasterKeyId,
+      PointInTimeRecovery pointInTimeRecovery,
+      SortedMap<String, String> tags) {
+    this(deletionProtectionEnabled, tableClass, tableClassUpdated, kmsMasterKeyId,
+        pointInTimeRecovery, tags, null);
+  }
+
+  /**
+   * Where a restored table's items came from: the backup's ARN, its table's ARN, when the restore
+   * began, and whether it is still writing them (DescribeTable's RestoreSummary).
+   */
+  public record Restored(
+      String sourceBackupArn, String sourceTableArn, Instant at, boolean inProgress) {
+    public Restored done() {
+      return new Restored(sourceBackupArn, sourceTableArn, at, false);
+    }
+  }
+
+  public TableSettings withRestored(Restored setting) {
+    return new TableSettings(deletionProtectionEnabled, tableClass, tableClassUpdated,
+        kmsMasterKeyId, pointInTimeRecovery, tags, setting);
   }
 
   /**
@@ -62,29 +93,32 @@ public record TableSettings(
 
   public TableSettings withDeletionProtection(boolean enabled) {
     return new TableSettings(
-        enabled, tableClass, tableClassUpdated, kmsMasterKeyId, pointInTimeRecovery, tags);
+        enabled, tableClass, tableClassUpdated, kmsMasterKeyId, pointInTimeRecovery, tags,
+        restored);
   }
 
   public TableSettings withTableClass(String newClass, Instant updated) {
     return new TableSettings(
-        deletionProtectionEnabled, newClass, updated, kmsMasterKeyId, pointInTimeRecovery, tags);
+        deletionProtectionEnabled, newClass, updated, kmsMasterKeyId, pointInTimeRecovery, tags,
+        restored);
   }
 
   public TableSettings withKmsMasterKeyId(String keyId) {
     return new TableSettings(
         deletionProtectionEnabled, tableClass, tableClassUpdated, keyId, pointInTimeRecovery,
-        tags);
+        tags, restored);
   }
 
   public TableSettings withPointInTimeRecovery(PointInTimeRecovery setting) {
     return new TableSettings(
-        deletionProtectionEnabled, tableClass, tableClassUpdated, kmsMasterKeyId, setting, tags);
+        deletionProtectionEnabled, tableClass, tableClassUpdated, kmsMasterKeyId, setting, tags,
+        restored);
   }
 
   public TableSettings withTags(Map<String, String> newTags) {
     return new TableSettings(
         deletionProtectionEnabled, tableClass, tableClassUpdated, kmsMasterKeyId,
-        pointInTimeRecovery, new TreeMap<>(newTags));
+        pointInTimeRecovery, new TreeMap<>(newTags), restored);
   }
 
   // ---- catalog encoding ---------------------------------------------------------------------
@@ -92,8 +126,9 @@ public record TableSettings(
   /**
    * The settings as the catalog's map field {@code settings}, with only the members that differ
    * from {@link #DEFAULT}: {@code protected}, {@code class}, {@code classUpdated}, {@code kms},
-   * {@code pitr} (a map: {@code enabled}, {@code days}, {@code since}) and {@code tags} (a map of
-   * strings). Records of tables that never changed a setting, and records written before the
+   * {@code pitr} (a map: {@code enabled}, {@code days}, {@code since}), {@code tags} (a map of
+   * strings) and {@code restored} (a map: {@code backup}, {@code table}, {@code at}, {@code
+   * inProgress}). Records of tables that never changed a setting, and records written before the
    * field existed, have no {@code settings} and read as {@link #DEFAULT}.
    */
   AttributeValue encode() {
@@ -126,6 +161,14 @@ public record TableSettings(
       tags.forEach((k, v) -> t.put(k, new AttributeValue.S(v)));
       m.put("tags", new AttributeValue.M(t));
     }
+    if (restored != null) {
+      Map<String, AttributeValue> r = new LinkedHashMap<>();
+      r.put("backup", new AttributeValue.S(restored.sourceBackupArn()));
+      r.put("table", new AttributeValue.S(restored.sourceTableArn()));
+      r.put("at", millis(restored.at()));
+      r.put("inProgress", AttributeValue.bool(restored.inProgress()));
+      m.put("restored", new AttributeValue.M(r));
+    }
     return new AttributeValue.M(m);
   }
 
@@ -151,13 +194,20 @@ public record TableSettings(
     if (m.get("tags") instanceof AttributeValue.M t) {
       t.value().forEach((k, value) -> tags.put(k, text(value)));
     }
+    Restored restored = null;
+    if (m.get("restored") instanceof AttributeValue.M r) {
+      Map<String, AttributeValue> f = r.value();
+      restored = new Restored(text(f.get("backup")), text(f.get("table")), instant(f.get("at")),
+          ((AttributeValue.Bool) f.get("inProgress")).value());
+    }
     return new TableSettings(
         m.get("protected") instanceof AttributeValue.Bool b && b.value(),
         m.get("class") == null ? null : text(m.get("class")),
         instant(m.get("classUpdated")),
         m.get("kms") == null ? null : text(m.get("kms")),
         pitr,
-        tags);
+        tags,
+        restored);
   }
 
   private static AttributeValue millis(Instant i) {

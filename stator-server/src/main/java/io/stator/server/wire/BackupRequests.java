@@ -3,9 +3,16 @@ package io.stator.server.wire;
 import io.stator.api.CreateBackupRequest;
 import io.stator.api.DeleteBackupRequest;
 import io.stator.api.DescribeBackupRequest;
+import io.stator.api.GlobalSecondaryIndex;
 import io.stator.api.ListBackupsRequest;
+import io.stator.api.LocalSecondaryIndex;
+import io.stator.api.OnDemandThroughput;
+import io.stator.api.ProvisionedThroughput;
+import io.stator.api.RestoreTableFromBackupRequest;
+import io.stator.api.SSESpecification;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.List;
 
 /** Readers of the on-demand backup operations' requests; unknown members are skipped. */
 final class BackupRequests {
@@ -63,5 +70,31 @@ final class BackupRequests {
       }
     }
     return new ListBackupsRequest(table, limit, lower, upper, start, type);
+  }
+
+  static RestoreTableFromBackupRequest restoreTableFromBackup(JsonInput in) throws IOException {
+    String target = null;
+    String arn = null;
+    String billing = null;
+    List<GlobalSecondaryIndex> globals = null;
+    List<LocalSecondaryIndex> locals = null;
+    ProvisionedThroughput throughput = null;
+    OnDemandThroughput onDemand = null;
+    SSESpecification sse = null;
+    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
+      switch (m) {
+        case "TargetTableName" -> target = in.string();
+        case "BackupArn" -> arn = in.string();
+        case "BillingModeOverride" -> billing = in.string();
+        case "GlobalSecondaryIndexOverride" -> globals = in.list(Requests::gsi);
+        case "LocalSecondaryIndexOverride" -> locals = in.list(Requests::lsi);
+        case "ProvisionedThroughputOverride" -> throughput = Requests.provisionedThroughput(in);
+        case "OnDemandThroughputOverride" -> onDemand = Requests.onDemandThroughput(in);
+        case "SSESpecificationOverride" -> sse = SettingsRequests.sseSpecification(in);
+        default -> in.skip();
+      }
+    }
+    return new RestoreTableFromBackupRequest(
+        target, arn, billing, globals, locals, throughput, onDemand, sse);
   }
 }

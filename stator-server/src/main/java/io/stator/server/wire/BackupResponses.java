@@ -17,6 +17,7 @@ import io.stator.api.GlobalSecondaryIndexInfo;
 import io.stator.api.ListBackupsResponse;
 import io.stator.api.LocalSecondaryIndexInfo;
 import io.stator.api.ProvisionedThroughput;
+import io.stator.api.RestoreTableFromBackupResponse;
 import io.stator.api.SourceTableDetails;
 import io.stator.api.SourceTableFeatureDetails;
 import java.io.IOException;
@@ -47,6 +48,13 @@ final class BackupResponses {
     out.writeStartObject();
     field(out, "BackupSummaries", r.backupSummaries(), list(BackupResponses::summary));
     string(out, "LastEvaluatedBackupArn", r.lastEvaluatedBackupArn());
+    out.writeEndObject();
+  }
+
+  static void restoreTableFromBackup(JsonGenerator out, RestoreTableFromBackupResponse r)
+      throws IOException {
+    out.writeStartObject();
+    field(out, "TableDescription", r.tableDescription(), Responses::tableDescription);
     out.writeEndObject();
   }
 

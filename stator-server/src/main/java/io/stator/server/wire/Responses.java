@@ -26,6 +26,7 @@ import io.stator.api.PutItemResponse;
 import io.stator.api.QueryResponse;
 import io.stator.api.ScanResponse;
 import io.stator.api.StreamSpecification;
+import io.stator.api.RestoreSummary;
 import io.stator.api.TableDescription;
 import io.stator.api.TimeToLiveDescription;
 import io.stator.api.UpdateContributorInsightsResponse;
@@ -251,6 +252,16 @@ final class Responses {
     SettingsResponses.tableClassSummary(out, t.tableClassSummary());
     SettingsResponses.sseDescription(out, t.sseDescription());
     field(out, "OnDemandThroughput", t.onDemandThroughput(), Responses::onDemandThroughput);
+    field(out, "RestoreSummary", t.restoreSummary(), Responses::restoreSummary);
+    out.writeEndObject();
+  }
+
+  private static void restoreSummary(JsonGenerator out, RestoreSummary r) throws IOException {
+    out.writeStartObject();
+    string(out, "SourceBackupArn", r.sourceBackupArn());
+    string(out, "SourceTableArn", r.sourceTableArn());
+    timestamp(out, "RestoreDateTime", r.restoreDateTime());
+    bool(out, "RestoreInProgress", r.restoreInProgress());
     out.writeEndObject();
   }
 

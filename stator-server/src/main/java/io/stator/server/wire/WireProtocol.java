@@ -295,6 +295,12 @@ public final class WireProtocol {
                   Database::deleteBackup,
                   BackupResponses::deleteBackup)),
           Map.entry(
+              "RestoreTableFromBackup",
+              new Operation<>(
+                  BackupRequests::restoreTableFromBackup,
+                  Database::restoreTableFromBackup,
+                  BackupResponses::restoreTableFromBackup)),
+          Map.entry(
               "DescribeLimits",
               new Operation<>(
                   SettingsRequests::describeLimits,

@@ -1,0 +1,189 @@
+package io.stator.backup;
+
+import io.stator.api.BackupDescription;
+import io.stator.api.CreateTableRequest;
+import io.stator.api.DynamoDbException;
+import io.stator.api.ErrorType;
+import io.stator.api.RestoreTableFromBackupRequest;
+import io.stator.api.RestoreTableFromBackupResponse;
+import io.stator.api.TableDescription;
+import io.stator.item.ItemCodec;
+import io.stator.schema.Constraints;
+import io.stator.schema.TableDefinition;
+import io.stator.schema.TableSettings;
+import io.stator.storage.CommitConflictException;
+import io.stator.storage.ScanPage;
+import io.stator.storage.Storage;
+import io.stator.storage.StorageKey;
+import io.stator.storage.StoredRecord;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * RestoreTableFromBackup: a new table from a backup, as DynamoDB restores one.
+ *
+ * <p>The request answers at once with the new table CREATING and its RestoreSummary in
+ * progress; the items are written afterwards, on a thread of the engine's, and the table turns
+ * ACTIVE, its RestoreSummary done, once they all are. The table is made by the engine's own
+ * CreateTable, with the backed-up table's settings and the request's overrides ({@link
+ * RestoredTableRequest}), and each item is put through the engine's write path (uncharged), so
+ * that the indexes asked for, LSIs and GSIs, are written by the one mechanism every write uses
+ * (the item collection sizes of an LSI included), not by a second one that would have to agree
+ * with it. What that costs: a restore writes each item with its index entries as a PutItem
+ * does, rather than copying the backup's space whole; a bulk copy would still have to build the
+ * indexes, since a restore may choose other indexes than the backed-up table had.
+ *
+ * <p>While it runs, the backup carries a claim (DeleteBackup of it is BackupInUseException). A
+ * stop cuts a restore short; the next start takes each claim up again and writes the backup's
+ * items again from the first (a put of an item already written writes it once more), then turns
+ * the table ACTIVE. Writes to the table while it is CREATING are not refused, unlike DynamoDB's,
+ * and a restore's put of the same key replaces them.
+ */
+final class Restores implements AutoCloseable {
+  private static final int PAGE = 100;
+
+  private final Storage storage;
+  private final SourceTables tables;
+  private final BackupRecords records;
+  private final BackupDescriptions descriptions;
+  private final Clock clock;
+  private final ExecutorService loaders = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "stator-restore");
+    t.setDaemon(true);
+    return t;
+  });
+
+  Restores(Storage storage, SourceTables tables, BackupRecords records,
+      BackupDescriptions descriptions, Clock clock) {
+    this.storage = storage;
+    this.tables = tables;
+    this.records = records;
+    this.descriptions = descriptions;
+    this.clock = clock;
+  }
+
+  RestoreTableFromBackupResponse restore(RestoreTableFromBackupRequest r, OnDemandBackups backups) {
+    Constraints c = new Constraints();
+    c.notNull("targetTableName", r.targetTableName()).name("targetTableName", r.targetTableName());
+    c.notNull("backupArn", r.backupArn());
+    c.oneOf("billingModeOverride", r.billingModeOverride(), TableDefinition.PROVISIONED,
+        TableDefinition.PAY_PER_REQUEST);
+    c.check();
+    while (true) {
+      BackupRecords.Read read = backups.backup(r.backupArn());
+      StoredBackup b = read.backup();
+      if (b.status().equals(StoredBackup.CREATING)) {
+        throw OnDemandBackups.backupInUse(r.backupArn(), "it is being created");
+      }
+      BackupDescription d = descriptions.description(b);
+      CreateTableRequest create = RestoredTableRequest.of(r, d.sourceTableDetails(),
+          d.sourceTableFeatureDetails(), tables.describe(b.table()));
+      try {
+        records.claimForRestore(read, r.targetTableName());
+      } catch (CommitConflictException changed) {
+        continue; // deleted, or claimed by another restore meanwhile: read it again
+      }
+      TableSettings.Restored restored = new TableSettings.Restored(
+          b.arn(), BackupDescriptions.tableArn(b), clock.instant(), true);
+      TableDescription made;
+      try {
+        made = tables.create(create, t -> t.withStatus("CREATING")
+            .withSettings(t.settings().withRestored(restored)));
+      } catch (DynamoDbException e) {
+        records.releaseRestore(b.id(), r.targetTableName());
+        if (e.type() == ErrorType.ResourceInUseException) {
+          throw taken(r.targetTableName());
+        }
+        throw e;
+      }
+      loaders.execute(() -> load(b, r.targetTableName()));
+      return new RestoreTableFromBackupResponse(made);
+    }
+  }
+
+  /**
+   * The answer for a target name that is taken: TableInUseException while that table is being
+   * made (a restore in progress), TableAlreadyExistsException otherwise, as DynamoDB tells them
+   * apart.
+   */
+  private DynamoDbException taken(String target) {
+    String status = null;
+    try {
+      status = tables.definition(target).status();
+    } catch (DynamoDbException gone) {
+      // deleted since: it was there, so it existed
+    }
+    if ("CREATING".equals(status)) {
+      return new DynamoDbException(ErrorType.TableInUseException, "Table is being created: "
+          + target + "; a restore to it is in progress, so wait until it is ACTIVE, or restore"
+          + " to another name.");
+    }
+    return new DynamoDbException(ErrorType.TableAlreadyExistsException,
+        "Table already exists: " + target);
+  }
+
+  /** Writes the backup's items into the table, then turns it ACTIVE and lets the backup go. */
+  private void load(StoredBackup b, String target) {
+    try {
+      StorageKey after = null;
+      while (true) {
+        ScanPage page = storage.scanPage(b.space(), null, null, after, PAGE);
+        List<StoredRecord> found = page.records();
+        for (StoredRecord record : found) {
+          tables.restore(target, ItemCodec.decode(record.value()));
+        }
+        if (Thread.currentThread().isInterrupted()) {
+          return; // the engine closes: the claim stays, and the next start goes on
+        }
+        if (!page.more()) {
+          break;
+        }
+        after = found.get(found.size() - 1).key();
+      }
+      tables.change(target, t -> t.withStatus("ACTIVE")
+          .withSettings(t.settings().withRestored(t.settings().restored().done())));
+      records.releaseRestore(b.id(), target);
+    } catch (RuntimeException e) {
+      // The claim stays, so the next start takes the restore up again; the table stays CREATING.
+      System.err.println("stator: the restore of " + target + " from " + b.arn()
+          + " stopped: " + e + "; it goes on when the server starts again");
+    }
+  }
+
+  /**
+   * At start: each restore a stop cut short goes on from the first item, if its table is still
+   * there and restoring from that backup; any other claim is let go.
+   */
+  void resume(List<BackupRecords.Claim> claims) {
+    for (BackupRecords.Claim claim : claims) {
+      StoredBackup b = records.get(claim.backupId()).map(BackupRecords.Read::backup).orElse(null);
+      TableDefinition table = null;
+      try {
+        table = tables.definition(claim.target());
+      } catch (DynamoDbException gone) {
+        // deleted while it was restored
+      }
+      TableSettings.Restored restored = table == null ? null : table.settings().restored();
+      if (b != null && restored != null && restored.inProgress()
+          && restored.sourceBackupArn().equals(b.arn())) {
+        loaders.execute(() -> load(b, claim.target()));
+      } else {
+        records.releaseRestore(claim.backupId(), claim.target());
+      }
+    }
+  }
+
+  /** Stops the restores in progress (they go on at the next start). */
+  @Override
+  public void close() {
+    loaders.shutdownNow();
+    try {
+      loaders.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
