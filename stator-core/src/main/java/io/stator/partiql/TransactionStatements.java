@@ -12,6 +12,7 @@ import io.stator.api.Get;
 import io.stator.api.ItemResponse;
 import io.stator.api.ParameterizedStatement;
 import io.stator.api.Put;
+import io.stator.api.TableDescription;
 import io.stator.api.TransactGetItem;
 import io.stator.api.TransactGetItemsRequest;
 import io.stator.api.TransactGetItemsResponse;
@@ -22,6 +23,7 @@ import io.stator.api.TransactionCanceledException;
 import io.stator.api.Update;
 import io.stator.value.AttributeValue;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -39,6 +41,9 @@ import java.util.function.Supplier;
 public final class TransactionStatements {
   private static final int MAX_STATEMENTS = 100;
   private static final String MEMBER = "TransactStatements";
+  private static final String VALIDATION_ERROR = "ValidationError";
+  /** TransactWriteItems' words for a key that is not the table's. */
+  private static final String KEY_MISMATCH = "The provided key element does not match the schema";
 
   private TransactionStatements() {}
 
@@ -54,11 +59,13 @@ public final class TransactionStatements {
   private static ExecuteTransactionResponse read(
       Database database, ExecuteTransactionRequest r, List<Parser.Parsed> parsed) {
     List<TransactGetItem> gets = new ArrayList<>();
+    Cancellations cancellations = new Cancellations(parsed.size());
     for (int i = 0; i < parsed.size(); i++) {
       Parser.Parsed p = parsed.get(i);
       List<AttributeValue> parameters = r.transactStatements().get(i).parameters();
-      gets.add(member(i, () -> get(database, p, parameters)));
+      gets.add(cancellations.member(i, () -> get(database, p, parameters)));
     }
+    cancellations.throwAny();
     TransactGetItemsResponse got =
         database.transactGetItems(new TransactGetItemsRequest(gets, r.returnConsumedCapacity()));
     List<ItemResponse> responses = new ArrayList<>(got.responses().size());
@@ -74,11 +81,24 @@ public final class TransactionStatements {
       Database database, Parser.Parsed parsed, List<AttributeValue> parameters) {
     ExpressionText text = Statements.bind(parsed, parameters);
     Statement s = parsed.statement();
-    Write w =
-        Write.of(s, Statements.keyNames(Statements.describe(database, s).keySchema()), text);
+    TableDescription table = Statements.describe(database, s);
+    List<String> keyNames = Statements.keyNames(table.keySchema());
+    Write w = Write.of(s, keyNames, text);
     if (w.returnValues() != null) {
       throw DynamoDbException.validation(
           "RETURNING clause is not supported in ExecuteTransaction.");
+    }
+    for (String name : keyNames) {
+      String type = table.attributeDefinitions().stream()
+          .filter(d -> d.attributeName().equals(name)).findFirst().orElseThrow().attributeType();
+      if (w.isInsert() && !w.item().containsKey(name)) {
+        throw new Cancelled(new CancellationReason(null, VALIDATION_ERROR, "One or more"
+            + " parameter values were invalid: Missing the key " + name + " in the item"));
+      }
+      AttributeValue value = w.isInsert() ? w.item().get(name) : w.key().get(name);
+      if (!w.isInsert() && !value.type().equals(type)) {
+        throw new Cancelled(new CancellationReason(null, VALIDATION_ERROR, KEY_MISMATCH));
+      }
     }
     return w;
   }
@@ -90,11 +110,15 @@ public final class TransactionStatements {
     ExpressionText text = Statements.bind(parsed, parameters);
     List<String> keyNames =
         Statements.keyNames(Statements.describe(database, select).keySchema());
+    if (select.index() != null) {
+      throw DynamoDbException.validation(
+          "Reads on indices are not supported within transactions.");
+    }
     KeyedWhere where =
         select.where() == null
             ? null
             : KeyedWhere.ofOrNull(select.where(), keyNames, text, KeyedWhere.Use.POINT_READ);
-    if (select.index() != null || where == null || !where.onlyKey()) {
+    if (where == null || !where.onlyKey()) {
       throw DynamoDbException.validation("Select statements within ExecuteTransaction must"
           + " specify the primary key in the where clause.");
     }
@@ -103,20 +127,66 @@ public final class TransactionStatements {
   }
 
   /**
-   * Translates statement {@code i}; a ValidationException it raises fails the request named by
-   * the statement's place, as DynamoDB's does. A WHERE clause without the full key keeps its
-   * own words: DynamoDB's local edition answers it apart (as a cancellation), and no recording
-   * from DynamoDB settles it, so Stator leaves it as ExecuteStatement words it.
+   * What a statement that cannot run does to the transaction, as DynamoDB answers it. A
+   * ValidationException raised while translating fails the whole request, named by the
+   * statement's place ("Validation failed in TransactStatements[i]: "). A statement on a table
+   * that does not exist, or a write that does not name one item by a key of the key's types,
+   * cancels the transaction instead, with its reason in the statement's place and None in the
+   * others, after every statement is translated (a refusal of a later one still fails the whole
+   * request), as recorded from DynamoDB.
    */
-  private static <T> T member(int i, Supplier<T> translate) {
-    try {
-      return translate.get();
-    } catch (DynamoDbException e) {
-      if (e.type() != ErrorType.ValidationException
-          || e.getMessage().equals(KeyedWhere.NO_FULL_KEY)) {
-        throw e;
+  private static final class Cancellations {
+    private final List<CancellationReason> reasons;
+    private boolean any;
+
+    Cancellations(int statements) {
+      reasons = new ArrayList<>(Collections.nCopies(statements, CancellationReason.NONE));
+    }
+
+    /** Statement {@code i} translated, or null where it cancels the transaction. */
+    <T> T member(int i, Supplier<T> translate) {
+      try {
+        return translate.get();
+      } catch (Cancelled e) {
+        return cancel(i, e.reason);
+      } catch (DynamoDbException e) {
+        if (e.type() == ErrorType.ResourceNotFoundException) {
+          return cancel(i, new CancellationReason(null, "ResourceNotFound",
+              "Requested resource not found"));
+        }
+        if (e.type() != ErrorType.ValidationException) {
+          throw e;
+        }
+        if (e.getMessage().equals(KeyedWhere.NO_FULL_KEY)) {
+          return cancel(i, new CancellationReason(null, VALIDATION_ERROR, KEY_MISMATCH));
+        }
+        if (e.getMessage().startsWith("Multiple conditions on same key")) {
+          return cancel(i, new CancellationReason(null, VALIDATION_ERROR, e.getMessage()));
+        }
+        throw DynamoDbException.validation(StatementList.failedIn(MEMBER, i, e.getMessage()));
       }
-      throw DynamoDbException.validation(StatementList.failedIn(MEMBER, i, e.getMessage()));
+    }
+
+    private <T> T cancel(int i, CancellationReason reason) {
+      reasons.set(i, reason);
+      any = true;
+      return null;
+    }
+
+    void throwAny() {
+      if (any) {
+        throw new TransactionCanceledException(reasons);
+      }
+    }
+  }
+
+  /** A statement's reason to cancel the transaction, found while translating it. */
+  private static final class Cancelled extends RuntimeException {
+    final CancellationReason reason;
+
+    Cancelled(CancellationReason reason) {
+      super(reason.message(), null, false, false);
+      this.reason = reason;
     }
   }
 
@@ -124,10 +194,14 @@ public final class TransactionStatements {
       Database database, ExecuteTransactionRequest r, List<Parser.Parsed> parsed) {
     List<TransactWriteItem> writes = new ArrayList<>();
     List<Boolean> inserts = new ArrayList<>();
+    Cancellations cancellations = new Cancellations(parsed.size());
     for (int i = 0; i < parsed.size(); i++) {
       ParameterizedStatement statement = r.transactStatements().get(i);
       Parser.Parsed p = parsed.get(i);
-      Write w = member(i, () -> write(database, p, statement.parameters()));
+      Write w = cancellations.member(i, () -> write(database, p, statement.parameters()));
+      if (w == null) {
+        continue;
+      }
       String onFailure = statement.returnValuesOnConditionCheckFailure();
       inserts.add(w.isInsert());
       if (w.isConditionCheck()) {
@@ -149,6 +223,7 @@ public final class TransactionStatements {
             null));
       }
     }
+    cancellations.throwAny();
     return commit(database, r, writes, inserts);
   }
 

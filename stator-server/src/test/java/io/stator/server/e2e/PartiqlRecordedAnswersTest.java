@@ -155,4 +155,53 @@ class PartiqlRecordedAnswersTest extends EndToEndTest {
     // A Scan of the index filters what it reads, whatever the index projects
     assertThat(select(from + "gsiPk > 'a' AND zz = '1'")).isEmpty();
   }
+
+  @Test
+  void aStatementThatCannotRunCancelsTheTransactionWithItsReason() {
+    String t = table();
+    String update = "UPDATE " + t + " SET a = 1 WHERE ";
+    String mismatch = "The provided key element does not match the schema";
+    TransactionCanceledException cancelled = cancelled(update + "pk = 'p'",
+        update + "pk IN ['p'] AND sk = '1'", update + "pk = 'p' AND sk = '1' AND pk = 'q'",
+        update + "pk = 'p' AND sk = 1", update + "pk = 'p' AND sk = '1'");
+    assertThat(cancelled.cancellationReasons()).extracting(CancellationReason::code)
+        .containsExactly("ValidationError", "ValidationError", "ValidationError",
+            "ValidationError", "None");
+    assertThat(cancelled.cancellationReasons().get(0).message()).isEqualTo(mismatch);
+    assertThat(cancelled.cancellationReasons().get(3).message()).isEqualTo(mismatch);
+    assertThat(cancelled(
+            "INSERT INTO " + t + " VALUE {'pk': 'inserted'}", "DELETE FROM " + t + " WHERE sk = '1'")
+        .cancellationReasons()).extracting(CancellationReason::message).containsExactly(
+            "One or more parameter values were invalid: Missing the key sk in the item", mismatch);
+    assertThat(get(t, "1")).doesNotContainKey("a");
+
+    String missing = "\"pql-recorded-missing\"";
+    assertThat(cancelled("UPDATE " + missing + " SET a = 1 WHERE pk = 'x' AND sk = '1'",
+            "DELETE FROM " + missing + " WHERE pk = 'x' AND sk = '1'").cancellationReasons())
+        .extracting(CancellationReason::code).containsExactly("ResourceNotFound", "ResourceNotFound");
+    String select = "SELECT * FROM " + t + " WHERE pk = 'p' AND sk = '1'";
+    assertThat(cancelled(select, "SELECT * FROM " + missing + ".\"idx\" WHERE pk = 'x'")
+        .cancellationReasons()).extracting(CancellationReason::code)
+        .containsExactly("None", "ResourceNotFound");
+    // A refusal of a statement's form, even a later one's, fails the whole request
+    assertValidation("Validation failed in TransactStatements[1]: Reads on indices are not"
+            + " supported within transactions.",
+        () -> dynamo.executeTransaction(r -> r.transactStatements(
+            statement("SELECT * FROM " + missing + " WHERE pk = 'x' AND sk = '1'"),
+            statement("SELECT * FROM " + t + ".\"idx\" WHERE pk = 'p' AND sk = '1'"))));
+    assertValidation("Validation failed in TransactStatements[1]: RETURNING clause is not"
+            + " supported in ExecuteTransaction.",
+        () -> dynamo.executeTransaction(r -> r.transactStatements(
+            statement("UPDATE " + missing + " SET a = 1 WHERE pk = 'x' AND sk = '1'"),
+            statement(update + "pk = 'p' AND sk = '1' RETURNING ALL NEW *"))));
+  }
+
+  private TransactionCanceledException cancelled(String... statements) {
+    TransactionCanceledException cancelled = catchThrowableOfType(
+        TransactionCanceledException.class, () -> dynamo.executeTransaction(r -> r
+            .transactStatements(java.util.Arrays.stream(statements)
+                .map(PartiqlRecordedAnswersTest::statement).toList())));
+    assertThat(cancelled).as("the transaction is cancelled").isNotNull();
+    return cancelled;
+  }
 }

@@ -1,6 +1,7 @@
 package io.stator.server.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -8,7 +9,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ExecuteTransactionResponse;
 import software.amazon.awssdk.services.dynamodb.model.ParameterizedStatement;
-import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
@@ -121,10 +121,15 @@ class PartiqlTransactionTest extends EndToEndTest {
         () -> dynamo.executeTransaction(r -> r.transactStatements(
             statement("SELECT * FROM " + t + " WHERE pk = ?", s("a"), s("b")))));
     assertThat(get(table, "first")).isNull();
-    // An unknown table is not a refusal of the statement's form: DynamoDB's own error
-    assertErrorContaining(ResourceNotFoundException.class, "ResourceNotFoundException", "",
-        () -> dynamo.executeTransaction(r -> r.transactStatements(
-            statement("DELETE FROM \"pql-tx-none\" WHERE pk = 'a'"))));
+    // An unknown table cancels the transaction, with its reason in the statement's place
+    TransactionCanceledException cancelled = catchThrowableOfType(
+        TransactionCanceledException.class, () -> dynamo.executeTransaction(r -> r
+            .transactStatements(statement("DELETE FROM \"pql-tx-none\" WHERE pk = 'a'"),
+                statement("DELETE FROM " + t + " WHERE pk = 'first'"))));
+    assertThat(cancelled.cancellationReasons()).extracting(CancellationReason::code)
+        .containsExactly("ResourceNotFound", "None");
+    assertThat(cancelled.cancellationReasons().get(0).message())
+        .isEqualTo("Requested resource not found");
   }
 
   @Test
