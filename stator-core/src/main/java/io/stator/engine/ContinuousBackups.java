@@ -25,8 +25,9 @@ import java.util.function.Supplier;
  * is always ENABLED; point-in-time recovery is off until UpdateContinuousBackups turns it on,
  * with a recovery period of 1 to 35 days (35 when not given). Stator records the flag and
  * reports the restorable window DynamoDB would (from when recovery was enabled, or the start of
- * the period, to five minutes ago), so tools that check or set it work; it keeps no backups, and
- * the restore operations are not served.
+ * the period, to five minutes ago), so tools that check or set it work; it keeps no history of
+ * changes, and RestoreTableToPointInTime is not served (on-demand backups are {@code
+ * io.stator.backup}'s).
  */
 final class ContinuousBackups {
   static final int DEFAULT_RECOVERY_PERIOD_DAYS = 35;

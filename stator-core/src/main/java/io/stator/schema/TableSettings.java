@@ -80,8 +80,8 @@ public record TableSettings(
   }
 
   /**
-   * The point-in-time recovery flag: Stator records it and reports it, and keeps no backups to
-   * restore from.
+   * The point-in-time recovery flag: Stator records it and reports it, and keeps no history to
+   * restore a point in time from.
    *
    * @param recoveryPeriodInDays 1 to 35 while enabled, else null
    * @param enabledAt when it was last enabled (the earliest restorable time), or null
