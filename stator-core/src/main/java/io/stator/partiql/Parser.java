@@ -61,6 +61,8 @@ final class Parser {
   private boolean inWhere;
   /** Reading an INSERT's item, whose values are data and never function calls. */
   private boolean inItem;
+  /** How many list, map or set literals enclose the term being read (an INSERT's item not). */
+  private int collections;
   private int parameters;
   private int depth;
 
@@ -375,6 +377,11 @@ final class Parser {
     Token token = peek();
     switch (token.kind()) {
       case PARAMETER -> {
+        if (collections > 0) {
+          // DynamoDB reads a collection literal as data, where a parameter is no type it stores
+          throw DynamoDbException.validation("Unsupported data type: Parameter under key "
+              + valuePath + " at " + place(token));
+        }
         next++;
         return new Term.Parameter(parameters++);
       }
@@ -431,6 +438,8 @@ final class Parser {
     boolean item = itemNext;
     itemNext = false;
     String outer = valuePath;
+    int outerCollections = collections;
+    collections += item ? 0 : 1;
     List<Term.MapTerm.Entry> entries = new ArrayList<>();
     if (!acceptSymbol("}")) {
       do {
@@ -445,12 +454,15 @@ final class Parser {
       expectSymbol("}");
     }
     valuePath = outer;
+    collections = outerCollections;
     return new Term.MapTerm(entries);
   }
 
   private List<Term> elements(String close) {
     itemNext = false;
     String outer = valuePath;
+    int outerCollections = collections;
+    collections += close.equals(")") ? 0 : 1;
     List<Term> elements = new ArrayList<>();
     if (!acceptSymbol(close)) {
       do {
@@ -462,6 +474,7 @@ final class Parser {
       expectSymbol(close);
     }
     valuePath = outer;
+    collections = outerCollections;
     return elements;
   }
 

@@ -53,7 +53,7 @@ class ParserTest {
   void insertLiteralsOfEveryType() {
     Statement.Insert insert = (Statement.Insert) parse(
         "INSERT INTO \"T\" VALUE {'s': 'it''s', 'n': -1.5e3, 'b': TRUE, 'z': null, "
-            + "'l': [1, ?], 'ss': <<'a', 'b'>>, 'm': {'x': {}}};");
+            + "'l': [1, 'p'], 'ss': <<'a', 'b'>>, 'm': {'x': {}}, 'q': ?};");
     ExpressionText text = new ExpressionText(List.of(AttributeValue.s("p")));
     AttributeValue.M item = (AttributeValue.M) text.bind(insert.item());
     assertThat(item.value())
@@ -63,9 +63,13 @@ class ParserTest {
         .containsEntry("z", AttributeValue.NULL)
         .containsEntry("l", AttributeValue.l(List.of(AttributeValue.n("1"), AttributeValue.s("p"))))
         .containsEntry("ss", AttributeValue.ss(List.of("a", "b")))
-        .containsEntry("m", AttributeValue.m(Map.of("x", AttributeValue.m(Map.of()))));
-    assertThat(Parser.parse("INSERT INTO t VALUE {'a': ?, 'b': [?]}").parameterCount())
+        .containsEntry("m", AttributeValue.m(Map.of("x", AttributeValue.m(Map.of()))))
+        .containsEntry("q", AttributeValue.s("p"));
+    assertThat(Parser.parse("INSERT INTO t VALUE {'a': ?, 'b': ?}").parameterCount())
         .isEqualTo(2);
+    // A parameter inside a collection literal is no data DynamoDB stores
+    assertThatThrownBy(() -> Parser.parse("INSERT INTO t VALUE {'a': ?, 'b': [?]}"))
+        .hasMessage("Unsupported data type: Parameter under key root[0] at 1:36:1");
   }
 
   @Test

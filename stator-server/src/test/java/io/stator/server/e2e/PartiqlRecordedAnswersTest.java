@@ -114,6 +114,21 @@ class PartiqlRecordedAnswersTest extends EndToEndTest {
     select("UPDATE " + t + " SET n = n - - 2, m = [- 1]" + key);
     assertThat(get(t, "1")).containsEntry("n", n("3")).containsEntry("m", l(n("-1")));
 
+    // A parameter inside a collection literal is refused; one as an item's attribute is not
+    String set = "UPDATE " + t + " SET x = ";
+    assertValidation("Unsupported data type: Parameter under key root[0] at 1:"
+            + (set.length() + 2) + ":1",
+        () -> dynamo.executeStatement(r -> r.statement(set + "[?]" + key).parameters(s("v"))));
+    String insert = "INSERT INTO " + t + " VALUE {'pk': 'p', 'sk': '9', 'm': {'k': ?}}";
+    assertValidation("Unsupported data type: Parameter under key root.k at 1:"
+            + (insert.indexOf('?') + 1) + ":1",
+        () -> dynamo.executeStatement(r -> r.statement(insert).parameters(s("v"))));
+    dynamo.executeStatement(r -> r.statement(
+        "INSERT INTO " + t + " VALUE {'pk': ?, 'sk': '9', 'n': 1}").parameters(s("p")));
+    assertThat(dynamo.executeStatement(r -> r.statement(
+            "SELECT sk FROM " + t + " WHERE pk = 'p' AND n IN [?, 7]").parameters(n("1")))
+        .items()).extracting(item -> item.get("sk").s()).containsExactlyInAnyOrder("1", "9");
+
     // DynamoDB words a statement's type errors without the expression's name
     assertValidation("Incorrect operand type for operator or function; operator or function:"
         + " attribute_type, operand type: N", () -> select(from + "attribute_type(l, 1)"));
