@@ -61,6 +61,8 @@ final class Parser {
   private boolean inWhere;
   /** Reading an INSERT's item, whose values are data and never function calls. */
   private boolean inItem;
+  /** The most collection literals a value may sit in, below its item's own level. */
+  private static final int MAX_NESTING = 32;
   /** How many list, map or set literals enclose the term being read (an INSERT's item not). */
   private int collections;
   private int parameters;
@@ -449,6 +451,7 @@ final class Parser {
         }
         expectSymbol(":");
         valuePath = item ? "root" : outer + "." + name.text();
+        refuseTooDeep();
         entries.add(new Term.MapTerm.Entry(name.text(), additive()));
       } while (acceptSymbol(","));
       expectSymbol("}");
@@ -456,6 +459,18 @@ final class Parser {
     valuePath = outer;
     collections = outerCollections;
     return new Term.MapTerm(entries);
+  }
+
+  /**
+   * Refuses a value inside {@value #MAX_NESTING} collection literals: with the item it would be
+   * stored in, deeper than DynamoDB's 32 levels (an INSERT's item is one of them), refused
+   * with where it sits, as recorded.
+   */
+  private void refuseTooDeep() {
+    if (collections >= MAX_NESTING) {
+      throw DynamoDbException.validation(
+          "Nesting Levels have exceeded supported limits under " + valuePath);
+    }
   }
 
   private List<Term> elements(String close) {
@@ -469,6 +484,7 @@ final class Parser {
         if (close.equals("]")) {
           valuePath = outer + "[" + elements.size() + "]";
         }
+        refuseTooDeep();
         elements.add(additive());
       } while (acceptSymbol(","));
       expectSymbol(close);

@@ -126,8 +126,22 @@ class PartiqlRecordedAnswersTest extends EndToEndTest {
     dynamo.executeStatement(r -> r.statement(
         "INSERT INTO " + t + " VALUE {'pk': ?, 'sk': '9', 'n': 1}").parameters(s("p")));
     assertThat(dynamo.executeStatement(r -> r.statement(
-            "SELECT sk FROM " + t + " WHERE pk = 'p' AND n IN [?, 7]").parameters(n("1")))
+            "SELECT sk FROM " + t + " WHERE pk = 'p' AND n IN [?, 3]").parameters(n("1")))
         .items()).extracting(item -> item.get("sk").s()).containsExactlyInAnyOrder("1", "9");
+
+    // A literal nested deeper than an item may be is refused with where it sits
+    assertValidation("Nesting Levels have exceeded supported limits under root" + ".a".repeat(32),
+        () -> select(set + "{'a':".repeat(32) + "1" + "}".repeat(32) + key));
+    assertValidation("Nesting Levels have exceeded supported limits under root.a"
+            + "[0]".repeat(31),
+        () -> select(set + "{'a':" + "[".repeat(31) + "1" + "]".repeat(31) + "}" + key));
+    assertValidation("Validation failed in TransactStatements[0]: Nesting Levels have exceeded"
+            + " supported limits under root" + "[0]".repeat(32),
+        () -> dynamo.executeTransaction(r -> r.transactStatements(
+            statement(set + "[".repeat(32) + "1" + "]".repeat(32) + key))));
+    select("INSERT INTO " + t + " VALUE {'pk': 'p', 'sk': '8', 'd': "
+        + "{'a':".repeat(31) + "1" + "}".repeat(31) + "}");
+    assertThat(get(t, "8")).containsKey("d");
 
     // DynamoDB words a statement's type errors without the expression's name
     assertValidation("Incorrect operand type for operator or function; operator or function:"
