@@ -14,14 +14,14 @@ final class DynamoDbOperations {
 
   private static final Set<String> UNSERVED =
       Set.of(
-          "CreateBackup", "CreateGlobalTable", "DeleteBackup",
-          "DescribeBackup", "DescribeExport", "DescribeGlobalTable",
+          "CreateGlobalTable",
+          "DescribeExport", "DescribeGlobalTable",
           "DescribeGlobalTableSettings", "DescribeImport", "DescribeKinesisStreamingDestination",
           "DescribeTableReplicaAutoScaling", "DisableKinesisStreamingDestination",
           "EnableKinesisStreamingDestination",
-          "ExportTableToPointInTime", "ImportTable", "ListBackups",
+          "ExportTableToPointInTime", "ImportTable",
           "ListExports", "ListGlobalTables", "ListImports",
-          "RestoreTableFromBackup", "RestoreTableToPointInTime", "UpdateGlobalTable",
+          "RestoreTableToPointInTime", "UpdateGlobalTable",
           "UpdateGlobalTableSettings", "UpdateKinesisStreamingDestination",
           "UpdateTableReplicaAutoScaling");
 

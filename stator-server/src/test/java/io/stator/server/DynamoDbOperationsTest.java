@@ -13,7 +13,8 @@ class DynamoDbOperationsTest {
         WireProtocol.operations());
     assertThat(WireProtocol.operations()).contains("TagResource", "UntagResource",
         "ListTagsOfResource", "DescribeContinuousBackups", "UpdateContinuousBackups",
-        "DescribeLimits", "DescribeEndpoints");
+        "DescribeLimits", "DescribeEndpoints", "CreateBackup", "DescribeBackup", "ListBackups",
+        "DeleteBackup", "RestoreTableFromBackup");
   }
 
   @Test
