@@ -78,6 +78,17 @@ import java.util.concurrent.TimeUnit;
 public final class StatorServer implements AutoCloseable {
   /** DynamoDB's maximum request size: 16 MB. */
   static final int MAX_REQUEST_BYTES = 16 * 1024 * 1024;
+  /**
+   * The workers' threads, when the calls run on workers: they spend their time waiting on a
+   * remote storage, not computing, so they are counted by the requests that may wait at once,
+   * not by the cores. Each connection is pinned to one worker, and a worker's connections wait
+   * in turn: twice the cores (4 on two), as it was, let 16 clients keep only 4 Cassandra calls
+   * in flight, and Stator's GetItem did 972 per second beside 3,258 SELECTs from 16 driver
+   * threads on the same node (docs/performance.md, "On Cassandra"). 64 threads that mostly
+   * wait cost their stacks and nothing else; past 64 connections, some share a worker again.
+   */
+  static final int WORKERS = 64;
+
   // How long, on close, the loops and the workers wait for the other to hand them no more tasks
   private static final long QUIET_MILLIS = 100;
 
@@ -203,10 +214,9 @@ public final class StatorServer implements AutoCloseable {
     IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     Class<? extends ServerChannel> channelType =
         epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
-    int cores = Runtime.getRuntime().availableProcessors();
     EventLoopGroup loops = new MultiThreadIoEventLoopGroup(eventLoops, io);
     EventExecutorGroup workers =
-        callsOnEventLoops ? null : new DefaultEventExecutorGroup(Math.max(4, cores * 2));
+        callsOnEventLoops ? null : new DefaultEventExecutorGroup(WORKERS);
     GroupCommit groupCommit = database instanceof GroupCommit g ? g : new GroupCommit() {};
     AcceptBackoff accepts = new AcceptBackoff();
     ConnectionLimit connections = new ConnectionLimit(limits.maxConnections());

@@ -11,10 +11,13 @@ import io.stator.server.HttpProtocolTest.RawResponse;
 import io.stator.storage.FaultyStorage;
 import io.stator.storage.memory.MemoryStorage;
 import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -99,6 +102,45 @@ class StalledStorageTest {
 
       released.countDown();
       assertThat(RawResponse.read(writer.getInputStream()).status()).isEqualTo(200);
+    }
+  }
+
+  /**
+   * Calls that wait on the storage wait side by side, one per connection up to {@link
+   * StatorServer#WORKERS}: sixteen connections' GetItems are all inside the storage at once.
+   * With twice the cores of workers (4 on two), only four were, and Stator on Cassandra kept a
+   * quarter of its sixteen clients' requests in flight (docs/performance.md, "On Cassandra").
+   */
+  @Test
+  void sixteenConnectionsWaitOnTheStorageSideBySide() throws Exception {
+    FaultyStorage storage = new FaultyStorage(new MemoryStorage());
+    CountDownLatch entered = new CountDownLatch(16);
+    CountDownLatch released = new CountDownLatch(1);
+    List<Socket> clients = new ArrayList<>();
+    // Released before the server closes, whose workers wait for the held reads.
+    try (StatorServer server = start(storage, false);
+        Closeable release = released::countDown) {
+      for (int i = 0; i < 16; i++) {
+        clients.add(connect(server));
+      }
+      assertThat(post(clients.get(0), "CreateTable", CREATE_TABLE).status()).isEqualTo(200);
+      assertThat(post(clients.get(0), "GetItem", GET).status()).isEqualTo(200); // cached table
+      storage.holdReads(space -> space.startsWith("table."), entered, released);
+
+      for (Socket client : clients) {
+        send(client, HttpProtocolTest.rawPost("GetItem", GET));
+      }
+      assertThat(entered.await(10, TimeUnit.SECONDS))
+          .as("GetItems waiting inside the storage at once: %d of 16", 16 - entered.getCount())
+          .isTrue();
+      released.countDown();
+      for (Socket client : clients) {
+        assertThat(RawResponse.read(client.getInputStream()).status()).isEqualTo(200);
+      }
+    } finally {
+      for (Socket client : clients) {
+        client.close();
+      }
     }
   }
 
