@@ -43,6 +43,9 @@ final class ExpressionText {
     return values.isEmpty() ? null : values;
   }
 
+  /** Any name, for a condition that holds for no item whatever its attributes. */
+  private static final String ANY_ATTRIBUTE = "any";
+
   String name(String attribute) {
     return names.computeIfAbsent(attribute, a -> "#n" + names.size());
   }
@@ -80,11 +83,20 @@ final class ExpressionText {
       return "(NOT " + condition(not.operand()) + ")";
     }
     if (term instanceof Term.Comparison c) {
+      if (isPredicate(c.left()) || isPredicate(c.right())) {
+        return truthComparison(c);
+      }
       return "(" + operand(c.left()) + " " + c.operator() + " " + operand(c.right()) + ")";
     }
     if (term instanceof Term.Between b) {
       return "(" + operand(b.operand()) + " BETWEEN " + operand(b.low()) + " AND "
           + operand(b.high()) + ")";
+    }
+    if (term instanceof Term.In in && isPredicate(in.operand())) {
+      List<String> alternatives = new ArrayList<>();
+      in.candidates().forEach(c -> alternatives.add(
+          truthComparison(new Term.Comparison("=", in.operand(), c))));
+      return "(" + String.join(" OR ", alternatives) + ")";
     }
     if (term instanceof Term.In in) {
       List<String> candidates = new ArrayList<>();
@@ -98,6 +110,51 @@ final class ExpressionText {
       return call(call);
     }
     throw Statements.malformed("Unexpected term: not a condition");
+  }
+
+  /**
+   * A comparison of a condition's truth, which PartiQL allows and a ConditionExpression does
+   * not: {@code attribute_exists(a) = false}, {@code (n BETWEEN 0 AND 5) = true}, {@code
+   * attribute_exists(a) = attribute_exists(b)}, {@code attribute_exists(a) = flag}. A condition
+   * is a BOOL, so it equals true or false, a BOOL attribute or another condition with the same
+   * truth, and never a value of another type; only {@code =} and {@code <>} compare it (DynamoDB's
+   * words for the others, as recorded).
+   */
+  private String truthComparison(Term.Comparison c) {
+    if (!c.operator().equals("=") && !c.operator().equals("<>")) {
+      throw DynamoDbException.validation("Incorrect operand type for operator or function;"
+          + " operator or function: " + c.operator() + ", operand type: BOOL");
+    }
+    Term predicate = isPredicate(c.left()) ? c.left() : c.right();
+    Term other = predicate == c.left() ? c.right() : c.left();
+    AttributeValue bound = isPredicate(other) || other instanceof Term.PathTerm ? null : bind(other);
+    if (bound != null && !(bound instanceof AttributeValue.Bool)) {
+      // Of another type: never equal. An attribute both there and not there is false.
+      String any = name(ANY_ATTRIBUTE);
+      String never = "(attribute_exists(" + any + ") AND attribute_not_exists(" + any + "))";
+      return c.operator().equals("=") ? never : "(NOT " + never + ")";
+    }
+    String holds = condition(predicate);
+    String equal;
+    if (bound instanceof AttributeValue.Bool bool) {
+      equal = bool.value() ? holds : "(NOT " + holds + ")";
+    } else if (isPredicate(other)) {
+      String also = condition(other);
+      equal = "((" + holds + " AND " + also + ") OR ((NOT " + holds + ") AND (NOT " + also + ")))";
+    } else {
+      String p = path((Term.PathTerm) other);
+      equal = "((" + holds + " AND " + p + " = " + value(AttributeValue.bool(true)) + ") OR ((NOT "
+          + holds + ") AND " + p + " = " + value(AttributeValue.bool(false)) + "))";
+    }
+    return c.operator().equals("=") ? equal : "(NOT " + equal + ")";
+  }
+
+  /** Whether a term is a condition, true or false, rather than a value. */
+  private static boolean isPredicate(Term term) {
+    return term instanceof Term.Comparison || term instanceof Term.Between
+        || term instanceof Term.In || term instanceof Term.Is || term instanceof Term.And
+        || term instanceof Term.Or || term instanceof Term.Not
+        || (term instanceof Term.Call call && isCondition(call.function()));
   }
 
   private static boolean isCondition(String function) {

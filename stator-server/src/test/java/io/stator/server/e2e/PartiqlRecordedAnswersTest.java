@@ -225,6 +225,26 @@ class PartiqlRecordedAnswersTest extends EndToEndTest {
             statement(update + "pk = 'p' AND sk = '1' RETURNING ALL NEW *"))));
   }
 
+  @Test
+  void aConditionIsABooleanThatComparesWithTrueFalseAndOtherConditions() {
+    String t = table();
+    dynamo.putItem(r -> r.tableName(t.replace("\"", "")).item(item("pk", s("p"), "sk", s("1"),
+        "n", n("1"), "flag", s("right"), "yes", AttributeValue.fromBool(true))));
+    String from = "SELECT sk FROM " + t + " WHERE pk = 'p' AND sk = '1' AND ";
+    for (String holds : List.of("attribute_exists(nope) = false", "true = attribute_exists(n)",
+        "attribute_exists(n) <> 1", "contains(nope, 'z') = false", "(n BETWEEN 0 AND 5) = true",
+        "(n = 5 OR flag = 'x') = false", "attribute_exists(nope) IN [true, false]",
+        "attribute_exists(n) = attribute_exists(flag)", "attribute_exists(n) = yes")) {
+      assertThat(select(from + holds)).as(holds).hasSize(1);
+    }
+    for (String fails : List.of("attribute_exists(n) = 1", "NOT attribute_exists(n) = true",
+        "(attribute_exists(n) = true) = false", "attribute_exists(n) = flag")) {
+      assertThat(select(from + fails)).as(fails).isEmpty();
+    }
+    assertValidation("Incorrect operand type for operator or function; operator or function: >,"
+        + " operand type: BOOL", () -> select(from + "attribute_exists(n) > false"));
+  }
+
   private TransactionCanceledException cancelled(String... statements) {
     TransactionCanceledException cancelled = catchThrowableOfType(
         TransactionCanceledException.class, () -> dynamo.executeTransaction(r -> r
