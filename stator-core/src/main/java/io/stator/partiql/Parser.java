@@ -546,7 +546,16 @@ final class Parser {
           + valuePath + " at " + place(name));
     }
     expectSymbol("(");
+    Token first = peek();
     List<Term> arguments = elements(")");
+    if (SET_FUNCTIONS.contains(function) && arguments.size() == 2
+        && (arguments.get(1) instanceof Term.Literal || arguments.get(1) instanceof Term.ListTerm
+            || arguments.get(1) instanceof Term.MapTerm)) {
+      // DynamoDB's words, with the place of the first argument (recorded)
+      throw DynamoDbException.validation("The second argument to "
+          + function.toUpperCase(java.util.Locale.ROOT) + " must be a value with type SET at "
+          + place(first));
+    }
     return new Term.Call(function, arguments);
   }
 
@@ -684,7 +693,27 @@ final class Parser {
         lineStart = i + 1;
       }
     }
-    return line + ":" + (token.position() - lineStart + 1) + ":" + token.text().length();
+    return line + ":" + (token.position() - lineStart + 1) + ":" + sourceLength(token);
+  }
+
+  /** How many characters a token takes in the statement: a quoted one with its quotes. */
+  private int sourceLength(Token token) {
+    char quote = token.position() < statement.length() ? statement.charAt(token.position()) : 0;
+    if (quote != '"' && quote != '\'') {
+      return token.text().length();
+    }
+    int end = token.position() + 1;
+    while (end < statement.length()) {
+      if (statement.charAt(end) == quote) {
+        if (end + 1 < statement.length() && statement.charAt(end + 1) == quote) {
+          end += 2;
+          continue;
+        }
+        return end + 1 - token.position();
+      }
+      end++;
+    }
+    return statement.length() - token.position();
   }
 
 

@@ -129,6 +129,18 @@ class PartiqlRecordedAnswersTest extends EndToEndTest {
             "SELECT sk FROM " + t + " WHERE pk = 'p' AND n IN [?, 3]").parameters(n("1")))
         .items()).extracting(item -> item.get("sk").s()).containsExactlyInAnyOrder("1", "9");
 
+    // A set function's second argument must be a set; DynamoDB points at its first
+    dynamo.putItem(r -> r.tableName(t.replace("\"", "")).item(item("pk", s("p"), "sk", s("s"),
+        "members", AttributeValue.fromSs(List.of("a", "b")))));
+    assertValidation("The second argument to SET_ADD must be a value with type SET at 2:23:7",
+        () -> select("UPDATE " + t + "\nSET members = set_add(members, 'x')\n"
+            + "WHERE pk = 'p' AND sk = 's'"));
+    String quoted = "UPDATE " + t + " SET \"members\" = set_delete(";
+    assertValidation("The second argument to SET_DELETE must be a value with type SET at 1:"
+            + (quoted.length() + 1) + ":9",
+        () -> select(quoted + "\"members\", ['x']) WHERE pk = 'p' AND sk = 's'"));
+    assertThat(get(t, "s").get("members").ss()).containsExactlyInAnyOrder("a", "b");
+
     // A literal nested deeper than an item may be is refused with where it sits
     assertValidation("Nesting Levels have exceeded supported limits under root" + ".a".repeat(32),
         () -> select(set + "{'a':".repeat(32) + "1" + "}".repeat(32) + key));
