@@ -114,6 +114,11 @@ public final class OnDemandBackups implements AutoCloseable {
     c.check();
     String name = ContributorInsightsUpdates.tableNameOf(r.tableName());
     TableDefinition table = sourceTable(name);
+    if ("CREATING".equals(table.status())) {
+      // A table being restored holds only some of its items yet.
+      throw new DynamoDbException(ErrorType.TableInUseException, "Table is being created: "
+          + name + "; back it up once it is ACTIVE.");
+    }
     Instant created = clock.instant();
     String id = BackupArns.newId(created);
     String arn = BackupArns.arn(tables.describe(table).tableArn(), id);

@@ -33,7 +33,8 @@ import org.junit.jupiter.api.Test;
 /**
  * What a client meets only while a restore writes its items, held here at the storage: the
  * table is CREATING with its RestoreSummary in progress, a DeleteBackup of the backup is
- * BackupInUseException, a second restore to the name is TableInUseException; and a restore a
+ * BackupInUseException, a second restore to the name and a backup of the table are
+ * TableInUseException; and a restore a
  * stop cuts short goes on when an engine starts on the store again.
  */
 class RestoresTest {
@@ -124,6 +125,12 @@ class RestoresTest {
           assertThat(e.getMessage()).contains("being restored");
         });
     assertThatThrownBy(() -> db.restoreTableFromBackup(restore("Copy", arn)))
+        .isInstanceOfSatisfying(DynamoDbException.class, e -> {
+          assertThat(e.type()).isEqualTo(ErrorType.TableInUseException);
+          assertThat(e.getMessage()).startsWith("Table is being created: Copy");
+        });
+    // Nor may the table be backed up while it holds only some of its items.
+    assertThatThrownBy(() -> db.createBackup(new CreateBackupRequest("Copy", "partial")))
         .isInstanceOfSatisfying(DynamoDbException.class, e -> {
           assertThat(e.type()).isEqualTo(ErrorType.TableInUseException);
           assertThat(e.getMessage()).startsWith("Table is being created: Copy");
