@@ -7,6 +7,7 @@ import io.stator.Stator;
 import io.stator.server.auth.Credential;
 import io.stator.server.auth.Credentials;
 import io.stator.server.auth.SigV4;
+import java.io.File;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.tools.ToolProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -183,6 +185,60 @@ class ConsoleTest {
         .startsWith("Count 1 · ScannedCount 1").contains("more follow");
     assertThat(all(page, "<pre id=\"query-cli\" class=\"value\">([^<]+)<").get(0))
         .contains("#sk &gt;= :sk").contains("--no-scan-index-forward").contains("--limit 1");
+  }
+
+  @Test
+  void theQueryBuildersJavaAndPythonCodeRunsAndReadsWhatTheConsoleRead() throws Exception {
+    String dom = render("#/query/Orders?pk=CUSTOMER%23alice&op=begins_with&sk=ORDER%23&desc=1");
+    List<String> shown = all(dom, "<td class=\"value\">(n-[^<]+)<");
+    assertThat(shown).containsExactly("n-ORDER#2", "n-ORDER#10", "n-ORDER#1");
+    Path dir = Files.createTempDirectory(profile, "snippets");
+
+    // Java: compiled by the JDK's compiler against this test's classpath, run in a JVM of its own
+    Path source = dir.resolve("QueryExample.java");
+    Files.writeString(source, text(all(dom, "<pre id=\"query-java\" class=\"value\">([^<]+)<")
+        .get(0)));
+    String classpath = System.getProperty("java.class.path");
+    assertThat(ToolProvider.getSystemJavaCompiler().run(null, null, null, "-classpath", classpath,
+        "-d", dir.toString(), source.toString())).as("the Java code compiles").isZero();
+    String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String javaOut = run(List.of(javaBin, "-cp", classpath + File.pathSeparator + dir,
+        // the test's classpath holds several HTTP clients; an application would hold one
+        "-Dsoftware.amazon.awssdk.http.service.impl="
+            + "software.amazon.awssdk.http.urlconnection.UrlConnectionSdkHttpService",
+        "QueryExample"));
+    assertThat(all(javaOut, "(n-ORDER#\\d+)")).as(javaOut).isEqualTo(shown);
+
+    // Python: run by python3 where it imports boto3
+    Path script = dir.resolve("query_example.py");
+    Files.writeString(script, text(all(dom, "<pre id=\"query-python\" class=\"value\">([^<]+)<")
+        .get(0)));
+    String boto3 = run(List.of("python3", "-c", "import boto3; print('boto3')"));
+    assumeTrue(boto3.trim().equals("boto3"), "python3 with boto3 is not installed");
+    String pythonOut = run(List.of("python3", script.toString()));
+    assertThat(all(pythonOut, "(n-ORDER#\\d+)")).as(pythonOut).isEqualTo(shown);
+  }
+
+  /** A program's output (and errors), run with any credentials, as a user's shell would have. */
+  private static String run(List<String> command) throws Exception {
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    builder.environment().put("AWS_ACCESS_KEY_ID", "local");
+    builder.environment().put("AWS_SECRET_ACCESS_KEY", "local");
+    Process process;
+    try {
+      process = builder.start();
+    } catch (java.io.IOException notInstalled) {
+      return "";
+    }
+    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("%s finished", command.get(0)).isTrue();
+    return out;
+  }
+
+  /** The text of an element as --dump-dom writes it, its entities read back. */
+  private static String text(String html) {
+    return html.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"")
+        .replace("&#39;", "'").replace("&amp;", "&");
   }
 
   @Test

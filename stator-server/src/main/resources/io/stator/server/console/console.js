@@ -856,6 +856,97 @@ function cliCommand(request) {
   return parts.join(' \\\n    ');
 }
 
+/** A request's attribute values as Java SDK v2 code: AttributeValue.fromS("..."), and so on. */
+function javaValue(value) {
+  const [type, v] = Object.entries(value)[0];
+  if (type === 'B') {
+    return 'AttributeValue.fromB(SdkBytes.fromByteArray(Base64.getDecoder().decode('
+        + JSON.stringify(v) + ')))';
+  }
+  return 'AttributeValue.from' + type + '(' + JSON.stringify(v) + ')';
+}
+
+/** The same request as a Java class using the AWS SDK for Java v2, to copy into a project. */
+function javaSnippet(request) {
+  const entries = (map, render) => Object.entries(map).map(([k, v]) =>
+      JSON.stringify(k) + ', ' + render(v)).join(',\n                ');
+  const calls = ['.tableName(' + JSON.stringify(request.TableName) + ')'];
+  if (request.IndexName) calls.push('.indexName(' + JSON.stringify(request.IndexName) + ')');
+  calls.push('.keyConditionExpression(' + JSON.stringify(request.KeyConditionExpression) + ')');
+  calls.push('.expressionAttributeNames(Map.of(\n                '
+      + entries(request.ExpressionAttributeNames, (v) => JSON.stringify(v)) + '))');
+  calls.push('.expressionAttributeValues(Map.of(\n                '
+      + entries(request.ExpressionAttributeValues, javaValue) + '))');
+  if (request.ScanIndexForward === false) calls.push('.scanIndexForward(false)');
+  if (request.Limit) calls.push('.limit(' + request.Limit + ')');
+  if (request.ProjectionExpression) {
+    calls.push('.projectionExpression(' + JSON.stringify(request.ProjectionExpression) + ')');
+  }
+  calls.push('.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)');
+  const body = calls.map((c) => '          ' + c);
+  body[body.length - 1] += ');';
+  return [
+    'import java.net.URI;',
+    'import java.util.Base64;',
+    'import java.util.Map;',
+    'import software.amazon.awssdk.core.SdkBytes;',
+    'import software.amazon.awssdk.regions.Region;',
+    'import software.amazon.awssdk.services.dynamodb.DynamoDbClient;',
+    'import software.amazon.awssdk.services.dynamodb.model.AttributeValue;',
+    'import software.amazon.awssdk.services.dynamodb.model.QueryResponse;',
+    'import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;',
+    '',
+    'public class QueryExample {',
+    '  public static void main(String[] args) {',
+    '    try (DynamoDbClient dynamo = DynamoDbClient.builder()',
+    '        .endpointOverride(URI.create(' + JSON.stringify(location.origin) + '))',
+    '        .region(Region.US_EAST_1)',
+    '        .build()) {',
+    '      QueryResponse response = dynamo.query(q -> q',
+    ...body,
+    '      response.items().forEach(System.out::println);',
+    '    }',
+    '  }',
+    '}',
+  ].join('\n');
+}
+
+/** The same request with boto3, the AWS SDK for Python. */
+function pythonSnippet(request) {
+  const value = (v) => {
+    const [type, text] = Object.entries(v)[0];
+    return type === 'B' ? '{"B": base64.b64decode(' + JSON.stringify(text) + ')}'
+        : JSON.stringify(v);
+  };
+  const dict = (map, render) => '{' + Object.entries(map).map(([k, v]) =>
+      JSON.stringify(k) + ': ' + render(v)).join(', ') + '}';
+  const args = ['TableName=' + JSON.stringify(request.TableName)];
+  if (request.IndexName) args.push('IndexName=' + JSON.stringify(request.IndexName));
+  args.push('KeyConditionExpression=' + JSON.stringify(request.KeyConditionExpression));
+  args.push('ExpressionAttributeNames='
+      + dict(request.ExpressionAttributeNames, (v) => JSON.stringify(v)));
+  args.push('ExpressionAttributeValues=' + dict(request.ExpressionAttributeValues, value));
+  if (request.ScanIndexForward === false) args.push('ScanIndexForward=False');
+  if (request.Limit) args.push('Limit=' + request.Limit);
+  if (request.ProjectionExpression) {
+    args.push('ProjectionExpression=' + JSON.stringify(request.ProjectionExpression));
+  }
+  args.push('ReturnConsumedCapacity="TOTAL"');
+  const binary = Object.values(request.ExpressionAttributeValues).some((v) => 'B' in v);
+  return [
+    ...(binary ? ['import base64', ''] : []),
+    'import boto3',
+    '',
+    'dynamodb = boto3.client("dynamodb", endpoint_url=' + JSON.stringify(location.origin)
+        + ', region_name="us-east-1")',
+    'response = dynamodb.query(',
+    ...args.map((a) => '    ' + a + ','),
+    ')',
+    'for item in response["Items"]:',
+    '    print(item)',
+  ].join('\n');
+}
+
 function queryState() {
   const params = new URLSearchParams(location.hash.split('?')[1] || '');
   return Object.fromEntries(params.entries());
@@ -900,6 +991,10 @@ async function queryView(view, name) {
         el('h2', {}, 'Request'),
         el('pre', {id: 'query-cli', class: 'value'}, cliCommand(request)),
         el('pre', {id: 'query-json', class: 'value'}, JSON.stringify(request, null, 2)),
+        el('h3', {}, 'Java (AWS SDK for Java v2)'),
+        el('pre', {id: 'query-java', class: 'value'}, javaSnippet(request)),
+        el('h3', {}, 'Python (boto3)'),
+        el('pre', {id: 'query-python', class: 'value'}, pythonSnippet(request)),
         el('h2', {}, 'Result'),
         el('p', {id: 'query-counts'}, 'Count ' + result.Count + ' · ScannedCount '
             + result.ScannedCount + ' · consumed ' + (result.ConsumedCapacity
