@@ -95,6 +95,7 @@ public final class StatorServer implements AutoCloseable {
   private final Channel channel;
   private final EventLoopGroup loops;
   private final EventExecutorGroup workers;
+  private final WorkerTeardown teardown;
   private final Database database;
   private final int port;
   private final ServerHealth health;
@@ -109,9 +110,11 @@ public final class StatorServer implements AutoCloseable {
       ChannelGroup open,
       EventLoopGroup loops,
       EventExecutorGroup workers,
+      WorkerTeardown teardown,
       Database database,
       ServerHealth health,
       DynamoDbHandler handler) {
+    this.teardown = teardown;
     this.health = health;
     this.handler = handler;
     this.channel = channel;
@@ -227,6 +230,7 @@ public final class StatorServer implements AutoCloseable {
         new DynamoDbHandler(database, groupCommit, region, health, metrics, signatures);
     DurableFlush durableFlush = new DurableFlush(groupCommit);
     ChannelGroup open = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    WorkerTeardown teardown = new WorkerTeardown();
     // Loaded while files can still be opened: java.util.logging's formatter reads the time zone
     // database the first time it logs, and with no descriptor left that read threw an Error on
     // the event loop that logged (see ServerLog). Netty logs little, but nothing of it may die so.
@@ -267,6 +271,10 @@ public final class StatorServer implements AutoCloseable {
                         // With workers, the aggregator runs on the connection's worker too: it
                         // answers "100 Continue" to a request's head, which must not overtake
                         // the answer of a request before it still being served there.
+                        if (workers != null) {
+                          teardown.expect();
+                          p.addLast(workers, teardown);
+                        }
                         p.addLast(workers, new RequestSizeLimit(MAX_REQUEST_BYTES), handler);
                       } catch (Throwable t) {
                         // Netty would log it, on the event loop (see ServerLog): drop the
@@ -276,13 +284,14 @@ public final class StatorServer implements AutoCloseable {
                     }
                   });
       Channel channel = bootstrap.bind(host, port).sync().channel();
-      return new StatorServer(channel, open, loops, workers, database, health, handler);
+      return new StatorServer(
+          channel, open, loops, workers, teardown, database, health, handler);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      shutdown(loops, workers);
+      shutdown(loops, workers, teardown);
       throw new IllegalStateException("interrupted while binding " + host + ":" + port, e);
     } catch (RuntimeException e) {
-      shutdown(loops, workers);
+      shutdown(loops, workers, teardown);
       throw e;
     }
   }
@@ -310,26 +319,33 @@ public final class StatorServer implements AutoCloseable {
     try {
       channel.close().syncUninterruptibly();
       open.close().syncUninterruptibly();
-      shutdown(loops, workers);
+      shutdown(loops, workers, teardown);
     } finally {
       database.close();
     }
   }
 
-  private static void shutdown(EventLoopGroup loops, EventExecutorGroup workers) {
+  private static void shutdown(
+      EventLoopGroup loops, EventExecutorGroup workers, WorkerTeardown teardown) {
     if (workers == null) {
       loops.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
       return;
     }
     // The connections are closed by now, but their teardown still passes between each one's
-    // event loop and its worker (each handler hears of the close, and is removed, on its own
-    // executor): both groups stop at once, each staying up until neither has handed the other a
-    // task for a quiet period. A group that terminated first refused the other's next step, and
-    // Netty printed "event executor terminated" for each connection that was open.
+    // event loop and its worker (see WorkerTeardown): once no connection has a handler left on
+    // a worker, the workers stop, and then the loops, which finish the steps handed to them.
+    if (teardown.await(5, TimeUnit.SECONDS)) {
+      workers.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+      loops.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+      return;
+    }
+    // A teardown that did not finish: both groups stay up until neither has handed the other
+    // a task for a quiet period
     Future<?> loopsStopped = loops.shutdownGracefully(QUIET_MILLIS, 5_000, TimeUnit.MILLISECONDS);
     Future<?> workersStopped =
         workers.shutdownGracefully(QUIET_MILLIS, 5_000, TimeUnit.MILLISECONDS);
     loopsStopped.syncUninterruptibly();
     workersStopped.syncUninterruptibly();
   }
+
 }

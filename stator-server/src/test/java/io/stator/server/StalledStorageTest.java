@@ -18,6 +18,8 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -208,21 +210,25 @@ class StalledStorageTest {
     PrintStream err = System.err;
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     System.setErr(new PrintStream(printed, true, UTF_8));
-    try (Socket client = connectAfterClose(start(new FaultyStorage(new MemoryStorage()), false))) {
-      assertThat(client.getInputStream().read()).as("the connection was closed").isEqualTo(-1);
+    // Many connections, on many workers, each torn down while the server stops
+    List<Socket> clients = new ArrayList<>();
+    StatorServer server = start(new FaultyStorage(new MemoryStorage()), false);
+    try {
+      try (server) {
+        for (int i = 0; i < 40; i++) {
+          Socket client = connect(server);
+          clients.add(client);
+          assertThat(exchange(client, HEALTH).status()).isEqualTo(200);
+        }
+      }
+      for (Socket client : clients) {
+        assertThat(client.getInputStream().read()).as("the connection was closed").isEqualTo(-1);
+        client.close();
+      }
     } finally {
       System.setErr(err);
     }
     assertThat(printed.toString(UTF_8)).doesNotContain("RejectedExecutionException");
-  }
-
-  /** A connection that served a request, left open while {@code server} closes. */
-  private static Socket connectAfterClose(StatorServer server) throws IOException {
-    Socket client = connect(server);
-    try (server) {
-      assertThat(exchange(client, HEALTH).status()).isEqualTo(200);
-      return client;
-    }
   }
 
   private static StatorServer start(FaultyStorage storage, boolean callsOnEventLoops) {
