@@ -358,19 +358,48 @@ function indexesSection(table) {
           el('td', {class: 'index-status'}, 'ACTIVE'), el('td', {}, l.ItemCount))));
 }
 
-async function tableView(view, name, descending) {
+/**
+ * One page of a table's items, whole item collections: Scan pages of {@code size} items until
+ * the page holds that many, then on while the last collection goes on (up to five pages more,
+ * so a collection larger than that is split). Answers the items and where the next page
+ * starts, or null at the end.
+ */
+async function collectionsPage(name, hash, range, size, from) {
+  const scan = (start) => api('Scan', Object.assign({TableName: name, Limit: size},
+      start ? {ExclusiveStartKey: start} : {}));
+  const items = [];
+  let start = from;
+  do {
+    const page = await scan(start);
+    items.push(...page.Items);
+    start = page.LastEvaluatedKey;
+  } while (start && items.length < size);
+  const keyOf = (item) => Object.assign({[hash]: item[hash]}, range ? {[range]: item[range]} : {});
+  while (start && items.length && items.length < 6 * size) {
+    const last = JSON.stringify(items[items.length - 1][hash]);
+    const page = await scan(start);
+    const other = page.Items.findIndex((i) => JSON.stringify(i[hash]) !== last);
+    if (other === -1) {
+      items.push(...page.Items);
+      start = page.LastEvaluatedKey;
+    } else {
+      items.push(...page.Items.slice(0, other));
+      start = keyOf(items[items.length - 1]);
+      break;
+    }
+  }
+  return {items, next: start || null};
+}
+
+async function tableView(view, name, params) {
+  const descending = params.get('order') === 'desc';
+  const size = Number(params.get('size')) || COLLECTION_ITEMS;
+  const from = params.get('from') ? JSON.parse(params.get('from')) : null;
   const table = (await api('DescribeTable', {TableName: name})).Table;
   const hash = table.KeySchema.find((k) => k.KeyType === 'HASH').AttributeName;
   const rangeKey = table.KeySchema.find((k) => k.KeyType === 'RANGE');
   const range = rangeKey ? rangeKey.AttributeName : null;
-  const items = [];
-  let start;
-  do {
-    const page = await api('Scan', start ? {TableName: name, ExclusiveStartKey: start}
-        : {TableName: name});
-    items.push(...page.Items);
-    start = page.LastEvaluatedKey;
-  } while (start && items.length < COLLECTION_ITEMS);
+  const {items, next} = await collectionsPage(name, hash, range, size, from);
 
   // Item collections: the items of one partition key value, in sort-key order.
   const collections = new Map();
@@ -409,11 +438,22 @@ async function tableView(view, name, descending) {
                 others.map((a) => el('th', {}, a))),
             rows)));
   }
+  const link = (changes) => {
+    const p = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v === null) p.delete(k); else p.set(k, v);
+    }
+    const query = p.toString();
+    return '#/table/' + encodeURIComponent(name) + (query ? '?' + query : '');
+  };
   const order = el('div', {class: 'toolbar'},
-      el('a', {href: '#/table/' + encodeURIComponent(name)}, 'ascending'),
-      el('a', {href: '#/table/' + encodeURIComponent(name) + '?order=desc'}, 'descending'),
+      el('a', {href: link({order: null, from: null})}, 'ascending'),
+      el('a', {href: link({order: 'desc', from: null})}, 'descending'),
       el('span', {class: 'muted'}, items.length + ' item(s) in ' + collections.size
-          + ' collection(s)' + (start ? ', first ' + items.length + ' shown' : '')));
+          + ' collection(s)' + (from || next ? ' on this page' : '')),
+      from ? el('a', {id: 'first-page', href: link({from: null})}, 'first page') : null,
+      next ? el('a', {id: 'next-page', href: link({from: JSON.stringify(next)})}, 'next page')
+          : null);
   const legend = el('p', {class: 'legend'}, [...entities].sort().map(badge));
   const report = await partitionReport(name);
   view.replaceChildren(el('h1', {}, name),
@@ -1015,7 +1055,7 @@ async function route() {
   if (signIn && !signIn.firstChild) signIn.append(credentialsForm());
   const view = document.getElementById('view');
   const crumbs = document.getElementById('crumbs');
-  const m = /^#\/table\/([^?]+)(\?order=desc)?$/.exec(location.hash);
+  const m = /^#\/table\/([^?]+)(?:\?(.*))?$/.exec(location.hash);
   const q = /^#\/query\/([^?]+)/.exec(location.hash);
   const it = /^#\/item\/([^?]+)/.exec(location.hash);
   try {
@@ -1035,7 +1075,7 @@ async function route() {
     } else if (m) {
       const name = decodeURIComponent(m[1]);
       crumbs.replaceChildren(el('a', {href: '#/'}, 'Tables'), ' / ', name);
-      await tableView(view, name, Boolean(m[2]));
+      await tableView(view, name, new URLSearchParams(m[2] || ''));
     } else {
       crumbs.replaceChildren();
       await tablesView(view);
