@@ -72,18 +72,19 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  *     --endpoint http://127.0.0.1:18100 --contact-points 127.0.0.1:9042
  *     [--replication "{'class': 'SimpleStrategy', 'replication_factor': 1}"]
  *     [--operations get,put,query,transact] [--clients 16] [--warmup 5] [--duration 20]
- *     [--repeats 1] [--partitions 1000] [--server-pid PID] [--node-pids PID,PID]
+ *     [--repeats 1] [--partitions 1000] [--floor-keyspace stator_floor]
+ *     [--server-pid PID] [--node-pids PID,PID]
  * </pre>
  */
 public final class CqlFloor {
   private static final String TABLE = "bench";
-  private static final String FLOOR_KEYSPACE = "stator_floor";
   private static final int PER_PARTITION = Data.PER_PARTITION;
   private static final int BUCKETS = 256;
   private static final long TICK_NANOS = 10_000_000L; // USER_HZ = 100 on Linux
 
   private final Map<String, String> options;
   private final int partitions;
+  private final String floorKeyspace;
   private final int clients;
   private final DynamoDbClient dynamo;
   private final CqlSession cql;
@@ -101,6 +102,7 @@ public final class CqlFloor {
   private CqlFloor(Map<String, String> options) {
     this.options = options;
     partitions = Integer.parseInt(options.getOrDefault("partitions", "1000"));
+    floorKeyspace = options.getOrDefault("floor-keyspace", "stator_floor");
     clients = Integer.parseInt(options.getOrDefault("clients", "16"));
     dynamo = DynamoDbClient.builder()
         .endpointOverride(URI.create(options.get("endpoint")))
@@ -343,13 +345,13 @@ public final class CqlFloor {
   private void loadFloor() {
     String replication = options.getOrDefault(
         "replication", "{'class': 'SimpleStrategy', 'replication_factor': 1}");
-    ddl("CREATE KEYSPACE IF NOT EXISTS " + FLOOR_KEYSPACE + " WITH replication = " + replication);
+    ddl("CREATE KEYSPACE IF NOT EXISTS " + floorKeyspace + " WITH replication = " + replication);
     // Stator's records table (docs/cassandra.md, "Mapping"), under another keyspace.
-    ddl("CREATE TABLE IF NOT EXISTS " + FLOOR_KEYSPACE + ".records ("
+    ddl("CREATE TABLE IF NOT EXISTS " + floorKeyspace + ".records ("
         + " space uuid, bucket int, partition blob, sort blob, version bigint, value blob,"
         + " size int, PRIMARY KEY ((space, bucket), partition, sort))"
         + " WITH transactional_mode = 'full'");
-    String table = FLOOR_KEYSPACE + ".records";
+    String table = floorKeyspace + ".records";
     String key = "space = ? AND bucket = ? AND partition = ? AND sort = ?";
     select = cql.prepare("SELECT version, value FROM " + table + " WHERE " + key);
     insert = cql.prepare("INSERT INTO " + table
@@ -433,7 +435,7 @@ public final class CqlFloor {
   /** This run's rows: its space's 256 partitions, deleted at once. */
   private void dropFloor() {
     PreparedStatement delete =
-        cql.prepare("DELETE FROM " + FLOOR_KEYSPACE + ".records WHERE space = ? AND bucket = ?");
+        cql.prepare("DELETE FROM " + floorKeyspace + ".records WHERE space = ? AND bucket = ?");
     List<CompletionStage<?>> pending = new ArrayList<>();
     for (int b = 0; b < BUCKETS; b++) {
       pending.add(cql.executeAsync(delete.bind(space, b)));
