@@ -319,6 +319,46 @@ class ConsoleTest {
   }
 
   @Test
+  void aTableIsCreatedWithAnLsiAndAStreamAndItsSettingsChanged() throws Exception {
+    try (HeadlessChromium page = new HeadlessChromium(browser(), profile.resolve("settings"))) {
+      String console = "http://127.0.0.1:" + server.port() + "/stator/console";
+      page.open(console + "#/");
+      page.await("document.getElementById('create-table')", Duration.ofSeconds(30));
+      submit(page, "create-table", Map.of("table", "Modeled", "pkName", "customer", "pkType", "S",
+          "skName", "order", "skType", "S", "lsi", "ByTotal", "lsiSkName", "total",
+          "lsiSkType", "N", "lsiProjection", "KEYS_ONLY", "stream", "NEW_IMAGE"));
+      page.await("document.body.dataset.done === 'ok'", Duration.ofSeconds(30));
+      var made = dynamo.describeTable(b -> b.tableName("Modeled")).table();
+      assertThat(made.localSecondaryIndexes()).singleElement().satisfies(lsi -> {
+        assertThat(lsi.indexName()).isEqualTo("ByTotal");
+        assertThat(lsi.keySchema()).extracting(k -> k.attributeName() + " " + k.keyTypeAsString())
+            .containsExactly("customer HASH", "total RANGE");
+        assertThat(lsi.projection().projectionTypeAsString()).isEqualTo("KEYS_ONLY");
+      });
+      assertThat(made.streamSpecification().streamViewTypeAsString()).isEqualTo("NEW_IMAGE");
+
+      page.open(console + "#/table/Modeled");
+      page.await("document.getElementById('table-settings')", Duration.ofSeconds(30));
+      submit(page, "table-settings", Map.of("billing", "PROVISIONED", "rcu", "7", "wcu", "3",
+          "stream", "", "ttl", "expires"));
+      page.await("document.body.dataset.done === 'ok'", Duration.ofSeconds(30));
+      var changed = dynamo.describeTable(b -> b.tableName("Modeled")).table();
+      assertThat(changed.billingModeSummary().billingModeAsString()).isEqualTo("PROVISIONED");
+      assertThat(changed.provisionedThroughput().readCapacityUnits()).isEqualTo(7L);
+      assertThat(changed.provisionedThroughput().writeCapacityUnits()).isEqualTo(3L);
+      assertThat(changed.streamSpecification()).isNull();
+      var ttl = dynamo.describeTimeToLive(b -> b.tableName("Modeled")).timeToLiveDescription();
+      assertThat(ttl.attributeName()).isEqualTo("expires");
+      assertThat(ttl.timeToLiveStatusAsString()).isEqualTo("ENABLED");
+      // The form shows the settings as they now are
+      page.await("document.getElementById('table-settings')", Duration.ofSeconds(30));
+      assertThat(page.evaluate("document.getElementById('table-settings').elements['ttl'].value"))
+          .isEqualTo("expires");
+      dynamo.deleteTable(b -> b.tableName("Modeled"));
+    }
+  }
+
+  @Test
   void aTableIsCreatedGivenAnIndexAndDeleted() throws Exception {
     try (HeadlessChromium page = new HeadlessChromium(browser(), profile.resolve("tables"))) {
       String console = "http://127.0.0.1:" + server.port() + "/stator/console";

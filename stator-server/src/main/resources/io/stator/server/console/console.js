@@ -290,19 +290,108 @@ function actionForm(id, fields, button, action) {
   return form;
 }
 
+const STREAM_VIEWS = ['NEW_AND_OLD_IMAGES', 'NEW_IMAGE', 'OLD_IMAGE', 'KEYS_ONLY'];
+
+/** A select of a table's stream: none, or one of the view types. */
+function streamSelect(current) {
+  return el('select', {name: 'stream'},
+      el('option', {value: ''}, 'no stream'),
+      STREAM_VIEWS.map((v) => el('option', v === current ? {value: v, selected: ''}
+          : {value: v}, 'stream ' + v)));
+}
+
 function createTableForm() {
   return actionForm('create-table', [
     el('label', {}, 'Name ', el('input', {name: 'table', size: '16'})), ' ',
     ...keyFields('pk', 'Partition key'), ' ', ...keyFields('sk', 'Sort key (optional)'), ' ',
     el('select', {name: 'billing'}, el('option', {value: 'PAY_PER_REQUEST'}, 'on demand'),
-        el('option', {value: 'PROVISIONED'}, 'provisioned 5/5'))], 'Create', async (data) => {
+        el('option', {value: 'PROVISIONED'}, 'provisioned 5/5')), ' ',
+    el('label', {}, 'LSI (optional) ', el('input', {name: 'lsi', size: '12'})), ' ',
+    ...keyFields('lsiSk', 'on sort key'), ' ',
+    el('select', {name: 'lsiProjection'}, ['ALL', 'KEYS_ONLY'].map((p) =>
+        el('option', {value: p}, p))), ' ',
+    streamSelect('')], 'Create', async (data) => {
     const definitions = [];
     const request = {TableName: data.get('table'), KeySchema: keysOf(data, definitions),
       AttributeDefinitions: definitions, BillingMode: data.get('billing')};
     if (request.BillingMode === 'PROVISIONED') {
       request.ProvisionedThroughput = {ReadCapacityUnits: 5, WriteCapacityUnits: 5};
     }
+    const lsi = (data.get('lsi') || '').trim();
+    if (lsi) {
+      const sortKey = (data.get('lsiSkName') || '').trim();
+      if (!definitions.some((d) => d.AttributeName === sortKey)) {
+        definitions.push({AttributeName: sortKey, AttributeType: data.get('lsiSkType')});
+      }
+      request.LocalSecondaryIndexes = [{IndexName: lsi, KeySchema: [
+        request.KeySchema.find((k) => k.KeyType === 'HASH'),
+        {AttributeName: sortKey, KeyType: 'RANGE'}],
+      Projection: {ProjectionType: data.get('lsiProjection')}}];
+    }
+    if (data.get('stream')) {
+      request.StreamSpecification = {StreamEnabled: true, StreamViewType: data.get('stream')};
+    }
     await api('CreateTable', request);
+  });
+}
+
+/**
+ * A table's settings: its capacity mode and provisioned throughput, its stream and its TTL
+ * attribute, each changed only where the form differs from the table (UpdateTable,
+ * UpdateTimeToLive), as DynamoDB refuses an update that changes nothing.
+ */
+function settingsForm(table, ttl) {
+  const billing = table.BillingModeSummary ? table.BillingModeSummary.BillingMode
+      : 'PROVISIONED';
+  const throughput = table.ProvisionedThroughput || {};
+  const stream = table.StreamSpecification && table.StreamSpecification.StreamEnabled
+      ? table.StreamSpecification.StreamViewType : '';
+  const ttlAttribute = ttl.TimeToLiveStatus === 'ENABLED' ? ttl.AttributeName : '';
+  const option = (value, label, current) => el('option', value === current
+      ? {value, selected: ''} : {value}, label);
+  return actionForm('table-settings', [
+    el('select', {name: 'billing'}, option('PAY_PER_REQUEST', 'on demand', billing),
+        option('PROVISIONED', 'provisioned', billing)), ' ',
+    el('label', {}, 'RCU ', el('input', {name: 'rcu', size: '5',
+      value: String(throughput.ReadCapacityUnits || 5)})), ' ',
+    el('label', {}, 'WCU ', el('input', {name: 'wcu', size: '5',
+      value: String(throughput.WriteCapacityUnits || 5)})), ' ',
+    streamSelect(stream), ' ',
+    el('label', {}, 'TTL attribute ', el('input', {name: 'ttl', size: '12',
+      value: ttlAttribute}))], 'Save settings', async (data) => {
+    const name = table.TableName;
+    const update = {TableName: name};
+    const wanted = data.get('billing');
+    const rcu = Number(data.get('rcu'));
+    const wcu = Number(data.get('wcu'));
+    if (wanted !== billing) update.BillingMode = wanted;
+    if (wanted === 'PROVISIONED' && (wanted !== billing
+        || rcu !== throughput.ReadCapacityUnits || wcu !== throughput.WriteCapacityUnits)) {
+      update.ProvisionedThroughput = {ReadCapacityUnits: rcu, WriteCapacityUnits: wcu};
+    }
+    const view = data.get('stream');
+    if (view !== stream) {
+      if (stream && view) {
+        // a stream's view type cannot change: the old stream is disabled first
+        await api('UpdateTable', {TableName: name, StreamSpecification: {StreamEnabled: false}});
+      }
+      update.StreamSpecification = view ? {StreamEnabled: true, StreamViewType: view}
+          : {StreamEnabled: false};
+    }
+    if (Object.keys(update).length > 1) {
+      await api('UpdateTable', update);
+    }
+    const attribute = (data.get('ttl') || '').trim();
+    if (attribute !== ttlAttribute) {
+      if (ttlAttribute) {
+        await api('UpdateTimeToLive', {TableName: name, TimeToLiveSpecification:
+          {AttributeName: ttlAttribute, Enabled: false}});
+      }
+      if (attribute) {
+        await api('UpdateTimeToLive', {TableName: name, TimeToLiveSpecification:
+          {AttributeName: attribute, Enabled: true}});
+      }
+    }
   });
 }
 
@@ -400,6 +489,7 @@ async function tableView(view, name, params) {
   const rangeKey = table.KeySchema.find((k) => k.KeyType === 'RANGE');
   const range = rangeKey ? rangeKey.AttributeName : null;
   const {items, next} = await collectionsPage(name, hash, range, size, from);
+  const ttl = (await api('DescribeTimeToLive', {TableName: name})).TimeToLiveDescription;
 
   // Item collections: the items of one partition key value, in sort-key order.
   const collections = new Map();
@@ -459,6 +549,7 @@ async function tableView(view, name, params) {
   view.replaceChildren(el('h1', {}, name),
       el('p', {}, el('a', {href: '#/query/' + encodeURIComponent(name)}, 'Query this table'),
           ' · ', el('a', {href: '#/item/' + encodeURIComponent(name)}, 'New item')),
+      el('h2', {}, 'Settings'), settingsForm(table, ttl),
       el('h2', {}, 'Indexes'), indexesSection(table), tableForms(table),
       el('h2', {}, 'Item collections'), order, legend,
       ...sections,
