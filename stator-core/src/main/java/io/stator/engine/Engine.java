@@ -27,6 +27,7 @@ import io.stator.api.ListTablesRequest;
 import io.stator.api.ListTablesResponse;
 import io.stator.api.PutItemRequest;
 import io.stator.api.PutItemResponse;
+import io.stator.api.PutResourcePolicyRequest;
 import io.stator.api.QueryRequest;
 import io.stator.api.QueryResponse;
 import io.stator.api.ScanRequest;
@@ -331,7 +332,15 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
 
   @Override
   public CreateTableResponse createTable(CreateTableRequest r) {
-    return tables.create(r);
+    if (r.resourcePolicy() == null) {
+      return tables.create(r);
+    }
+    // A policy that PutResourcePolicy would refuse refuses the table too, before it exists
+    resourcePolicies.checkSize(r.resourcePolicy());
+    CreateTableResponse created = tables.create(r);
+    resourcePolicies.put(new PutResourcePolicyRequest(
+        created.tableDescription().tableArn(), r.resourcePolicy(), null, null));
+    return created;
   }
 
   @Override
@@ -531,7 +540,7 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
 
   @Override
   public io.stator.api.PutResourcePolicyResponse putResourcePolicy(
-      io.stator.api.PutResourcePolicyRequest r) {
+      PutResourcePolicyRequest r) {
     return resourcePolicies.put(r);
   }
 

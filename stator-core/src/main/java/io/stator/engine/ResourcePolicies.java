@@ -56,15 +56,20 @@ final class ResourcePolicies {
   /** A stored policy: the table incarnation it is of, its revision, and the document. */
   private record Stored(String tableId, String revisionId, String policy, long version) {}
 
+  /** Refuses a policy document above DynamoDB's 20 KB, white space counted. */
+  void checkSize(String policy) {
+    if (policy.getBytes(StandardCharsets.UTF_8).length > MAX_POLICY_BYTES) {
+      throw DynamoDbException.validation("Resource-based policy size exceeds the maximum allowed"
+          + " size of 20 KB.");
+    }
+  }
+
   PutResourcePolicyResponse put(PutResourcePolicyRequest r) {
     Constraints c = arn(r.resourceArn());
     c.notNull("policy", r.policy());
     revision(c, r.expectedRevisionId());
     c.check();
-    if (r.policy().getBytes(StandardCharsets.UTF_8).length > MAX_POLICY_BYTES) {
-      throw DynamoDbException.validation("Resource-based policy size exceeds the maximum allowed"
-          + " size of 20 KB.");
-    }
+    checkSize(r.policy());
     while (true) {
       Resource resource = resource(r.resourceArn());
       Optional<Stored> read = read(resource);

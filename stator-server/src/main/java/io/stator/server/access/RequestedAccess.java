@@ -186,6 +186,10 @@ public final class RequestedAccess {
       if (c != null) {
         item(c, request);
       }
+      if (request instanceof CreateTableRequest r && r.resourcePolicy() != null && table != null) {
+        // attaching a policy at creation needs the permission to attach one (IAM's reference)
+        add(out, "dynamodb:PutResourcePolicy", table(table), table, null);
+      }
     }
     return out.list();
   }

@@ -1,6 +1,7 @@
 package io.stator.server.access;
 
 import io.stator.api.Database;
+import io.stator.api.CreateTableRequest;
 import io.stator.api.DynamoDbException;
 import io.stator.api.GetResourcePolicyRequest;
 import io.stator.api.GetResourcePolicyResponse;
@@ -56,13 +57,15 @@ public final class StoredResourcePolicies implements Authorization.ResourcePolic
   }
 
   /**
-   * Refuses a PutResourcePolicy whose document is not a resource-based policy Stator can
-   * enforce, before it is stored.
+   * Refuses a PutResourcePolicy, or a CreateTable with a ResourcePolicy, whose document is not a
+   * resource-based policy Stator can enforce, before anything is stored.
    */
   public static void checkDocument(Object request) {
-    if (request instanceof PutResourcePolicyRequest r && r.policy() != null) {
+    String policy = request instanceof PutResourcePolicyRequest r ? r.policy()
+        : request instanceof CreateTableRequest r ? r.resourcePolicy() : null;
+    if (policy != null) {
       try {
-        Policy.parseResourcePolicy(r.policy());
+        Policy.parseResourcePolicy(policy);
       } catch (IllegalArgumentException e) {
         throw DynamoDbException.validation("Invalid policy document: " + e.getMessage());
       }

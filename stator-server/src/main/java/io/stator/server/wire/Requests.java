@@ -62,9 +62,11 @@ final class Requests {
     Boolean deletionProtectionEnabled = null;
     SSESpecification sseSpecification = null;
     OnDemandThroughput onDemandThroughput = null;
+    String resourcePolicy = null;
     for (String m = in.nextMember(); m != null; m = in.nextMember()) {
       switch (m) {
         case "TableName" -> tableName = in.string();
+        case "ResourcePolicy" -> resourcePolicy = in.string();
         case "AttributeDefinitions" ->
             attributeDefinitions = in.list(Requests::attributeDefinition);
         case "KeySchema" -> keySchema = in.list(Requests::keySchemaElement);
@@ -94,7 +96,8 @@ final class Requests {
         tableClass,
         deletionProtectionEnabled,
         sseSpecification,
-        onDemandThroughput);
+        onDemandThroughput,
+        resourcePolicy);
   }
 
   static DescribeTableRequest describeTable(JsonInput in) throws IOException {

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,6 +26,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
@@ -73,6 +75,11 @@ class AccessControlTest {
             "Condition": {"StringEquals": {"dynamodb:ReturnValues": "ALL_OLD"}}},
            {"Effect": "Allow", "Action": "dynamodb:Scan", "Resource": "ARN_Orders",
             "Condition": {"StringEquals": {"dynamodb:Select": "COUNT"}}}]}},
+        {"UserName": "creator",
+         "AccessKeys": [{"AccessKeyId": "AKIDCREATOR", "SecretAccessKey": "creator-secret"}],
+         "Policy": {"Version": "2012-10-17", "Statement": [
+           {"Effect": "Allow", "Action": ["dynamodb:CreateTable", "dynamodb:ListTables"],
+            "Resource": "*"}]}},
         {"UserName": "nobody",
          "AccessKeys": [{"AccessKeyId": "AKIDNOBODY", "SecretAccessKey": "nobody-secret"}]}
       ]}
@@ -156,6 +163,22 @@ class AccessControlTest {
     assertThat(denied(() -> orders.deleteItem(b -> b.tableName("Orders")
         .key(Map.of("id", AttributeValue.fromS("o1")))))).contains("dynamodb:DeleteItem");
     assertThat(admin.scan(b -> b.tableName("Orders")).count()).isOne();
+  }
+
+  @Test
+  void aTableCreatedWithAResourcePolicyNeedsThePermissionToPutOne() {
+    DynamoDbClient creator = client("AKIDCREATOR", "creator-secret");
+    Consumer<CreateTableRequest.Builder> table = b -> b.billingMode(BillingMode.PAY_PER_REQUEST)
+        .attributeDefinitions(a -> a.attributeName("id").attributeType(ScalarAttributeType.S))
+        .keySchema(k -> k.attributeName("id").keyType(KeyType.HASH));
+    assertThat(denied(() -> creator.createTable(b -> table.accept(b.tableName("Governed")
+        .resourcePolicy("{\"Version\": \"2012-10-17\", \"Statement\": [{\"Effect\":"
+            + " \"Allow\", \"Principal\": {\"AWS\": \"*\"}, \"Action\": \"dynamodb:GetItem\","
+            + " \"Resource\": \"" + ARN + "Governed\"}]}")))))
+        .contains("dynamodb:PutResourcePolicy");
+    assertThat(admin.listTables().tableNames()).doesNotContain("Governed");
+    creator.createTable(b -> table.accept(b.tableName("Ungoverned")));
+    assertThat(admin.listTables().tableNames()).contains("Ungoverned");
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -97,5 +98,32 @@ class ResourcePolicyTest extends EndToEndTest {
     assertThat(e.awsErrorDetails().errorMessage()).startsWith("Invalid policy document:");
     catchThrowableOfType(() -> dynamo.getResourcePolicy(b -> b.resourceArn(arn)),
         PolicyNotFoundException.class);
+  }
+
+  @Test
+  void createTableAttachesItsResourcePolicyOrCreatesNothing() {
+    String table = uniqueTableName("policies-created");
+    String arn = "arn:aws:dynamodb:us-east-1:000000000000:table/" + table;
+    String policy = POLICY.formatted(arn);
+    dynamo.createTable(b -> b.tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
+        .attributeDefinitions(a -> a.attributeName("pk").attributeType(ScalarAttributeType.S))
+        .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH))
+        .resourcePolicy(policy));
+    awaitActive(table);
+    assertThat(dynamo.getResourcePolicy(b -> b.resourceArn(arn(table))).policy())
+        .isEqualTo(policy);
+
+    // A document no resource policy can be, or one above 20 KB: no table
+    String refused = uniqueTableName("policies-refused");
+    for (String document : List.of("{\"Statement\": {\"Effect\": \"Allow\"}}",
+        POLICY.formatted(arn) + " ".repeat(20 * 1024))) {
+      DynamoDbException e = catchThrowableOfType(() -> dynamo.createTable(b -> b
+          .tableName(refused).billingMode(BillingMode.PAY_PER_REQUEST)
+          .attributeDefinitions(a -> a.attributeName("pk").attributeType(ScalarAttributeType.S))
+          .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH))
+          .resourcePolicy(document)), DynamoDbException.class);
+      assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ValidationException");
+      assertThat(dynamo.listTables().tableNames()).doesNotContain(refused);
+    }
   }
 }
