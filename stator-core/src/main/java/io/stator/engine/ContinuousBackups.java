@@ -1,6 +1,8 @@
 package io.stator.engine;
 
 import io.stator.api.ContinuousBackupsDescription;
+import io.stator.backup.ChangeHistory;
+import io.stator.storage.Storage;
 import io.stator.api.DescribeContinuousBackupsRequest;
 import io.stator.api.DescribeContinuousBackupsResponse;
 import io.stator.api.DynamoDbException;
@@ -16,31 +18,66 @@ import io.stator.schema.TableSettings.PointInTimeRecovery;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * DescribeContinuousBackups and UpdateContinuousBackups: the point-in-time recovery flag.
+ * DescribeContinuousBackups and UpdateContinuousBackups: point-in-time recovery's window, and
+ * the change history kept for it ({@link ChangeHistory}).
  *
  * <p>DynamoDB enables continuous backups on every table at creation, so ContinuousBackupsStatus
  * is always ENABLED; point-in-time recovery is off until UpdateContinuousBackups turns it on,
- * with a recovery period of 1 to 35 days (35 when not given). Stator records the flag and
- * reports the restorable window DynamoDB would (from when recovery was enabled, or the start of
- * the period, to five minutes ago), so tools that check or set it work; it keeps no history of
- * changes, and RestoreTableToPointInTime is not served (on-demand backups are {@code
- * io.stator.backup}'s).
+ * with a recovery period of 1 to 35 days (35 when not given). Enabling it creates the table's
+ * history space, then records the flag in the catalog: every write committed after that
+ * carries a history record (the write hook adds an expectation on the catalog record, so a
+ * write computed against the definition without the flag cannot commit after it). The time
+ * recovery counts from ({@code enabledAt}, the earliest restorable time until the window moves
+ * past it) is taken after that catalog commit, in a second one, so that no change before it
+ * lacks its record. Disabling records the flag off, then drops the history.
+ *
+ * <p>The window runs from the later of that time and the start of the recovery period to now:
+ * DynamoDB's latest restorable time is about five minutes back, Stator's is the present, since
+ * its history is written in each change's own commit rather than shipped afterwards. {@link
+ * #trim} deletes the records older than the window.
  */
-final class ContinuousBackups {
+final class ContinuousBackups implements AutoCloseable {
   static final int DEFAULT_RECOVERY_PERIOD_DAYS = 35;
-
-  /** DynamoDB's latest restorable time is typically five minutes before now. */
-  private static final Duration RESTORE_LAG = Duration.ofMinutes(5);
+  /** How often the history is trimmed: records outlive the window by up to this much. */
+  private static final Duration TRIM_INTERVAL = Duration.ofHours(1);
 
   private final Tables tables;
+  private final Storage storage;
   private final Clock clock;
 
-  ContinuousBackups(Tables tables, Clock clock) {
+  ContinuousBackups(Tables tables, Storage storage, Clock clock) {
     this.tables = tables;
+    this.storage = storage;
     this.clock = clock;
+    trimmer.scheduleWithFixedDelay(this::trimQuietly, TRIM_INTERVAL.toMinutes(),
+        TRIM_INTERVAL.toMinutes(), TimeUnit.MINUTES);
+  }
+
+  private final ScheduledExecutorService trimmer =
+      Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "stator-history-trim");
+        t.setDaemon(true);
+        return t;
+      });
+
+  private void trimQuietly() {
+    try {
+      trim();
+    } catch (RuntimeException e) {
+      // The next round trims what this one left; a record kept longer costs only its space.
+      System.err.println("stator: trimming the point-in-time recovery history failed: " + e);
+    }
+  }
+
+  @Override
+  public void close() {
+    trimmer.shutdownNow();
   }
 
   DescribeContinuousBackupsResponse describe(DescribeContinuousBackupsRequest r) {
@@ -63,7 +100,10 @@ final class ContinuousBackups {
     }
     c.check();
     String name = ContributorInsightsUpdates.tableNameOf(r.tableName());
-    Instant now = clock.instant();
+    TableDefinition before = table(name, () -> tables.definition(name));
+    if (spec.pointInTimeRecoveryEnabled()) {
+      storage.createSpace(before.history()); // before any write may commit a record into it
+    }
     TableDefinition changed = table(name, () -> tables.change(name, t -> {
       PointInTimeRecovery current = t.settings().pointInTimeRecovery();
       PointInTimeRecovery next;
@@ -74,11 +114,51 @@ final class ContinuousBackups {
             : current.enabled() ? current.recoveryPeriodInDays()
             : Integer.valueOf(DEFAULT_RECOVERY_PERIOD_DAYS);
         // Enabling again keeps the window that recovery already covers.
-        next = new PointInTimeRecovery(true, days, current.enabled() ? current.enabledAt() : now);
+        next = new PointInTimeRecovery(true, days,
+            current.enabled() ? current.enabledAt() : clock.instant());
       }
       return t.withSettings(t.settings().withPointInTimeRecovery(next));
     }));
+    if (!spec.pointInTimeRecoveryEnabled()) {
+      storage.dropSpace(changed.history()); // no write commits into it any more
+    } else if (!before.settings().pointInTimeRecovery().enabled()) {
+      Instant since = clock.instant(); // every change committed from now on has its record
+      changed = table(name, () -> tables.change(name, t -> {
+        PointInTimeRecovery p = t.settings().pointInTimeRecovery();
+        return !p.enabled() ? t : t.withSettings(t.settings().withPointInTimeRecovery(
+            new PointInTimeRecovery(true, p.recoveryPeriodInDays(), since)));
+      }));
+    }
     return new UpdateContinuousBackupsResponse(description(changed));
+  }
+
+  /** The restorable window of a table with recovery enabled. */
+  record Window(Instant earliest, Instant latest) {
+    boolean contains(Instant t) {
+      return !t.isBefore(earliest) && !t.isAfter(latest);
+    }
+  }
+
+  Window window(PointInTimeRecovery pitr) {
+    Instant now = clock.instant();
+    Instant periodStart = now.minus(Duration.ofDays(pitr.recoveryPeriodInDays()));
+    Instant earliest = pitr.enabledAt().isAfter(periodStart) ? pitr.enabledAt() : periodStart;
+    return new Window(earliest, now.isBefore(earliest) ? earliest : now);
+  }
+
+  /**
+   * Deletes, for each table with recovery enabled, the history records older than its window
+   * (a background job's work; see {@link ChangeHistory#trim}). Returns how many it deleted.
+   */
+  long trim() {
+    long deleted = 0;
+    for (TableDefinition t : tables.all()) {
+      PointInTimeRecovery pitr = t.settings().pointInTimeRecovery();
+      if (pitr.enabled()) {
+        deleted += ChangeHistory.trim(storage, t, window(pitr).earliest());
+      }
+    }
+    return deleted;
   }
 
   private ContinuousBackupsDescription description(TableDefinition table) {
@@ -87,21 +167,15 @@ final class ContinuousBackups {
       return new ContinuousBackupsDescription(
           "ENABLED", new PointInTimeRecoveryDescription("DISABLED", null, null, null));
     }
-    Instant now = clock.instant();
-    Instant periodStart = now.minus(Duration.ofDays(pitr.recoveryPeriodInDays()));
-    Instant earliest = pitr.enabledAt().isAfter(periodStart) ? pitr.enabledAt() : periodStart;
-    Instant latest = now.minus(RESTORE_LAG);
-    if (latest.isBefore(earliest)) {
-      latest = earliest;
-    }
+    Window w = window(pitr);
     return new ContinuousBackupsDescription(
         "ENABLED",
         new PointInTimeRecoveryDescription(
-            "ENABLED", pitr.recoveryPeriodInDays(), earliest, latest));
+            "ENABLED", pitr.recoveryPeriodInDays(), w.earliest(), w.latest()));
   }
 
   /** DynamoDB's backup operations answer TableNotFoundException for a missing table. */
-  private static TableDefinition table(String name, Supplier<TableDefinition> s) {
+  static TableDefinition table(String name, Supplier<TableDefinition> s) {
     try {
       return s.get();
     } catch (DynamoDbException e) {

@@ -288,7 +288,7 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
     this.clock = options.clock();
     this.tagging = new Tagging(tables, options);
     this.resourcePolicies = new ResourcePolicies(storage, tables, options.clock());
-    this.continuousBackups = new ContinuousBackups(tables, options.clock());
+    this.continuousBackups = new ContinuousBackups(tables, storage, options.clock());
     this.backups =
         new OnDemandBackups(storage, new BackupTables(tables, items), options.clock());
     this.region = options.region();
@@ -594,6 +594,15 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
   }
 
   /**
+   * Deletes the point-in-time recovery history older than each table's window now, as the
+   * engine's background job does every hour (for tests, and tools that want the space back).
+   * Returns the number of records deleted.
+   */
+  public long trimChangeHistory() {
+    return continuousBackups.trim();
+  }
+
+  /**
    * DynamoDB's default quotas: 80,000 read and write capacity units per account and region,
    * 40,000 per table. Stator enforces no quota of its own; these are what tools expect to read.
    */
@@ -653,6 +662,7 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
     // then the storage they all write to.
     try {
       backups.close();
+      continuousBackups.close();
       sweeper.close();
     } finally {
       try {

@@ -1,6 +1,7 @@
 package io.stator.index;
 
 import io.stator.api.ItemCollectionMetrics;
+import io.stator.backup.ChangeHistory;
 import io.stator.item.ItemCodec;
 import io.stator.schema.Catalog;
 import io.stator.schema.IndexDefinition;
@@ -46,7 +47,9 @@ import java.util.function.Consumer;
  *       change-log record with the old and new item, under a sequence number taken just before
  *       the commit;
  *   <li>when the table has an enabled stream and the write changes the item, its stream record
- *       (see {@link Streams}).
+ *       (see {@link Streams});
+ *   <li>when the table has point-in-time recovery enabled and the write changes the item, its
+ *       change history record (see {@link ChangeHistory}).
  * </ul>
  *
  * <p>The returned {@link IndexWrite} also carries what the write costs in each index, by
@@ -163,6 +166,8 @@ public final class Indexes implements AutoCloseable {
             : null;
     // The stream record, if the table has a stream: in this same commit (see Streams).
     Streams.StagedRecord streamRecord = streams.stage(t, oldItem, newItem, identity);
+    // The change's point-in-time recovery record, if the table keeps a history: same commit.
+    ChangeHistory.stage(t, oldItem, newItem, clock, commit);
     if (!t.hasGlobalIndexes()) {
       return new IndexWrite(this, t.name(), null, null, streamRecord, units, metrics);
     }

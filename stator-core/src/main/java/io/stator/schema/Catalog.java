@@ -42,7 +42,7 @@ public final class Catalog {
   static final long STREAM_RETENTION_MILLIS = 24L * 60 * 60 * 1000;
   static final int FORMAT_VERSION = 1;
   private static final List<String> SPACE_PREFIXES =
-      List.of("table.", "index.", "changes.", "collections.", "stream.");
+      List.of("table.", "index.", "changes.", "collections.", "stream.", "history.");
 
   private final Storage storage;
   /**
@@ -96,7 +96,9 @@ public final class Catalog {
     for (String space : spaces(table)) {
       boolean unused =
           (space.equals(table.changeLog()) && !table.hasGlobalIndexes())
-              || (space.equals(table.itemCollections()) && !table.hasLocalIndexes());
+              || (space.equals(table.itemCollections()) && !table.hasLocalIndexes())
+              || (space.equals(table.history())
+                  && !table.settings().pointInTimeRecovery().enabled());
       if (!unused) {
         storage.createSpace(space);
       }
@@ -128,6 +130,7 @@ public final class Catalog {
     }
     out.add(table.changeLog());
     out.add(table.itemCollections());
+    out.add(table.history());
     for (StreamDefinition stream : table.streams()) {
       if (!stream.shared()) {
         out.add(stream.space(table.tableId()));

@@ -104,6 +104,14 @@ public record TableDefinition(
   }
 
   /**
+   * The space of the table's change history, kept while point-in-time recovery is enabled (see
+   * {@code io.stator.backup.ChangeHistory}).
+   */
+  public String history() {
+    return "history." + tableId;
+  }
+
+  /**
    * The space of the table's item collection sizes (tables with a local secondary index; see
    * {@code io.stator.index.ItemCollections}).
    */
