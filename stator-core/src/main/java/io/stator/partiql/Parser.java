@@ -6,6 +6,7 @@ import io.stator.partiql.Lexer.Token;
 import io.stator.partiql.Statement.Action;
 import io.stator.partiql.Term.PathTerm;
 import io.stator.value.AttributeValue;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -428,7 +429,11 @@ final class Parser {
           return new Term.ListTerm(elements("]"));
         }
         if (acceptSymbol("<<")) {
-          return new Term.SetTerm(elements(">>"));
+          int from = peek().position();
+          List<Term> elements = elements(">>");
+          refuseRepeatedNumbers(elements, statement.substring(from, tokens.get(next - 1)
+              .position()));
+          return new Term.SetTerm(elements);
         }
         throw unexpected(token);
       }
@@ -495,6 +500,31 @@ final class Parser {
   }
 
   /**
+   * Refuses a number set literal that holds one number twice ({@code <<2, 2.0>>}) in DynamoDB's
+   * words for it, with the numbers as written (recorded); {@code written} is the set's text
+   * between its brackets. Sets of other values are checked as the JSON API checks them.
+   */
+  private void refuseRepeatedNumbers(List<Term> elements, String written) {
+    List<BigDecimal> numbers = new ArrayList<>();
+    for (Term element : elements) {
+      if (!(element instanceof Term.Literal literal
+          && literal.value() instanceof AttributeValue.N n)) {
+        return;
+      }
+      BigDecimal number = new BigDecimal(n.value());
+      if (numbers.stream().anyMatch(other -> other.compareTo(number) == 0)) {
+        List<String> shown = new ArrayList<>();
+        for (String part : written.split(",")) {
+          shown.add(part.trim());
+        }
+        throw DynamoDbException.validation("One or more parameter values were invalid: Input"
+            + " collection " + shown + " contains duplicates! under " + valuePath);
+      }
+      numbers.add(number);
+    }
+  }
+
+  /**
    * A number literal after its signs, as DynamoDB reads them: each {@code -} negates, {@code +}
    * changes nothing, and spaces or comments may stand between ({@code - - 1} is 1, recorded);
    * a sign before anything but a number literal ({@code -?}, {@code -n}) is refused.
@@ -521,7 +551,7 @@ final class Parser {
    */
   private Term number(String text) {
     try {
-      new java.math.BigDecimal(text);
+      new BigDecimal(text);
     } catch (NumberFormatException | ArithmeticException e) {
       throw Statements.malformed("");
     }

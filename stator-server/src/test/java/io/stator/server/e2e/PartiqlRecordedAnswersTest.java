@@ -141,6 +141,12 @@ class PartiqlRecordedAnswersTest extends EndToEndTest {
         () -> select(quoted + "\"members\", ['x']) WHERE pk = 'p' AND sk = 's'"));
     assertThat(get(t, "s").get("members").ss()).containsExactlyInAnyOrder("a", "b");
 
+    // A set literal with one value twice: numbers as written, under where the set sits
+    assertValidation("One or more parameter values were invalid: Input collection [2, 2.0]"
+        + " contains duplicates! under root", () -> select(set + "<<2, 2.0>>" + key));
+    assertValidation("One or more parameter values were invalid: Input collection [b, b]"
+        + " contains duplicates.", () -> select(set + "<<'b','b'>>" + key));
+
     // A literal nested deeper than an item may be is refused with where it sits
     assertValidation("Nesting Levels have exceeded supported limits under root" + ".a".repeat(32),
         () -> select(set + "{'a':".repeat(32) + "1" + "}".repeat(32) + key));
