@@ -434,6 +434,11 @@ class ConsoleTest {
         dynamo.getItem(b -> b.tableName("Chart").key(key));
       }
       page.await(units + " >= 20", Duration.ofSeconds(30));
+      // and the history keeps the quiet samples before them and the busy ones after
+      String reads = "document.querySelector('#partition-history polyline[data-kind=read]')"
+          + ".getAttribute('data-units').split(' ').map(parseFloat)";
+      page.await("(() => { const r = " + reads + "; return r.length >= 2"
+          + " && Math.max(...r) > r[0]; })()", Duration.ofSeconds(30));
     } finally {
       dynamo.deleteTable(b -> b.tableName("Chart"));
     }

@@ -546,6 +546,7 @@ async function tableView(view, name, params) {
           : null);
   const legend = el('p', {class: 'legend'}, [...entities].sort().map(badge));
   const report = await partitionReport(name);
+  remember(name, report);
   view.replaceChildren(el('h1', {}, name),
       el('p', {}, el('a', {href: '#/query/' + encodeURIComponent(name)}, 'Query this table'),
           ' · ', el('a', {href: '#/item/' + encodeURIComponent(name)}, 'New item')),
@@ -698,6 +699,62 @@ async function partitionReport(name) {
 const SVG = 'http://www.w3.org/2000/svg';
 const REFRESH_MILLIS = 2000;
 let refresher = null;
+/** The table's consumption as read every REFRESH_MILLIS while its page is open, oldest first. */
+let history = {table: null, samples: []};
+const HISTORY_SAMPLES = 90;
+
+/** Adds a report's totals to the open table's history, started again for another table. */
+function remember(name, report) {
+  if (history.table !== name) history = {table: name, samples: []};
+  if (!report) return;
+  const sum = (f) => report.Partitions.reduce((total, p) => total + f(p), 0);
+  history.samples.push({
+    read: sum((p) => p.ReadCapacityUnitsPerSecond),
+    write: sum((p) => p.WriteCapacityUnitsPerSecond),
+    throttles: report.ReadThrottles + report.WriteThrottles});
+  if (history.samples.length > HISTORY_SAMPLES) history.samples.shift();
+}
+
+/**
+ * The table's read and write units per second over the last three minutes, as two lines, one
+ * point per report read while the page was open (the partition report keeps rates, not a past).
+ */
+function historyChart() {
+  const width = 640;
+  const height = 120;
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('id', 'partition-history');
+  svg.setAttribute('width', String(width));
+  svg.setAttribute('height', String(height + 20));
+  const samples = history.samples;
+  const max = Math.max(1, ...samples.flatMap((s) => [s.read, s.write]));
+  const step = (width - 100) / Math.max(1, HISTORY_SAMPLES - 1);
+  [['read', '#2f6fb0'], ['write', '#c0651a']].forEach(([kind, color], j) => {
+    const line = document.createElementNS(SVG, 'polyline');
+    line.setAttribute('points', samples.map((s, i) => (90 + i * step).toFixed(1) + ','
+        + (height - height * s[kind] / max).toFixed(1)).join(' '));
+    line.setAttribute('fill', 'none');
+    line.setAttribute('stroke', color);
+    line.setAttribute('data-kind', kind);
+    line.setAttribute('data-units', samples.map((s) => s[kind].toFixed(1)).join(' '));
+    const label = document.createElementNS(SVG, 'text');
+    label.setAttribute('x', '0');
+    label.setAttribute('y', String(14 + 16 * j));
+    label.setAttribute('font-size', '12');
+    label.setAttribute('fill', color);
+    label.textContent = kind + ' ' + (samples.length ? samples[samples.length - 1][kind]
+        .toFixed(1) : '0') + '/s';
+    svg.append(line, label);
+  });
+  const scale = document.createElementNS(SVG, 'text');
+  scale.setAttribute('x', '0');
+  scale.setAttribute('y', String(height + 16));
+  scale.setAttribute('font-size', '11');
+  scale.textContent = 'max ' + max.toFixed(1) + ' units/s over the last '
+      + samples.length * REFRESH_MILLIS / 1000 + ' s';
+  svg.append(scale);
+  return svg;
+}
 
 /** Each partition's read and write units per second as bars, on one scale. */
 function chart(report) {
@@ -742,6 +799,7 @@ function followPartitions(name) {
       return;
     }
     const report = await partitionReport(name);
+    remember(name, report);
     section.replaceChildren(partitions(report));
   }, REFRESH_MILLIS);
 }
@@ -773,6 +831,8 @@ function partitions(report) {
           + (report.SplitsForHeat + report.SplitsForSize + report.SplitsForThroughput)
           + ' · read again every ' + REFRESH_MILLIS / 1000 + ' s'),
       chart(report),
+      el('h3', {}, 'Over time'),
+      historyChart(),
       el('table', {id: 'partitions'},
           el('tr', {}, ['Partition', 'Hash range', 'Bytes', 'RCU / WCU per s', 'Throttles',
             'Hottest keys'].map((h) => el('th', {}, h))),
