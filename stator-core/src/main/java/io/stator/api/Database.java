@@ -140,6 +140,15 @@ public interface Database extends AutoCloseable {
     throw new DynamoDbException(ErrorType.UnknownOperationException, null);
   }
 
+  /**
+   * Restores a table with point-in-time recovery enabled, as of a time in its window, to a new
+   * table, which is CREATING until its items are written (see {@code docs/compatibility.md}).
+   */
+  default RestoreTableToPointInTimeResponse restoreTableToPointInTime(
+      RestoreTableToPointInTimeRequest request) {
+    throw new DynamoDbException(ErrorType.UnknownOperationException, null);
+  }
+
   DescribeLimitsResponse describeLimits(DescribeLimitsRequest request);
 
   /**

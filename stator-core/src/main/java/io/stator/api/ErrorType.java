@@ -28,6 +28,8 @@ public enum ErrorType {
   TableInUseException(400),
   BackupNotFoundException(400),
   BackupInUseException(400),
+  PointInTimeRecoveryUnavailableException(400),
+  InvalidRestoreTimeException(400),
   ConditionalCheckFailedException(400),
   DuplicateItemException(400),
   LimitExceededException(400),

@@ -73,17 +73,35 @@ final class BackupRecords {
 
   /** The backup made: its record replaced, its table's claim released. */
   void made(Read creating, StoredBackup made) {
-    storage.commit(new Commit()
+    Commit commit = new Commit()
         .expect(SPACE, key(made.id()), creating.version())
-        .put(SPACE, key(made.id()), made.encode())
-        .delete(SPACE, creatingClaim(made.table().tableId())));
+        .put(SPACE, key(made.id()), made.encode());
+    if (made.listed()) { // a point-in-time copy took no claim
+      commit.delete(SPACE, creatingClaim(made.table().tableId()));
+    }
+    storage.commit(commit);
   }
 
-  /** Forgets a backup whose making failed or was cut short (a restart), claim and all. */
+  /**
+   * Forgets a backup whose making failed or was cut short (a restart), claim and all; a
+   * point-in-time copy, which takes no claim on its table, also once its restore is done.
+   */
   void abandon(StoredBackup backup) {
+    Commit commit = new Commit().delete(SPACE, key(backup.id()));
+    if (backup.listed()) {
+      commit.delete(SPACE, creatingClaim(backup.table().tableId()));
+    }
+    storage.commit(commit);
+  }
+
+  /**
+   * Records a point-in-time copy being made. It takes no claim on its table: a CreateBackup of
+   * the table meanwhile is no conflict, and nothing else makes this copy.
+   */
+  void creatingCopy(StoredBackup copy) {
     storage.commit(new Commit()
-        .delete(SPACE, key(backup.id()))
-        .delete(SPACE, creatingClaim(backup.table().tableId())));
+        .expect(SPACE, key(copy.id()), Commit.Expectation.ABSENT)
+        .put(SPACE, key(copy.id()), copy.encode()));
   }
 
   /** Deletes the record read, failing with a conflict if it changed meanwhile. */

@@ -12,7 +12,9 @@ import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
 import io.stator.value.AttributeValue;
 import java.nio.ByteBuffer;
+import io.stator.schema.TableSettings.PointInTimeRecovery;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -54,6 +56,24 @@ public final class ChangeHistory {
   private static final AtomicLong COUNTER = new AtomicLong();
 
   private ChangeHistory() {}
+
+  /**
+   * The times a table with recovery enabled can be restored to: from the later of when recovery
+   * was enabled and the start of its recovery period, to now. DynamoDB's latest restorable time
+   * is about five minutes back; Stator's is the present, since a change's record is written in
+   * the change's own commit rather than shipped afterwards.
+   */
+  public record Window(Instant earliest, Instant latest) {
+    public boolean contains(Instant t) {
+      return !t.isBefore(earliest) && !t.isAfter(latest);
+    }
+  }
+
+  public static Window window(PointInTimeRecovery pitr, Instant now) {
+    Instant periodStart = now.minus(Duration.ofDays(pitr.recoveryPeriodInDays()));
+    Instant earliest = pitr.enabledAt().isAfter(periodStart) ? pitr.enabledAt() : periodStart;
+    return new Window(earliest, now.isBefore(earliest) ? earliest : now);
+  }
 
   /** The item as of a time: its image then, or null when it did not exist. */
   public record AsOf(Map<String, AttributeValue> item) {}

@@ -14,6 +14,8 @@ import io.stator.api.ListBackupsRequest;
 import io.stator.api.ListBackupsResponse;
 import io.stator.api.RestoreTableFromBackupRequest;
 import io.stator.api.RestoreTableFromBackupResponse;
+import io.stator.api.RestoreTableToPointInTimeRequest;
+import io.stator.api.RestoreTableToPointInTimeResponse;
 import io.stator.capacity.ContributorInsightsUpdates;
 import io.stator.schema.Constraints;
 import io.stator.schema.TableDefinition;
@@ -57,6 +59,7 @@ public final class OnDemandBackups implements AutoCloseable {
   private final BackupRecords records;
   private final BackupDescriptions descriptions;
   private final Restores restores;
+  private final PointInTimeRestores pointInTimeRestores;
 
   public OnDemandBackups(Storage storage, SourceTables tables, Clock clock) {
     this.storage = storage;
@@ -65,6 +68,8 @@ public final class OnDemandBackups implements AutoCloseable {
     this.records = new BackupRecords(storage);
     this.descriptions = new BackupDescriptions(tables);
     this.restores = new Restores(storage, tables, records, descriptions, clock);
+    this.pointInTimeRestores =
+        new PointInTimeRestores(storage, tables, records, restores, clock);
     recover();
   }
 
@@ -78,8 +83,9 @@ public final class OnDemandBackups implements AutoCloseable {
     for (String after = null; ; ) {
       List<BackupRecords.Read> chunk = records.after(after, READ_CHUNK);
       for (BackupRecords.Read r : chunk) {
-        if (r.backup().status().equals(StoredBackup.CREATING)) {
-          records.abandon(r.backup());
+        if (r.backup().status().equals(StoredBackup.CREATING)
+            || !r.backup().listed() && !records.restoring(r.backup().id())) {
+          records.abandon(r.backup()); // cut short, or a point-in-time copy whose restore is done
         } else {
           kept.add(r.backup().space());
         }
@@ -100,6 +106,10 @@ public final class OnDemandBackups implements AutoCloseable {
   public RestoreTableFromBackupResponse restore(RestoreTableFromBackupRequest r) {
     checkArn(r.backupArn());
     return restores.restore(r, this);
+  }
+
+  public RestoreTableToPointInTimeResponse restore(RestoreTableToPointInTimeRequest r) {
+    return pointInTimeRestores.restore(r);
   }
 
   /** Stops the restores in progress; the next start takes them up. */
@@ -123,7 +133,8 @@ public final class OnDemandBackups implements AutoCloseable {
     String id = BackupArns.newId(created);
     String arn = BackupArns.arn(tables.describe(table).tableArn(), id);
     StoredBackup creating =
-        new StoredBackup(id, r.backupName(), StoredBackup.CREATING, arn, created, 0, 0, table);
+        new StoredBackup(id, r.backupName(), StoredBackup.CREATING, arn, created, 0, 0, table,
+            StoredBackup.USER);
     records.creating(creating);
     StoredBackup made;
     try {
@@ -192,7 +203,7 @@ public final class OnDemandBackups implements AutoCloseable {
       List<BackupRecords.Read> chunk = records.after(after, READ_CHUNK);
       for (BackupRecords.Read read : chunk) {
         StoredBackup b = read.backup();
-        if ((table == null || b.table().name().equals(table))
+        if (b.listed() && (table == null || b.table().name().equals(table))
             && (lower == null || !b.created().isBefore(lower))
             && (upper == null || b.created().isBefore(upper))) {
           if (page.size() == limit) {
@@ -236,7 +247,7 @@ public final class OnDemandBackups implements AutoCloseable {
   BackupRecords.Read backup(String arn) {
     String id = BackupArns.idOf(arn);
     Optional<BackupRecords.Read> read = id == null ? Optional.empty() : records.get(id);
-    if (read.isEmpty() || !read.get().backup().arn().equals(arn)) {
+    if (read.isEmpty() || !read.get().backup().arn().equals(arn) || !read.get().backup().listed()) {
       throw new DynamoDbException(ErrorType.BackupNotFoundException, "Backup not found: " + arn);
     }
     return read.get();

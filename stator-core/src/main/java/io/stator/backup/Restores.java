@@ -17,10 +17,12 @@ import io.stator.storage.Storage;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * RestoreTableFromBackup: a new table from a backup, as DynamoDB restores one.
@@ -67,13 +69,26 @@ final class Restores implements AutoCloseable {
 
   RestoreTableFromBackupResponse restore(RestoreTableFromBackupRequest r, OnDemandBackups backups) {
     Constraints c = new Constraints();
-    c.notNull("targetTableName", r.targetTableName()).name("targetTableName", r.targetTableName());
     c.notNull("backupArn", r.backupArn());
+    c.check();
+    return new RestoreTableFromBackupResponse(
+        restore(r, () -> backups.backup(r.backupArn()), null));
+  }
+
+  /**
+   * Makes the table {@code r} describes from the backup {@code backup} reads and starts writing
+   * its items; {@code pointInTime} is the time a point-in-time restore restores to (its backup
+   * the copy of the table as of then), null for a restore of a user's backup.
+   */
+  TableDescription restore(RestoreTableFromBackupRequest r, Supplier<BackupRecords.Read> backup,
+      Instant pointInTime) {
+    Constraints c = new Constraints();
+    c.notNull("targetTableName", r.targetTableName()).name("targetTableName", r.targetTableName());
     c.oneOf("billingModeOverride", r.billingModeOverride(), TableDefinition.PROVISIONED,
         TableDefinition.PAY_PER_REQUEST);
     c.check();
     while (true) {
-      BackupRecords.Read read = backups.backup(r.backupArn());
+      BackupRecords.Read read = backup.get();
       StoredBackup b = read.backup();
       if (b.status().equals(StoredBackup.CREATING)) {
         throw OnDemandBackups.backupInUse(r.backupArn(), "it is being created");
@@ -86,8 +101,10 @@ final class Restores implements AutoCloseable {
       } catch (CommitConflictException changed) {
         continue; // deleted, or claimed by another restore meanwhile: read it again
       }
-      TableSettings.Restored restored = new TableSettings.Restored(
-          b.arn(), BackupDescriptions.tableArn(b), clock.instant(), true);
+      TableSettings.Restored restored = pointInTime == null
+          ? new TableSettings.Restored(
+              b.arn(), BackupDescriptions.tableArn(b), clock.instant(), true)
+          : new TableSettings.Restored(null, BackupDescriptions.tableArn(b), pointInTime, true);
       TableDescription made;
       try {
         made = tables.create(create, t -> t.withStatus("CREATING")
@@ -100,7 +117,7 @@ final class Restores implements AutoCloseable {
         throw e;
       }
       loaders.execute(() -> load(b, r.targetTableName()));
-      return new RestoreTableFromBackupResponse(made);
+      return made;
     }
   }
 
@@ -109,7 +126,7 @@ final class Restores implements AutoCloseable {
    * made (a restore in progress), TableAlreadyExistsException otherwise, as DynamoDB tells them
    * apart.
    */
-  private DynamoDbException taken(String target) {
+  DynamoDbException taken(String target) {
     String status = null;
     try {
       status = tables.definition(target).status();
@@ -146,6 +163,9 @@ final class Restores implements AutoCloseable {
       tables.change(target, t -> t.withStatus("ACTIVE")
           .withSettings(t.settings().withRestored(t.settings().restored().done())));
       records.releaseRestore(b.id(), target);
+      if (!b.listed()) {
+        forget(b); // a point-in-time copy serves its one restore
+      }
     } catch (RuntimeException e) {
       // The claim stays, so the next start takes the restore up again; the table stays CREATING.
       System.err.println("stator: the restore of " + target + " from " + b.arn()
@@ -168,12 +188,22 @@ final class Restores implements AutoCloseable {
       }
       TableSettings.Restored restored = table == null ? null : table.settings().restored();
       if (b != null && restored != null && restored.inProgress()
-          && restored.sourceBackupArn().equals(b.arn())) {
+          && (b.listed() ? b.arn().equals(restored.sourceBackupArn())
+              : restored.sourceBackupArn() == null)) {
         loaders.execute(() -> load(b, claim.target()));
       } else {
         records.releaseRestore(claim.backupId(), claim.target());
+        if (b != null && !b.listed()) {
+          forget(b);
+        }
       }
     }
+  }
+
+  /** Forgets a backup, its record first (a stop between the two leaves a space start drops). */
+  void forget(StoredBackup b) {
+    records.abandon(b);
+    storage.dropSpace(b.space());
   }
 
   /** Stops the restores in progress (they go on at the next start). */

@@ -13,8 +13,10 @@ import java.util.Map;
 
 /**
  * A backup's record: its id (creation milliseconds and a random suffix, so ids sort by creation
- * time), name, status, ARN, creation time, the size and item count of its copy, and the table's
- * definition when it was taken. Stored as a format version byte and the fields as an item
+ * time), name, status, ARN, creation time, the size and item count of its copy, the table's
+ * definition when it was taken, and its type: {@link #USER} for CreateBackup's, {@link
+ * #POINT_IN_TIME} for the copy of a table as of a time that RestoreTableToPointInTime makes and
+ * restores from, which no backup operation shows and which goes once its restore is done. Stored as a format version byte and the fields as an item
  * ({@link ItemCodec}), the definition in the catalog's own versioned encoding.
  */
 record StoredBackup(
@@ -25,11 +27,19 @@ record StoredBackup(
     Instant created,
     long sizeBytes,
     long itemCount,
-    TableDefinition table) {
+    TableDefinition table,
+    String type) {
+  static final String USER = "USER";
+  static final String POINT_IN_TIME = "POINT_IN_TIME";
   static final String CREATING = "CREATING";
   static final String AVAILABLE = "AVAILABLE";
   static final String DELETED = "DELETED";
   private static final byte FORMAT_VERSION = 1;
+
+  /** Whether a backup operation shows it (RestoreTableToPointInTime's copies it does not). */
+  boolean listed() {
+    return type.equals(USER);
+  }
 
   /** The space that holds the backup's items. */
   String space() {
@@ -41,7 +51,7 @@ record StoredBackup(
   }
 
   StoredBackup with(String newStatus, long size, long count) {
-    return new StoredBackup(id, name, newStatus, arn, created, size, count, table);
+    return new StoredBackup(id, name, newStatus, arn, created, size, count, table, type);
   }
 
   byte[] encode() {
@@ -54,6 +64,9 @@ record StoredBackup(
     m.put("size", number(sizeBytes));
     m.put("items", number(itemCount));
     m.put("table", new AttributeValue.B(Bytes.wrap(Catalog.encode(table))));
+    if (!type.equals(USER)) {
+      m.put("type", new AttributeValue.S(type)); // absent: USER, as records before types were
+    }
     byte[] fields = ItemCodec.encode(m);
     byte[] out = new byte[fields.length + 1];
     out[0] = FORMAT_VERSION;
@@ -76,7 +89,8 @@ record StoredBackup(
         Instant.ofEpochMilli(Long.parseLong(text(m.get("created")))),
         Long.parseLong(text(m.get("size"))),
         Long.parseLong(text(m.get("items"))),
-        Catalog.decode(((AttributeValue.B) m.get("table")).value().toByteArray()));
+        Catalog.decode(((AttributeValue.B) m.get("table")).value().toByteArray()),
+        m.containsKey("type") ? text(m.get("type")) : USER);
   }
 
   private static AttributeValue number(long n) {

@@ -37,10 +37,8 @@ import java.util.function.Supplier;
  * past it) is taken after that catalog commit, in a second one, so that no change before it
  * lacks its record. Disabling records the flag off, then drops the history.
  *
- * <p>The window runs from the later of that time and the start of the recovery period to now:
- * DynamoDB's latest restorable time is about five minutes back, Stator's is the present, since
- * its history is written in each change's own commit rather than shipped afterwards. {@link
- * #trim} deletes the records older than the window.
+ * <p>The window is {@link ChangeHistory#window}'s; {@link #trim} deletes the records older than
+ * it.
  */
 final class ContinuousBackups implements AutoCloseable {
   static final int DEFAULT_RECOVERY_PERIOD_DAYS = 35;
@@ -132,18 +130,8 @@ final class ContinuousBackups implements AutoCloseable {
     return new UpdateContinuousBackupsResponse(description(changed));
   }
 
-  /** The restorable window of a table with recovery enabled. */
-  record Window(Instant earliest, Instant latest) {
-    boolean contains(Instant t) {
-      return !t.isBefore(earliest) && !t.isAfter(latest);
-    }
-  }
-
-  Window window(PointInTimeRecovery pitr) {
-    Instant now = clock.instant();
-    Instant periodStart = now.minus(Duration.ofDays(pitr.recoveryPeriodInDays()));
-    Instant earliest = pitr.enabledAt().isAfter(periodStart) ? pitr.enabledAt() : periodStart;
-    return new Window(earliest, now.isBefore(earliest) ? earliest : now);
+  private ChangeHistory.Window window(PointInTimeRecovery pitr) {
+    return ChangeHistory.window(pitr, clock.instant());
   }
 
   /**
@@ -167,7 +155,7 @@ final class ContinuousBackups implements AutoCloseable {
       return new ContinuousBackupsDescription(
           "ENABLED", new PointInTimeRecoveryDescription("DISABLED", null, null, null));
     }
-    Window w = window(pitr);
+    ChangeHistory.Window w = window(pitr);
     return new ContinuousBackupsDescription(
         "ENABLED",
         new PointInTimeRecoveryDescription(

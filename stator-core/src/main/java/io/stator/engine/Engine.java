@@ -55,6 +55,8 @@ import io.stator.api.ListBackupsRequest;
 import io.stator.api.ListBackupsResponse;
 import io.stator.api.RestoreTableFromBackupRequest;
 import io.stator.api.RestoreTableFromBackupResponse;
+import io.stator.api.RestoreTableToPointInTimeRequest;
+import io.stator.api.RestoreTableToPointInTimeResponse;
 import io.stator.api.TableDescription;
 import io.stator.backup.OnDemandBackups;
 import io.stator.api.DescribeContinuousBackupsResponse;
@@ -578,6 +580,12 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
 
   @Override
   public RestoreTableFromBackupResponse restoreTableFromBackup(RestoreTableFromBackupRequest r) {
+    return backups.restore(r);
+  }
+
+  @Override
+  public RestoreTableToPointInTimeResponse restoreTableToPointInTime(
+      RestoreTableToPointInTimeRequest r) {
     return backups.restore(r);
   }
 

@@ -163,7 +163,9 @@ public record TableSettings(
     }
     if (restored != null) {
       Map<String, AttributeValue> r = new LinkedHashMap<>();
-      r.put("backup", new AttributeValue.S(restored.sourceBackupArn()));
+      if (restored.sourceBackupArn() != null) { // none for a point-in-time restore
+        r.put("backup", new AttributeValue.S(restored.sourceBackupArn()));
+      }
       r.put("table", new AttributeValue.S(restored.sourceTableArn()));
       r.put("at", millis(restored.at()));
       r.put("inProgress", AttributeValue.bool(restored.inProgress()));
@@ -197,7 +199,7 @@ public record TableSettings(
     Restored restored = null;
     if (m.get("restored") instanceof AttributeValue.M r) {
       Map<String, AttributeValue> f = r.value();
-      restored = new Restored(text(f.get("backup")), text(f.get("table")), instant(f.get("at")),
+      restored = new Restored(f.get("backup") == null ? null : text(f.get("backup")), text(f.get("table")), instant(f.get("at")),
           ((AttributeValue.Bool) f.get("inProgress")).value());
     }
     return new TableSettings(

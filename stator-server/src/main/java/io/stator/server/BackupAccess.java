@@ -5,6 +5,7 @@ import io.stator.api.DeleteBackupRequest;
 import io.stator.api.DescribeBackupRequest;
 import io.stator.api.ListBackupsRequest;
 import io.stator.api.RestoreTableFromBackupRequest;
+import io.stator.api.RestoreTableToPointInTimeRequest;
 import io.stator.server.access.AccessRequest;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +16,8 @@ import java.util.List;
  * backup's ARN ({@code <table ARN>/backup/<id>}); ListBackups on {@code *}; and
  * RestoreTableFromBackup on the backup's ARN, with the item actions a restore performs
  * (BatchWriteItem, DeleteItem, GetItem, PutItem, Query, Scan, UpdateItem) on the new table's
- * ARN. Without them, a key whose principal may read only some tables could back up or restore
+ * ARN; RestoreTableToPointInTime on the source table's ARN, with the same item actions on the
+ * new table's ARN. Without them, a key whose principal may read only some tables could back up or restore
  * any other, and so read it.
  *
  * <p>Kept apart from {@code access.RequestedAccess}, which lists what every other operation
@@ -46,6 +48,14 @@ final class BackupAccess {
     } else if (request instanceof RestoreTableFromBackupRequest r && r.backupArn() != null
         && r.targetTableName() != null) {
       out.add(new AccessRequest("dynamodb:RestoreTableFromBackup", r.backupArn()));
+      for (String action : RESTORE_WRITES) {
+        out.add(new AccessRequest(action, table(r.targetTableName())));
+      }
+    } else if (request instanceof RestoreTableToPointInTimeRequest r
+        && (r.sourceTableArn() != null || r.sourceTableName() != null)
+        && r.targetTableName() != null) {
+      out.add(new AccessRequest("dynamodb:RestoreTableToPointInTime",
+          table(r.sourceTableArn() != null ? r.sourceTableArn() : r.sourceTableName())));
       for (String action : RESTORE_WRITES) {
         out.add(new AccessRequest(action, table(r.targetTableName())));
       }

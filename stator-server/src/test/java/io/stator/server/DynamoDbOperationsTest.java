@@ -14,13 +14,13 @@ class DynamoDbOperationsTest {
     assertThat(WireProtocol.operations()).contains("TagResource", "UntagResource",
         "ListTagsOfResource", "DescribeContinuousBackups", "UpdateContinuousBackups",
         "DescribeLimits", "DescribeEndpoints", "CreateBackup", "DescribeBackup", "ListBackups",
-        "DeleteBackup", "RestoreTableFromBackup");
+        "DeleteBackup", "RestoreTableFromBackup", "RestoreTableToPointInTime");
   }
 
   @Test
   void anUnservedOperationSaysSo() {
-    assertThat(DynamoDbOperations.unservedMessage("DynamoDB_20120810.RestoreTableToPointInTime"))
-        .isEqualTo("Stator does not support the DynamoDB operation RestoreTableToPointInTime yet");
+    assertThat(DynamoDbOperations.unservedMessage("DynamoDB_20120810.ExportTableToPointInTime"))
+        .isEqualTo("Stator does not support the DynamoDB operation ExportTableToPointInTime yet");
     assertThat(DynamoDbOperations.unservedMessage("DynamoDB_20120810.TagResourceX")).isNull();
   }
 }

@@ -9,6 +9,7 @@ import io.stator.api.LocalSecondaryIndex;
 import io.stator.api.OnDemandThroughput;
 import io.stator.api.ProvisionedThroughput;
 import io.stator.api.RestoreTableFromBackupRequest;
+import io.stator.api.RestoreTableToPointInTimeRequest;
 import io.stator.api.SSESpecification;
 import java.io.IOException;
 import java.time.Instant;
@@ -72,29 +73,74 @@ final class BackupRequests {
     return new ListBackupsRequest(table, limit, lower, upper, start, type);
   }
 
-  static RestoreTableFromBackupRequest restoreTableFromBackup(JsonInput in) throws IOException {
-    String target = null;
-    String arn = null;
-    String billing = null;
-    List<GlobalSecondaryIndex> globals = null;
-    List<LocalSecondaryIndex> locals = null;
-    ProvisionedThroughput throughput = null;
-    OnDemandThroughput onDemand = null;
-    SSESpecification sse = null;
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      switch (m) {
-        case "TargetTableName" -> target = in.string();
-        case "BackupArn" -> arn = in.string();
+  /** The overrides both restores take, read member by member. */
+  private static final class Overrides {
+    String billing;
+    List<GlobalSecondaryIndex> globals;
+    List<LocalSecondaryIndex> locals;
+    ProvisionedThroughput throughput;
+    OnDemandThroughput onDemand;
+    SSESpecification sse;
+
+    /** Reads {@code member} if it is an override; false if it is not one. */
+    boolean read(String member, JsonInput in) throws IOException {
+      switch (member) {
         case "BillingModeOverride" -> billing = in.string();
         case "GlobalSecondaryIndexOverride" -> globals = in.list(Requests::gsi);
         case "LocalSecondaryIndexOverride" -> locals = in.list(Requests::lsi);
         case "ProvisionedThroughputOverride" -> throughput = Requests.provisionedThroughput(in);
         case "OnDemandThroughputOverride" -> onDemand = Requests.onDemandThroughput(in);
         case "SSESpecificationOverride" -> sse = SettingsRequests.sseSpecification(in);
-        default -> in.skip();
+        default -> {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  static RestoreTableFromBackupRequest restoreTableFromBackup(JsonInput in) throws IOException {
+    String target = null;
+    String arn = null;
+    Overrides o = new Overrides();
+    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
+      switch (m) {
+        case "TargetTableName" -> target = in.string();
+        case "BackupArn" -> arn = in.string();
+        default -> {
+          if (!o.read(m, in)) {
+            in.skip();
+          }
+        }
       }
     }
     return new RestoreTableFromBackupRequest(
-        target, arn, billing, globals, locals, throughput, onDemand, sse);
+        target, arn, o.billing, o.globals, o.locals, o.throughput, o.onDemand, o.sse);
+  }
+
+  static RestoreTableToPointInTimeRequest restoreTableToPointInTime(JsonInput in)
+      throws IOException {
+    String sourceArn = null;
+    String sourceName = null;
+    String target = null;
+    Boolean latest = null;
+    Instant at = null;
+    Overrides o = new Overrides();
+    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
+      switch (m) {
+        case "SourceTableArn" -> sourceArn = in.string();
+        case "SourceTableName" -> sourceName = in.string();
+        case "TargetTableName" -> target = in.string();
+        case "UseLatestRestorableTime" -> latest = in.bool();
+        case "RestoreDateTime" -> at = in.timestamp();
+        default -> {
+          if (!o.read(m, in)) {
+            in.skip();
+          }
+        }
+      }
+    }
+    return new RestoreTableToPointInTimeRequest(sourceArn, sourceName, target, latest, at,
+        o.billing, o.globals, o.locals, o.throughput, o.onDemand, o.sse);
   }
 }

@@ -18,6 +18,7 @@ import io.stator.api.ListBackupsResponse;
 import io.stator.api.LocalSecondaryIndexInfo;
 import io.stator.api.ProvisionedThroughput;
 import io.stator.api.RestoreTableFromBackupResponse;
+import io.stator.api.RestoreTableToPointInTimeResponse;
 import io.stator.api.SourceTableDetails;
 import io.stator.api.SourceTableFeatureDetails;
 import java.io.IOException;
@@ -52,6 +53,13 @@ final class BackupResponses {
   }
 
   static void restoreTableFromBackup(JsonGenerator out, RestoreTableFromBackupResponse r)
+      throws IOException {
+    out.writeStartObject();
+    field(out, "TableDescription", r.tableDescription(), Responses::tableDescription);
+    out.writeEndObject();
+  }
+
+  static void restoreTableToPointInTime(JsonGenerator out, RestoreTableToPointInTimeResponse r)
       throws IOException {
     out.writeStartObject();
     field(out, "TableDescription", r.tableDescription(), Responses::tableDescription);

@@ -301,6 +301,12 @@ public final class WireProtocol {
                   Database::restoreTableFromBackup,
                   BackupResponses::restoreTableFromBackup)),
           Map.entry(
+              "RestoreTableToPointInTime",
+              new Operation<>(
+                  BackupRequests::restoreTableToPointInTime,
+                  Database::restoreTableToPointInTime,
+                  BackupResponses::restoreTableToPointInTime)),
+          Map.entry(
               "DescribeLimits",
               new Operation<>(
                   SettingsRequests::describeLimits,

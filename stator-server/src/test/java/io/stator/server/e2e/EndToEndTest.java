@@ -30,6 +30,7 @@ import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
 /**
@@ -126,6 +127,28 @@ abstract class EndToEndTest {
         .build());
     awaitActive(name);
     return name;
+  }
+
+  /** Waits for a restored table to turn ACTIVE, seeing it CREATING (its restore in progress)
+   * or ACTIVE (done) meanwhile. */
+  TableDescription awaitRestored(String table) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (true) {
+      TableDescription d = dynamo.describeTable(r -> r.tableName(table)).table();
+      assertThat(d.tableStatus()).isIn(TableStatus.CREATING, TableStatus.ACTIVE);
+      if (d.tableStatus() == TableStatus.ACTIVE) {
+        assertThat(d.restoreSummary().restoreInProgress()).isFalse();
+        return d;
+      }
+      assertThat(d.restoreSummary().restoreInProgress()).isTrue();
+      assertThat(System.nanoTime()).as("restore of %s", table).isLessThan(deadline);
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
   }
 
   /** DynamoDB creates tables asynchronously: CreateTable answers CREATING, later ACTIVE. */

@@ -108,15 +108,16 @@ class ProtocolTest extends EndToEndTest {
   @Test
   void aDynamoDbOperationStatorLacksSaysSoInsteadOfAnEmptyMessage() throws Exception {
     // The AWS CLI would otherwise print "An error occurred (UnknownOperationException) when
-    // calling the RestoreTableToPointInTime operation: " and nothing after it.
+    // calling the ExportTableToPointInTime operation: " and nothing after it.
     HttpResponse<String> response =
-        post(SIGNATURE, "DynamoDB_20120810.RestoreTableToPointInTime",
-            "{\"SourceTableName\":\"a\",\"TargetTableName\":\"b\"}");
+        post(SIGNATURE, "DynamoDB_20120810.ExportTableToPointInTime",
+            "{\"TableArn\":\"arn:aws:dynamodb:us-east-1:000000000000:table/a\","
+                + "\"S3Bucket\":\"b\"}");
     assertThat(response.statusCode()).isEqualTo(400);
     assertThat(response.body())
         .contains("#UnknownOperationException\"")
         .contains("\"message\":\"Stator does not support the DynamoDB operation"
-            + " RestoreTableToPointInTime yet\"");
+            + " ExportTableToPointInTime yet\"");
     // A name DynamoDB does not know keeps DynamoDB's bare answer.
     assertThat(post(SIGNATURE, "DynamoDB_20120810.MakeCoffee", "{}").body())
         .doesNotContain("message");

@@ -75,27 +75,6 @@ class RestoreTest extends EndToEndTest {
     return item;
   }
 
-  /** Waits for the restored table to turn ACTIVE, seeing it CREATING or ACTIVE meanwhile. */
-  private TableDescription awaitRestored(String table) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (true) {
-      TableDescription d = dynamo.describeTable(r -> r.tableName(table)).table();
-      assertThat(d.tableStatus()).isIn(TableStatus.CREATING, TableStatus.ACTIVE);
-      if (d.tableStatus() == TableStatus.ACTIVE) {
-        assertThat(d.restoreSummary().restoreInProgress()).isFalse();
-        return d;
-      }
-      assertThat(d.restoreSummary().restoreInProgress()).isTrue();
-      assertThat(System.nanoTime()).as("restore of %s", table).isLessThan(deadline);
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
-  }
-
   private List<Map<String, AttributeValue>> scan(String table, String index) {
     List<Map<String, AttributeValue>> out = new ArrayList<>();
     for (var page : dynamo.scanPaginator(r -> r.tableName(table).indexName(index)

@@ -1,0 +1,198 @@
+package io.stator.backup;
+
+import io.stator.api.DynamoDbException;
+import io.stator.api.ErrorType;
+import io.stator.api.RestoreTableFromBackupRequest;
+import io.stator.api.RestoreTableToPointInTimeRequest;
+import io.stator.api.RestoreTableToPointInTimeResponse;
+import io.stator.api.TableDescription;
+import io.stator.capacity.ContributorInsightsUpdates;
+import io.stator.item.ItemCodec;
+import io.stator.schema.Constraints;
+import io.stator.schema.TableDefinition;
+import io.stator.schema.TableSettings.PointInTimeRecovery;
+import io.stator.storage.Commit;
+import io.stator.storage.ScanPage;
+import io.stator.storage.SpaceStats;
+import io.stator.storage.Storage;
+import io.stator.storage.StorageKey;
+import io.stator.storage.StoredRecord;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * RestoreTableToPointInTime: a new table holding the source table's items as of a time inside its
+ * recovery window.
+ *
+ * <p>The request first writes the source's items as of that time into a copy of the backup kind
+ * (type {@code POINT_IN_TIME}, which no backup operation shows): it reads the live table page by
+ * page and takes each item from {@link ChangeHistory#asOf} where the history has records of it,
+ * else as it is; then it takes every item the history has records of that the live table no
+ * longer holds. Both reads may run while writes go on: a change the live read saw had committed
+ * its history record before, so the history read after it finds the record and the item is taken
+ * from the history. The copy done, the restore goes on as a restore of a backup ({@link
+ * Restores}): the table made by CreateTable with the source's settings and the overrides, the
+ * items written through the engine's write path, the restore taken up again after a restart.
+ * The copy is dropped once its restore is done.
+ *
+ * <p>Why a copy rather than writing the new table from the history directly: the restore then
+ * reads one fixed set of items, whatever happens to the source meanwhile (its window moving on,
+ * the table deleted, recovery disabled), and a restore cut short by a stop starts again from the
+ * same items. It costs one more write of each item; the copy is made while the request waits, as
+ * CreateBackup's is.
+ */
+final class PointInTimeRestores {
+  private static final int PAGE = 100;
+
+  private final Storage storage;
+  private final SourceTables tables;
+  private final BackupRecords records;
+  private final Restores restores;
+  private final Clock clock;
+
+  PointInTimeRestores(Storage storage, SourceTables tables, BackupRecords records,
+      Restores restores, Clock clock) {
+    this.storage = storage;
+    this.tables = tables;
+    this.records = records;
+    this.restores = restores;
+    this.clock = clock;
+  }
+
+  RestoreTableToPointInTimeResponse restore(RestoreTableToPointInTimeRequest r) {
+    Constraints c = new Constraints();
+    c.notNull("targetTableName", r.targetTableName()).name("targetTableName", r.targetTableName());
+    if (r.sourceTableName() != null) {
+      c.name("sourceTableName", r.sourceTableName());
+    }
+    c.oneOf("billingModeOverride", r.billingModeOverride(), TableDefinition.PROVISIONED,
+        TableDefinition.PAY_PER_REQUEST);
+    c.check();
+    if ((r.sourceTableName() == null) == (r.sourceTableArn() == null)) {
+      throw DynamoDbException.validation("Exactly one of SourceTableName and SourceTableArn must"
+          + " be given: name the table to restore from by one of them.");
+    }
+    boolean latest = Boolean.TRUE.equals(r.useLatestRestorableTime());
+    if (latest == (r.restoreDateTime() != null)) {
+      throw DynamoDbException.validation("Exactly one of RestoreDateTime and"
+          + " UseLatestRestorableTime=true must be given: the time to restore the table as of.");
+    }
+    String name = r.sourceTableName() != null ? r.sourceTableName()
+        : ContributorInsightsUpdates.tableNameOf(r.sourceTableArn());
+    TableDefinition source = source(name);
+    PointInTimeRecovery pitr = source.settings().pointInTimeRecovery();
+    if (!pitr.enabled()) {
+      throw new DynamoDbException(ErrorType.PointInTimeRecoveryUnavailableException,
+          "Point in time recovery is not enabled for table '" + name + "': enable it with"
+              + " UpdateContinuousBackups; a table can be restored to times after that.");
+    }
+    ChangeHistory.Window window = ChangeHistory.window(pitr, clock.instant());
+    Instant at = latest ? window.latest() : r.restoreDateTime();
+    if (!window.contains(at)) {
+      throw new DynamoDbException(ErrorType.InvalidRestoreTimeException, "RestoreDateTime " + at
+          + " is outside the restorable window of table '" + name + "': between "
+          + window.earliest() + " and " + window.latest() + " (DescribeContinuousBackups).");
+    }
+    if (exists(r.targetTableName())) {
+      throw restores.taken(r.targetTableName()); // before the copy, which would be for nothing
+    }
+    StoredBackup copy = copy(source, at);
+    try {
+      TableDescription made = restores.restore(asBackupRestore(r, copy.arn()),
+          () -> records.get(copy.id()).orElseThrow(), at);
+      return new RestoreTableToPointInTimeResponse(made);
+    } catch (RuntimeException e) {
+      if (!records.restoring(copy.id())) {
+        restores.forget(copy); // no restore took it
+      }
+      throw e;
+    }
+  }
+
+  /** Writes the source's items as of {@code at} into a new point-in-time copy. */
+  private StoredBackup copy(TableDefinition source, Instant at) {
+    Instant now = clock.instant();
+    String id = BackupArns.newId(now);
+    String arn = BackupArns.arn(tables.describe(source).tableArn(), id);
+    StoredBackup creating = new StoredBackup(id, "point-in-time " + at, StoredBackup.CREATING,
+        arn, now, 0, 0, source, StoredBackup.POINT_IN_TIME);
+    records.creatingCopy(creating);
+    try {
+      storage.createSpace(creating.space());
+      for (StorageKey after = null; ; ) {
+        ScanPage page = storage.scanPage(source.space(), null, null, after, PAGE);
+        Commit commit = new Commit();
+        for (StoredRecord live : page.records()) {
+          Optional<ChangeHistory.AsOf> then =
+              ChangeHistory.asOf(storage, source, live.key(), at);
+          if (then.isEmpty()) {
+            commit.put(creating.space(), live.key(), live.value());
+          } else if (then.get().item() != null) {
+            commit.put(creating.space(), live.key(), ItemCodec.encode(then.get().item()));
+          }
+        }
+        if (!commit.writes().isEmpty()) {
+          storage.commit(commit);
+        }
+        if (!page.more()) {
+          break;
+        }
+        after = page.records().get(page.records().size() - 1).key();
+      }
+      // The items the history knows of, the live read's ones included (a change may have come
+      // after the live read passed them); each as of the time, or none.
+      ChangeHistory.changedItems(storage, source, key -> {
+        Optional<ChangeHistory.AsOf> then = ChangeHistory.asOf(storage, source, key, at);
+        Commit commit = new Commit();
+        if (then.isPresent() && then.get().item() != null) {
+          commit.put(creating.space(), key, ItemCodec.encode(then.get().item()));
+        } else {
+          commit.delete(creating.space(), key);
+        }
+        storage.commit(commit);
+      });
+      SpaceStats copied = storage.stats(creating.space());
+      StoredBackup made =
+          creating.with(StoredBackup.AVAILABLE, copied.bytes(), copied.records());
+      records.made(records.get(id).orElseThrow(), made);
+      return made;
+    } catch (RuntimeException e) {
+      restores.forget(creating);
+      throw e;
+    }
+  }
+
+  private static RestoreTableFromBackupRequest asBackupRestore(
+      RestoreTableToPointInTimeRequest r, String copyArn) {
+    return new RestoreTableFromBackupRequest(r.targetTableName(), copyArn,
+        r.billingModeOverride(), r.globalSecondaryIndexOverride(),
+        r.localSecondaryIndexOverride(), r.provisionedThroughputOverride(),
+        r.onDemandThroughputOverride(), r.sseSpecificationOverride());
+  }
+
+  private boolean exists(String table) {
+    try {
+      tables.definition(table);
+      return true;
+    } catch (DynamoDbException e) {
+      if (e.type() == ErrorType.ResourceNotFoundException) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /** The table to restore from; TableNotFoundException, as DynamoDB's restores say, when none. */
+  private TableDefinition source(String name) {
+    try {
+      return tables.definition(name);
+    } catch (DynamoDbException e) {
+      if (e.type() == ErrorType.ResourceNotFoundException) {
+        throw new DynamoDbException(ErrorType.TableNotFoundException,
+            "Table not found: " + name);
+      }
+      throw e;
+    }
+  }
+}
