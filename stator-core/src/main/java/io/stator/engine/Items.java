@@ -64,19 +64,10 @@ final class Items {
   PutItemResponse put(PutItemRequest r) {
     Constraints c = RequestConstraints.tableName(r.tableName());
     c.notNull("item", r.item());
-    c.oneOf("returnValues", r.returnValues(), RETURN_VALUES);
-    c.oneOf("returnValuesOnConditionCheckFailure", r.returnValuesOnConditionCheckFailure(),
-        "ALL_OLD", "NONE");
-    c.oneOf("conditionalOperator", r.conditionalOperator(), LegacyConditions.CONDITIONAL_OPERATORS);
-    LegacyConditions.expectedConstraints(c, r.expected());
-    c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(),
-        Consumption.RETURN_CONSUMED_CAPACITY);
-    c.oneOf("returnItemCollectionMetrics", r.returnItemCollectionMetrics(), "SIZE", "NONE");
-    c.check();
-    checkReturnValues(r.returnValues());
-    ConditionExpression condition =
-        condition(r.conditionExpression(), r.expected(), r.conditionalOperator(),
-            r.expressionAttributeNames(), r.expressionAttributeValues());
+    ConditionExpression condition = checkedCondition(c, r.returnValues(),
+        r.returnValuesOnConditionCheckFailure(), r.conditionalOperator(), r.expected(),
+        r.returnConsumedCapacity(), r.returnItemCollectionMetrics(), r.conditionExpression(),
+        r.expressionAttributeNames(), r.expressionAttributeValues());
     TableDefinition table = tables.forItems(r.tableName());
     Map<String, AttributeValue> item = r.item();
     ItemKeys.checkItem(table, item);
@@ -140,22 +131,41 @@ final class Items {
             : null);
   }
 
+  /**
+   * PutItem's and DeleteItem's shared members checked, in the order of their input shapes (the
+   * order DynamoDB lists its validation errors in), then their condition parsed.
+   */
+  private ConditionExpression checkedCondition(
+      Constraints c,
+      String returnValues,
+      String returnValuesOnConditionCheckFailure,
+      String conditionalOperator,
+      Map<String, ExpectedAttributeValue> expected,
+      String returnConsumedCapacity,
+      String returnItemCollectionMetrics,
+      String conditionExpression,
+      Map<String, String> names,
+      Map<String, AttributeValue> values) {
+    c.oneOf("returnValues", returnValues, RETURN_VALUES);
+    c.oneOf("returnValuesOnConditionCheckFailure", returnValuesOnConditionCheckFailure,
+        "ALL_OLD", "NONE");
+    c.oneOf("conditionalOperator", conditionalOperator, LegacyConditions.CONDITIONAL_OPERATORS);
+    LegacyConditions.expectedConstraints(c, expected);
+    c.oneOf("returnConsumedCapacity", returnConsumedCapacity,
+        Consumption.RETURN_CONSUMED_CAPACITY);
+    c.oneOf("returnItemCollectionMetrics", returnItemCollectionMetrics, "SIZE", "NONE");
+    c.check();
+    checkReturnValues(returnValues);
+    return condition(conditionExpression, expected, conditionalOperator, names, values);
+  }
+
   DeleteItemResponse delete(DeleteItemRequest r) {
     Constraints c = RequestConstraints.tableName(r.tableName());
     c.notNull("key", r.key());
-    c.oneOf("returnValues", r.returnValues(), RETURN_VALUES);
-    c.oneOf("returnValuesOnConditionCheckFailure", r.returnValuesOnConditionCheckFailure(),
-        "ALL_OLD", "NONE");
-    c.oneOf("conditionalOperator", r.conditionalOperator(), LegacyConditions.CONDITIONAL_OPERATORS);
-    LegacyConditions.expectedConstraints(c, r.expected());
-    c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(),
-        Consumption.RETURN_CONSUMED_CAPACITY);
-    c.oneOf("returnItemCollectionMetrics", r.returnItemCollectionMetrics(), "SIZE", "NONE");
-    c.check();
-    checkReturnValues(r.returnValues());
-    ConditionExpression condition =
-        condition(r.conditionExpression(), r.expected(), r.conditionalOperator(),
-            r.expressionAttributeNames(), r.expressionAttributeValues());
+    ConditionExpression condition = checkedCondition(c, r.returnValues(),
+        r.returnValuesOnConditionCheckFailure(), r.conditionalOperator(), r.expected(),
+        r.returnConsumedCapacity(), r.returnItemCollectionMetrics(), r.conditionExpression(),
+        r.expressionAttributeNames(), r.expressionAttributeValues());
     TableDefinition table = tables.forItems(r.tableName());
     ItemKeys.checkKey(table, r.key());
     StorageKey key = ItemKeys.storageKey(table, r.key());
