@@ -68,9 +68,6 @@ final class Restores implements AutoCloseable {
   }
 
   RestoreTableFromBackupResponse restore(RestoreTableFromBackupRequest r, OnDemandBackups backups) {
-    Constraints c = new Constraints();
-    c.notNull("backupArn", r.backupArn());
-    c.check();
     return new RestoreTableFromBackupResponse(
         restore(r, () -> backups.backup(r.backupArn()), null));
   }
@@ -84,6 +81,7 @@ final class Restores implements AutoCloseable {
       Instant pointInTime) {
     Constraints c = new Constraints();
     c.notNull("targetTableName", r.targetTableName()).name("targetTableName", r.targetTableName());
+    c.notNull("backupArn", r.backupArn()); // a point-in-time restore's is its copy's
     c.oneOf("billingModeOverride", r.billingModeOverride(), TableDefinition.PROVISIONED,
         TableDefinition.PAY_PER_REQUEST);
     c.check();
