@@ -44,10 +44,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * <p>A request is remembered by a SHA-256 fingerprint of its parameters (not the request itself,
  * which may be megabytes), so 10 minutes of tokens cost about 100 bytes each.
  *
- * <p>Limitation: the tokens live in this engine's memory, not in the storage. A restart, or a
- * second engine on the same storage, forgets them, and a retried request would then apply
- * again. Persisting them in the transaction's own commit would close this; the AWS SDKs send a
- * token with every TransactWriteItems, which makes that a write per transaction.
+ * <p>This engine's memory is in front of {@link StoredRequestTokens}, which writes each applied
+ * token in its transaction's commit: a restart, or another engine on the same storage, finds an
+ * applied token there. What only this memory knows: a request still running on this engine, and
+ * the commits of an unknown outcome.
  */
 final class ClientRequestTokens {
   static final Duration WINDOW = Duration.ofMinutes(10);
@@ -101,16 +101,10 @@ final class ClientRequestTokens {
         continue;
       }
       if (!Arrays.equals(existing.fingerprint(), fingerprint)) {
-        // Wording not confirmed against DynamoDB (no reference we compare with records it); the
-        // error type is the one the API model documents for TransactWriteItems.
-        throw new DynamoDbException(
-            ErrorType.IdempotentParameterMismatchException,
-            "The request uses the same client token as a previous, but non-identical request.");
+        throw mismatchError();
       }
       if (existing.inProgress()) {
-        throw new DynamoDbException(
-            ErrorType.TransactionInProgressException,
-            "The transaction with the given request token is already in progress.");
+        throw inProgressError();
       }
       if (existing.unknown().isEmpty()) {
         return Begun.APPLIED;
@@ -120,6 +114,22 @@ final class ClientRequestTokens {
         return new Begun(false, existing.unknown());
       }
     }
+  }
+
+  /** The token was used with another request within the window. */
+  static DynamoDbException mismatchError() {
+    // Wording not confirmed against DynamoDB (no reference we compare with records it); the
+    // error type is the one the API model documents for TransactWriteItems.
+    return new DynamoDbException(
+        ErrorType.IdempotentParameterMismatchException,
+        "The request uses the same client token as a previous, but non-identical request.");
+  }
+
+  /** A request with the token is still running (here, or committing on another engine). */
+  static DynamoDbException inProgressError() {
+    return new DynamoDbException(
+        ErrorType.TransactionInProgressException,
+        "The transaction with the given request token is already in progress.");
   }
 
   /** The request with {@code token} was applied: remember it for the window. */

@@ -195,7 +195,8 @@ import java.util.List;
  *   <li>the sequencers of the GSI change log ({@code index.Sequencer}) and of stream records
  *       ({@code StreamSequencer}), which count in memory from the last number stored;
  *   <li>the items of the transactions in progress ({@link OngoingTransactions}) and the
- *       ClientRequestTokens of recent transactions ({@link ClientRequestTokens});
+ *       ClientRequestTokens of recent transactions running or ended unknown ({@link
+ *       ClientRequestTokens}; applied ones are stored, {@link StoredRequestTokens});
  *   <li>the capacity model's partitions and counters ({@link CapacityModel}, its split points
  *       saved in the storage);
  *   <li>background threads: the GSI propagator and backfills, and the Time to Live sweeper.
@@ -285,7 +286,8 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
     this.batches = new BatchOperations(storage, tables, capacity, pipeline);
     this.transactions =
         new Transactions(
-            storage, tables, indexes, new ClientRequestTokens(options.clock()), capacity,
+            storage, tables, indexes, new ClientRequestTokens(options.clock()),
+            new StoredRequestTokens(storage, options.clock()), capacity,
             ongoing, pipeline);
     this.clock = options.clock();
     this.tagging = new Tagging(tables, options);

@@ -138,8 +138,10 @@ import java.util.function.Function;
  *       TransactionConflictException; a write through another engine on the same storage (or
  *       a BatchWriteItem, whose API does not list that error) goes before or after the
  *       transaction instead, a serializable history DynamoDB could also produce.
- *   <li>ClientRequestToken idempotency is kept in memory by this engine (see {@link
- *       ClientRequestTokens}): a restart, or another engine on the same storage, forgets tokens.
+ *   <li>A ClientRequestToken is stored in its transaction's commit ({@link
+ *       StoredRequestTokens}), so another engine on the same storage, or a restart, knows it;
+ *       only this engine knows a request with it is still running or ended unknown ({@link
+ *       ClientRequestTokens}).
  * </ul>
  *
  * <h2>Unknown outcomes</h2>
@@ -204,17 +206,20 @@ final class Transactions {
   private final Tables tables;
   private final Indexes indexes;
   private final ClientRequestTokens tokens;
+  private final StoredRequestTokens storedTokens;
   private final CapacityModel capacity;
   private final OngoingTransactions ongoing;
   private final ReadModifyWrite pipeline;
 
   Transactions(
       Storage storage, Tables tables, Indexes indexes, ClientRequestTokens tokens,
+      StoredRequestTokens storedTokens,
       CapacityModel capacity, OngoingTransactions ongoing, ReadModifyWrite pipeline) {
     this.storage = storage;
     this.tables = tables;
     this.indexes = indexes;
     this.tokens = tokens;
+    this.storedTokens = storedTokens;
     this.capacity = capacity;
     this.ongoing = ongoing;
     this.pipeline = pipeline;
@@ -243,9 +248,10 @@ final class Transactions {
   TransactWriteItemsResponse write(TransactWriteItemsRequest r) {
     List<Action> actions = validate(r);
     String token = r.clientRequestToken();
+    byte[] fingerprint = token == null ? null : ClientRequestTokens.fingerprint(r);
     ClientRequestTokens.Begun begun = token == null
         ? ClientRequestTokens.Begun.FRESH
-        : tokens.begin(token, ClientRequestTokens.fingerprint(r));
+        : tokens.begin(token, fingerprint);
     // Commits of this request (of an earlier try with its token, or of this one) whose outcome
     // is unknown; while one of them may have landed, the token is not forgotten.
     List<UnknownCommit> unknown = new ArrayList<>(begun.unknown());
@@ -256,6 +262,23 @@ final class Transactions {
       } catch (StorageException e) {
         tokens.unknown(token, unknown);
         throw failure(actions.stream().map(Action::table).toList(), e);
+      }
+    }
+    // Applied through another engine on the storage, or before a restart: the stored token
+    // says so; else the commit writes it, expecting what was read.
+    StoredRequestTokens.Found found = null;
+    if (token != null && !applied) {
+      try {
+        found = storedTokens.find(token, fingerprint);
+        applied = found.applied();
+      } catch (RuntimeException e) {
+        if (unknown.isEmpty()) {
+          tokens.abandon(token);
+        } else {
+          tokens.unknown(token, unknown);
+        }
+        throw e instanceof StorageException se
+            ? failure(actions.stream().map(Action::table).toList(), se) : e;
       }
     }
     if (applied) {
@@ -278,7 +301,7 @@ final class Transactions {
         actions.stream().map(a -> new ItemId(a.table().space(), a.key())).toList();
     ongoing.begin(marked);
     try {
-      done = commit(actions, unknown);
+      done = commit(actions, unknown, token, fingerprint, found);
       committed = true;
     } catch (StorageException e) {
       throw failure(actions.stream().map(Action::table).toList(), e);
@@ -328,12 +351,17 @@ final class Transactions {
    * and the index writes of the attempt that committed (doubled, as every transactional write
    * is), with that attempt's index side.
    */
-  private Committed commit(List<Action> actions, List<UnknownCommit> unknown) {
+  private Committed commit(List<Action> actions, List<UnknownCommit> unknown, String token,
+      byte[] fingerprint, StoredRequestTokens.Found found) {
     Map<String, Consumption> consumed = new LinkedHashMap<>();
     return pipeline.writeAll(new ReadModifyWrite.Attempt<>() {
       @Override
       public Commit prepare(List<IndexWrite> indexWrites, boolean charge) {
-        return attempt(actions, indexWrites, charge ? consumed : null);
+        Commit commit = attempt(actions, indexWrites, charge ? consumed : null);
+        if (token != null) {
+          storedTokens.stage(commit, token, fingerprint, found);
+        }
+        return commit;
       }
 
       @Override
@@ -343,6 +371,10 @@ final class Transactions {
 
       @Override
       public RuntimeException conflicted(CommitConflictException e) {
+        if (StoredRequestTokens.isToken(e.failed())) {
+          // Another engine committed a request with this token first.
+          return ClientRequestTokens.inProgressError();
+        }
         return conflict(actions, e.failed());
       }
     }, unknown);

@@ -173,8 +173,9 @@ class TableOperationsTest {
         ErrorType.ResourceNotFoundException, "Requested resource not found");
     db.createTable(create("Gone", "pk", "S", null, null));
     assertThat(db.getItem(Fixtures.get("Gone", item("pk", "a"))).item()).isNull();
-    // the catalog, the resource policies, the backup records and the new incarnation's items
-    assertThat(storage.spaces()).hasSize(4);
+    // the catalog, the resource policies, the backup records, the ClientRequestTokens and the
+    // new incarnation's items
+    assertThat(storage.spaces()).hasSize(5);
   }
 
   @Test

@@ -253,6 +253,29 @@ class TransactionsTest extends EngineTest {
   }
 
   @Test
+  void aTokenAppliedThroughOneEngineIsKnownToAnotherOnTheSameStorage() {
+    MemoryStorage storage = new MemoryStorage();
+    Database first = Stator.open(storage);
+    Database second = Stator.open(storage); // another server of a shared store, or a restart
+    first.createTable(create("Accounts", "id", "S", null, null));
+    first.putItem(Fixtures.putRequest("Accounts", item("id", "a", "balance", 10), null));
+    TransactWriteItemsRequest once = new TransactWriteItemsRequest(
+        List.of(new TransactWriteItem(null, null, null, debit("a", 4))), null, null, "shared");
+    first.transactWriteItems(once);
+    second.transactWriteItems(once); // the retry reaches the other engine: not applied again
+    assertThat(second.getItem(Fixtures.get("Accounts", item("id", "a"))).item().get("balance"))
+        .isEqualTo(AttributeValue.n("6"));
+    expect(() -> second.transactWriteItems(new TransactWriteItemsRequest(
+            List.of(new TransactWriteItem(null, null, null, debit("a", 5))), null, null,
+            "shared")),
+        ErrorType.IdempotentParameterMismatchException,
+        "The request uses the same client token as a previous, but non-identical request.");
+    first.transactWriteItems(once); // the mismatch left the token as it was
+    assertThat(first.getItem(Fixtures.get("Accounts", item("id", "a"))).item().get("balance"))
+        .isEqualTo(AttributeValue.n("6"));
+  }
+
+  @Test
   void cancelledTransactionForgetsItsToken() {
     TransactWriteItemsRequest failing = new TransactWriteItemsRequest(
         List.of(check("nobody", "attribute_exists(id)")), null, null, "token-2");

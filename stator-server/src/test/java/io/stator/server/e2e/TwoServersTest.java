@@ -222,8 +222,6 @@ class TwoServersTest {
   }
 
   @Test
-  @Disabled("issue 21: ClientRequestTokens are kept in each engine's memory, so the other server"
-      + " applies the retried transaction again")
   void aTransactionRetriedOnTheOtherServerWithItsTokenIsAppliedOnce() {
     createTable(a, "Tokens", false);
     a.putItem(r -> r.tableName("Tokens").item(item("c", "n", n(0))));
