@@ -40,7 +40,6 @@ import io.stator.storage.GroupCommit;
 import io.stator.ttl.ExpiredItemSweep;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32;
 
@@ -100,8 +99,6 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
   private volatile boolean consoleServed = true;
   /** The permissions each request needs, for a key whose principal has a policy. */
   private final RequestedAccess requestedAccess;
-  /** The permissions of the backup operations, which {@code requestedAccess} does not list. */
-  private final BackupAccess backupAccess;
   private final StoredResourcePolicies resourcePolicies;
 
   /**
@@ -116,7 +113,6 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     this.signatures = signatures;
     this.requestedAccess = new RequestedAccess(region, EngineOptions.DEFAULT_ACCOUNT_ID,
         RequestedAccess.KeySchemas.of(database));
-    this.backupAccess = new BackupAccess(region, EngineOptions.DEFAULT_ACCOUNT_ID);
     this.resourcePolicies = new StoredResourcePolicies(database);
     this.groupCommit = groupCommit;
     this.health = health;
@@ -266,9 +262,7 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     Principal principal = key.principal();
     return (operation, request) -> {
       StoredResourcePolicies.checkDocument(request);
-      List<AccessRequest> needed = new ArrayList<>(requestedAccess.of(operation, request));
-      needed.addAll(backupAccess.of(request));
-      Authorization.check(principal, needed, resourcePolicies);
+      Authorization.check(principal, requestedAccess.of(operation, request), resourcePolicies);
     };
   }
 

@@ -4,11 +4,14 @@ import io.stator.api.BatchExecuteStatementRequest;
 import io.stator.api.BatchGetItemRequest;
 import io.stator.api.BatchStatementRequest;
 import io.stator.api.BatchWriteItemRequest;
+import io.stator.api.CreateBackupRequest;
 import io.stator.api.CreateTableRequest;
 import io.stator.api.Database;
+import io.stator.api.DeleteBackupRequest;
 import io.stator.api.DeleteItemRequest;
 import io.stator.api.DeleteResourcePolicyRequest;
 import io.stator.api.DeleteTableRequest;
+import io.stator.api.DescribeBackupRequest;
 import io.stator.api.DescribeContinuousBackupsRequest;
 import io.stator.api.DescribeContributorInsightsRequest;
 import io.stator.api.DescribeTableRequest;
@@ -23,6 +26,8 @@ import io.stator.api.ParameterizedStatement;
 import io.stator.api.PutItemRequest;
 import io.stator.api.PutResourcePolicyRequest;
 import io.stator.api.QueryRequest;
+import io.stator.api.RestoreTableFromBackupRequest;
+import io.stator.api.RestoreTableToPointInTimeRequest;
 import io.stator.api.ScanRequest;
 import io.stator.api.TagResourceRequest;
 import io.stator.api.TransactGetItem;
@@ -91,6 +96,10 @@ public final class RequestedAccess {
       };
     }
   }
+
+  private static final List<String> RESTORE_WRITES = List.of("dynamodb:BatchWriteItem",
+      "dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query",
+      "dynamodb:Scan", "dynamodb:UpdateItem");
 
   private final String region;
   private final String account;
@@ -175,6 +184,22 @@ public final class RequestedAccess {
       add(out, action, r.streamArn(), null, null);
     } else if (request instanceof GetRecordsRequest r) {
       add(out, action, ShardIterators.streamArn(r.shardIterator()), null, null);
+    } else if (request instanceof CreateBackupRequest r) {
+      add(out, action, tableOrArn(r.tableName()), null, null);
+    } else if (request instanceof DescribeBackupRequest r) {
+      add(out, action, r.backupArn(), null, null);
+    } else if (request instanceof DeleteBackupRequest r) {
+      add(out, action, r.backupArn(), null, null);
+    } else if (request instanceof RestoreTableFromBackupRequest r && r.targetTableName() != null) {
+      if (add(out, action, r.backupArn(), null, null) != null) {
+        restoreWrites(out, r.targetTableName());
+      }
+    } else if (request instanceof RestoreTableToPointInTimeRequest r
+        && r.targetTableName() != null) {
+      String source = r.sourceTableArn() != null ? r.sourceTableArn() : r.sourceTableName();
+      if (add(out, action, tableOrArn(source), null, null) != null) {
+        restoreWrites(out, r.targetTableName());
+      }
     } else if (request instanceof UpdateContributorInsightsRequest r) {
       add(out, action, index(r.tableName(), r.indexName()), null, null);
     } else if (request instanceof DescribeContributorInsightsRequest r) {
@@ -246,11 +271,27 @@ public final class RequestedAccess {
     return null;
   }
 
+  /**
+   * A restore writes its new table's items: it needs the item actions on it, as DynamoDB's IAM
+   * documents for RestoreTableFromBackup and RestoreTableToPointInTime, so that a key that may
+   * read only some tables cannot restore another's data into one it can read.
+   */
+  private void restoreWrites(Needed out, String target) {
+    for (String write : RESTORE_WRITES) {
+      add(out, write, table(target), null, null);
+    }
+  }
+
+  /** A table's ARN from its name, or the ARN given instead of a name. */
+  private String tableOrArn(String nameOrArn) {
+    return nameOrArn == null || !nameOrArn.startsWith("arn:") ? table(nameOrArn) : nameOrArn;
+  }
+
   /** Whether the operation acts on no resource, so IAM authorizes it on {@code *}. */
   private static boolean namesNoResource(String operation) {
     return switch (operation) {
       case "ListTables", "DescribeLimits", "DescribeEndpoints", "ListContributorInsights",
-          "DynamoDBStreams_20120810.ListStreams" -> true;
+          "ListBackups", "DynamoDBStreams_20120810.ListStreams" -> true;
       default -> false;
     };
   }
