@@ -1,5 +1,6 @@
 package io.stator.partiql;
 
+import io.stator.api.DynamoDbException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -32,6 +33,7 @@ final class UpdateText {
         String members = text.value(text.bind(call.arguments().get(1)));
         (call.function().equals("set_add") ? add : delete).add(target + " " + members);
       } else {
+        checkArithmetic(s.value(), text);
         set.add(target + " = " + text.operand(s.value()));
       }
     }
@@ -41,6 +43,30 @@ final class UpdateText {
     clause(expression, "DELETE", delete);
     clause(expression, "REMOVE", remove);
     return expression.toString();
+  }
+
+  /**
+   * Refuses {@code +} or {@code -} of a value that is no number where the statement is read, in
+   * DynamoDB's words ("operand type: S", "L", "NULL"), before anything runs: so an
+   * ExecuteTransaction names the statement's place, as recorded, and a failing condition does
+   * not hide it.
+   */
+  private static void checkArithmetic(Term value, ExpressionText text) {
+    if (!(value instanceof Term.Arithmetic arithmetic)) {
+      return;
+    }
+    for (Term operand : List.of(arithmetic.left(), arithmetic.right())) {
+      checkArithmetic(operand, text);
+      if (operand instanceof Term.Literal || operand instanceof Term.Parameter
+          || operand instanceof Term.ListTerm || operand instanceof Term.MapTerm
+          || operand instanceof Term.SetTerm) {
+        String type = text.bind(operand).type();
+        if (!type.equals("N")) {
+          throw DynamoDbException.validation("Incorrect operand type for operator or function;"
+              + " operator or function: " + arithmetic.operator() + ", operand type: " + type);
+        }
+      }
+    }
   }
 
   private static void clause(StringBuilder expression, String keyword, List<String> actions) {

@@ -167,6 +167,13 @@ class PartiqlRecordedAnswersTest extends EndToEndTest {
     assertValidation("Incorrect operand type for operator or function; operator or function: +,"
             + " operand type: S",
         () -> select("UPDATE " + t + " SET n = 'a' + 1" + key + " AND nope = 'x'"));
+    assertValidation("Incorrect operand type for operator or function; operator or function: -,"
+            + " operand type: NULL",
+        () -> select("UPDATE " + t + " SET n = n - null" + key + " AND nope = 'x'"));
+    assertValidation("Validation failed in TransactStatements[0]: Incorrect operand type for"
+            + " operator or function; operator or function: +, operand type: L",
+        () -> dynamo.executeTransaction(r -> r.transactStatements(
+            statement("UPDATE " + t + " SET n = n + [1]" + key))));
     assertThat(get(t, "1")).containsEntry("n", n("3"));
   }
 
