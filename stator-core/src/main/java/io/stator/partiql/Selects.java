@@ -129,7 +129,7 @@ final class Selects {
   }
 
   /** The types of the key's attributes, from the table's attribute definitions. */
-  private static Map<String, String> keyTypes(TableDescription table, List<String> key) {
+  static Map<String, String> keyTypes(TableDescription table, List<String> key) {
     Map<String, String> types = new HashMap<>();
     for (AttributeDefinition definition : table.attributeDefinitions()) {
       if (key.contains(definition.attributeName())) {

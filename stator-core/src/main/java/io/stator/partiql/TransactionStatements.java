@@ -25,6 +25,7 @@ import io.stator.value.AttributeValue;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -88,9 +89,9 @@ public final class TransactionStatements {
       throw DynamoDbException.validation(
           "RETURNING clause is not supported in ExecuteTransaction.");
     }
+    Map<String, String> types = Selects.keyTypes(table, keyNames);
     for (String name : keyNames) {
-      String type = table.attributeDefinitions().stream()
-          .filter(d -> d.attributeName().equals(name)).findFirst().orElseThrow().attributeType();
+      String type = types.get(name);
       if (w.isInsert() && !w.item().containsKey(name)) {
         throw new Cancelled(new CancellationReason(null, VALIDATION_ERROR, "One or more"
             + " parameter values were invalid: Missing the key " + name + " in the item"));

@@ -58,13 +58,7 @@ class StalledStorageTest {
     try (StatorServer server = start(storage, false);
         Socket writer = connect(server);
         Socket other = connect(server)) {
-      assertThat(post(writer, "CreateTable", CREATE_TABLE).status()).isEqualTo(200);
-      CountDownLatch entered = new CountDownLatch(1);
-      CountDownLatch released = new CountDownLatch(1);
-      storage.onlyCommits(space -> space.startsWith("table.")).holdCommits(entered, released);
-
-      send(writer, HttpProtocolTest.rawPost("PutItem", PUT));
-      assertThat(entered.await(10, TimeUnit.SECONDS)).as("the PutItem reached the storage").isTrue();
+      CountDownLatch released = putHeldInTheStorage(storage, writer);
 
       long start = System.nanoTime();
       RawResponse read = post(other, "GetItem", GET);
@@ -90,13 +84,7 @@ class StalledStorageTest {
     try (StatorServer server = start(storage, true);
         Socket writer = connect(server);
         Socket other = connect(server)) {
-      assertThat(post(writer, "CreateTable", CREATE_TABLE).status()).isEqualTo(200);
-      CountDownLatch entered = new CountDownLatch(1);
-      CountDownLatch released = new CountDownLatch(1);
-      storage.onlyCommits(space -> space.startsWith("table.")).holdCommits(entered, released);
-
-      send(writer, HttpProtocolTest.rawPost("PutItem", PUT));
-      assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+      CountDownLatch released = putHeldInTheStorage(storage, writer);
       send(other, HttpProtocolTest.rawPost("GetItem", GET));
       other.setSoTimeout(1_000);
       assertThatThrownBy(() -> RawResponse.read(other.getInputStream()))
@@ -229,6 +217,21 @@ class StalledStorageTest {
       System.setErr(err);
     }
     assertThat(printed.toString(UTF_8)).doesNotContain("RejectedExecutionException");
+  }
+
+  /**
+   * Creates the table through {@code writer}, then sends a PutItem the storage holds inside its
+   * commit; counting the latch down lets it go on.
+   */
+  private static CountDownLatch putHeldInTheStorage(FaultyStorage storage, Socket writer)
+      throws Exception {
+    assertThat(post(writer, "CreateTable", CREATE_TABLE).status()).isEqualTo(200);
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch released = new CountDownLatch(1);
+    storage.onlyCommits(space -> space.startsWith("table.")).holdCommits(entered, released);
+    send(writer, HttpProtocolTest.rawPost("PutItem", PUT));
+    assertThat(entered.await(10, TimeUnit.SECONDS)).as("the PutItem reached the storage").isTrue();
+    return released;
   }
 
   private static StatorServer start(FaultyStorage storage, boolean callsOnEventLoops) {
