@@ -2,6 +2,9 @@ package io.stator.engine;
 
 import io.stator.schema.Catalog;
 import io.stator.schema.TableDefinition;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -28,15 +31,31 @@ import java.util.concurrent.ConcurrentHashMap;
  * computed against a copy that another engine made stale conflicts on the catalog record, and the
  * conflict invalidates the copy ({@code Tables.conflicted}): the next attempt reads the
  * definition from the storage. Likewise a storage failure that turns out to be a table deleted
- * under the request ({@code Tables.failure}). A read (GetItem, Query) checks no version: until a
- * write or a failure of its table, it may still be served by the old definition.
+ * under the request ({@code Tables.failure}). A read (GetItem, Query, Scan) checks no version, so
+ * a copy is trusted for {@link #FRESH_FOR} only: the first use after that reads the catalog
+ * again. A read on this engine after another engine's DeleteTable is therefore
+ * ResourceNotFoundException at most that long after the delete; until then it reads the dropped
+ * space, which is empty (a table made again under the name has a space of its own, so none of
+ * its items and none of the old ones show through the old copy). DynamoDB too deletes a table
+ * asynchronously, answering reads of a DELETING table for a while.
+ *
+ * <p>Why a bound rather than a catalog check in every read: the check would be a second storage
+ * read per GetItem (on Cassandra, a second Accord transaction), where the bound costs one catalog
+ * read per table per second per engine, whatever the request rate.
  */
 final class TableCache {
-  private final Catalog catalog;
-  private final ConcurrentHashMap<String, Catalog.Entry> tables = new ConcurrentHashMap<>();
+  /** How long a loaded definition serves reads before the catalog is read again. */
+  static final Duration FRESH_FOR = Duration.ofSeconds(1);
 
-  TableCache(Catalog catalog) {
+  private record Loaded(Catalog.Entry entry, Instant at) {}
+
+  private final Catalog catalog;
+  private final Clock clock;
+  private final ConcurrentHashMap<String, Loaded> tables = new ConcurrentHashMap<>();
+
+  TableCache(Catalog catalog, Clock clock) {
     this.catalog = catalog;
+    this.clock = clock;
   }
 
   Optional<TableDefinition> get(String tableName) {
@@ -48,11 +67,23 @@ final class TableCache {
    * so one computed against a definition that changed meanwhile retries (see io.stator.index).
    */
   Optional<Catalog.Entry> entry(String tableName) {
-    Catalog.Entry entry = tables.get(tableName);
-    if (entry == null) {
-      entry = tables.computeIfAbsent(tableName, name -> catalog.get(name).orElse(null));
+    Loaded loaded = tables.get(tableName);
+    if (loaded == null || stale(loaded)) {
+      // compute holds the key's lock: one reload however many requests find the copy stale.
+      loaded = tables.compute(tableName, (name, old) ->
+          old != null && !stale(old) ? old : load(name));
     }
-    return Optional.ofNullable(entry);
+    return Optional.ofNullable(loaded).map(Loaded::entry);
+  }
+
+  private Loaded load(String tableName) {
+    Instant at = clock.instant();
+    return catalog.get(tableName).map(e -> new Loaded(e, at)).orElse(null);
+  }
+
+  private boolean stale(Loaded loaded) {
+    // abs: a clock set back (a test's, or the system's) must not keep a copy for ever.
+    return Duration.between(loaded.at(), clock.instant()).abs().compareTo(FRESH_FOR) >= 0;
   }
 
   /** Forgets a table; call after every catalog change to it (also after a failed one). */

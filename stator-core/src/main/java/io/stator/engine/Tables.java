@@ -67,7 +67,7 @@ final class Tables {
       Storage storage, Catalog catalog, EngineOptions options, Indexes indexes, Streams streams) {
     this.storage = storage;
     this.catalog = catalog;
-    this.cache = new TableCache(catalog);
+    this.cache = new TableCache(catalog, options.clock());
     this.options = options;
     this.indexes = indexes;
     this.streams = streams;
