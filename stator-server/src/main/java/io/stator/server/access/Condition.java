@@ -12,14 +12,17 @@ import java.util.Set;
  *
  * <p>IAM's rules, for the keys of a DynamoDB request: a key the request does not have matches no
  * positive operator and every negated one; {@code ForAllValues} holds when every value of the
- * request matches (so also when it has none), {@code ForAnyValue} when one does.
+ * request matches (so also when it has none), {@code ForAnyValue} when one does. An operator
+ * ending in {@code IfExists} also holds when the request has no value of the key.
  */
-record Condition(String operator, Qualifier qualifier, String key, List<String> values) {
+record Condition(String operator, Qualifier qualifier, String key, List<String> values,
+    boolean ifExists) {
   enum Qualifier { NONE, FOR_ALL_VALUES, FOR_ANY_VALUE }
 
   /** The keys Stator evaluates, lower case, and whether each may have several values. */
   static final Map<String, Boolean> KEYS = Map.of(
       "dynamodb:leadingkeys", true,
+      "dynamodb:attributes", true,
       "dynamodb:select", false,
       "dynamodb:returnvalues", false);
 
@@ -38,22 +41,27 @@ record Condition(String operator, Qualifier qualifier, String key, List<String> 
       qualifier = Qualifier.FOR_ANY_VALUE;
       operator = operator.substring("ForAnyValue:".length());
     }
+    boolean ifExists = operator.endsWith("IfExists");
+    if (ifExists) {
+      operator = operator.substring(0, operator.length() - "IfExists".length());
+    }
     if (!OPERATORS.contains(operator)) {
       throw new IllegalArgumentException(where + ": the condition operator " + qualifiedOperator
           + " is not supported (" + String.join(", ", OPERATORS.stream().sorted().toList())
-          + ", with ForAllValues: or ForAnyValue:)");
+          + ", with ForAllValues: or ForAnyValue:, and IfExists)");
     }
     String lower = key.toLowerCase(Locale.ROOT);
     Boolean multiValued = KEYS.get(lower);
     if (multiValued == null) {
       throw new IllegalArgumentException(where + ": the condition key " + key
-          + " is not supported (dynamodb:LeadingKeys, dynamodb:Select, dynamodb:ReturnValues)");
+          + " is not supported (dynamodb:LeadingKeys, dynamodb:Attributes, dynamodb:Select,"
+          + " dynamodb:ReturnValues)");
     }
     if (multiValued && qualifier == Qualifier.NONE) {
       throw new IllegalArgumentException(where + ": " + key + " has several values: use"
           + " ForAllValues:" + operator + " or ForAnyValue:" + operator);
     }
-    return new Condition(operator, qualifier, lower, List.copyOf(values));
+    return new Condition(operator, qualifier, lower, List.copyOf(values), ifExists);
   }
 
   /** Whether the condition holds, or null when the request's values of its key are unknown. */
@@ -61,6 +69,9 @@ record Condition(String operator, Qualifier qualifier, String key, List<String> 
     List<String> actual = context.values(key);
     if (actual == RequestContext.UNKNOWN) {
       return null;
+    }
+    if (ifExists && actual == null) {
+      return true;
     }
     boolean negated = operator.contains("Not");
     switch (qualifier) {

@@ -52,6 +52,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
  * The permissions a request needs, as DynamoDB's authorization reference lists them: the
@@ -121,6 +124,7 @@ public final class RequestedAccess {
       if (c != null) {
         c.select = r.select();
         c.query = r;
+        c.attributes(() -> AccessedAttributes.of(r));
       }
     } else if (request instanceof ScanRequest r) {
       Context c = add(out, action, index(r.tableName(), r.indexName()), r.tableName(),
@@ -128,12 +132,14 @@ public final class RequestedAccess {
       if (c != null) {
         c.select = r.select();
         c.noKeys = true;
+        c.attributes(() -> AccessedAttributes.of(r));
       }
     } else if (request instanceof BatchGetItemRequest r && r.requestItems() != null) {
       r.requestItems().forEach((t, keys) -> {
         Context c = add(out, action, table(t), t, null);
         if (c != null && keys != null && keys.keys() != null) {
           c.keys.addAll(keys.keys());
+          c.attributes(() -> AccessedAttributes.ofBatchGet(keys));
         }
       });
     } else if (request instanceof BatchWriteItemRequest r && r.requestItems() != null) {
@@ -146,6 +152,9 @@ public final class RequestedAccess {
             c.keys.add(w.deleteRequest().key());
           }
         }
+        if (c != null) {
+          c.attributes(() -> AccessedAttributes.ofItems(c.keys));
+        }
       });
     } else if (request instanceof TransactWriteItemsRequest r && r.transactItems() != null) {
       r.transactItems().forEach(item -> transactWrite(out, item));
@@ -153,7 +162,7 @@ public final class RequestedAccess {
       for (TransactGetItem item : r.transactItems()) {
         if (item != null && item.get() != null) {
           String t = item.get().tableName();
-          keyOf(add(out, "dynamodb:GetItem", table(t), t, null), item.get().key());
+          touches(add(out, "dynamodb:GetItem", table(t), t, null), item.get().key(), item.get());
         }
       }
     } else if (request instanceof ExecuteStatementRequest r) {
@@ -221,6 +230,7 @@ public final class RequestedAccess {
 
   /** The key (or item) and ReturnValues of the single-item operations. */
   private static void item(Context c, Object request) {
+    c.attributes(() -> AccessedAttributes.of(request));
     if (request instanceof GetItemRequest r) {
       keyOf(c, r.key());
     } else if (request instanceof PutItemRequest r) {
@@ -238,6 +248,14 @@ public final class RequestedAccess {
   private static void keyOf(Context c, Map<String, AttributeValue> key) {
     if (c != null && key != null) {
       c.keys.add(key);
+    }
+  }
+
+  /** One action of a transaction: its key, and the attributes it names. */
+  private static void touches(Context c, Map<String, AttributeValue> key, Object action) {
+    keyOf(c, key);
+    if (c != null) {
+      c.attributes(() -> AccessedAttributes.of(action));
     }
   }
 
@@ -302,20 +320,22 @@ public final class RequestedAccess {
     }
     if (item.put() != null) {
       String t = item.put().tableName();
-      keyOf(add(out, "dynamodb:PutItem", table(t), t, null), item.put().item());
+      touches(add(out, "dynamodb:PutItem", table(t), t, null), item.put().item(), item.put());
     }
     if (item.update() != null) {
       String t = item.update().tableName();
-      keyOf(add(out, "dynamodb:UpdateItem", table(t), t, null), item.update().key());
+      touches(add(out, "dynamodb:UpdateItem", table(t), t, null), item.update().key(),
+          item.update());
     }
     if (item.delete() != null) {
       String t = item.delete().tableName();
-      keyOf(add(out, "dynamodb:DeleteItem", table(t), t, null), item.delete().key());
+      touches(add(out, "dynamodb:DeleteItem", table(t), t, null), item.delete().key(),
+          item.delete());
     }
     if (item.conditionCheck() != null) {
       String t = item.conditionCheck().tableName();
-      keyOf(add(out, "dynamodb:ConditionCheckItem", table(t), t, null),
-          item.conditionCheck().key());
+      touches(add(out, "dynamodb:ConditionCheckItem", table(t), t, null),
+          item.conditionCheck().key(), item.conditionCheck());
     }
   }
 
@@ -361,6 +381,8 @@ public final class RequestedAccess {
     String select;
     String returnValues;
     private List<String> leadingKeys;
+    private final List<Supplier<List<String>>> attributeSources = new ArrayList<>();
+    private List<String> attributes;
 
     Context(String table, String index) {
       this.table = table;
@@ -379,9 +401,38 @@ public final class RequestedAccess {
             leadingKeys = leadingKeys();
           }
           return leadingKeys;
+        case "dynamodb:attributes":
+          if (attributes == null) {
+            attributes = attributes();
+          }
+          return attributes;
         default:
           return null;
       }
+    }
+
+    /** Adds the attribute names of one read or write this permission covers, found if asked. */
+    void attributes(Supplier<List<String>> source) {
+      attributeSources.add(source);
+    }
+
+    /** The names every read and write of this permission touches, null for none, or UNKNOWN. */
+    private List<String> attributes() {
+      if (keysUnknown) {
+        return UNKNOWN;
+      }
+      if (attributeSources.isEmpty()) {
+        return null;
+      }
+      Set<String> names = new TreeSet<>();
+      for (Supplier<List<String>> source : attributeSources) {
+        List<String> some = source.get();
+        if (some == UNKNOWN) {
+          return UNKNOWN;
+        }
+        names.addAll(some);
+      }
+      return List.copyOf(names);
     }
 
     private List<String> leadingKeys() {

@@ -75,6 +75,15 @@ class AccessControlTest {
             "Condition": {"StringEquals": {"dynamodb:ReturnValues": "ALL_OLD"}}},
            {"Effect": "Allow", "Action": "dynamodb:Scan", "Resource": "ARN_Orders",
             "Condition": {"StringEquals": {"dynamodb:Select": "COUNT"}}}]}},
+        {"UserName": "carol",
+         "AccessKeys": [{"AccessKeyId": "AKIDCAROL", "SecretAccessKey": "carol-secret"}],
+         "Policy": {"Version": "2012-10-17", "Statement": [
+           {"Effect": "Allow", "Action": ["dynamodb:GetItem", "dynamodb:PutItem",
+                                          "dynamodb:UpdateItem", "dynamodb:Query"],
+            "Resource": "ARN_Orders",
+            "Condition": {"ForAllValues:StringEquals":
+                            {"dynamodb:Attributes": ["id", "customer", "note"]},
+                          "StringEqualsIfExists": {"dynamodb:Select": "SPECIFIC_ATTRIBUTES"}}}]}},
         {"UserName": "creator",
          "AccessKeys": [{"AccessKeyId": "AKIDCREATOR", "SecretAccessKey": "creator-secret"}],
          "Policy": {"Version": "2012-10-17", "Statement": [
@@ -314,6 +323,51 @@ class AccessControlTest {
           .returnValues("ALL_OLD")))).endsWith("with an explicit deny in an identity-based policy");
       assertThat(alice.scan(b -> b.tableName("Orders").select("COUNT")).count()).isOne();
       denied(() -> alice.scan(b -> b.tableName("Orders")));
+    }
+  }
+
+  @Test
+  void conditionsOnAttributesNameEveryAttributeARequestTouches() {
+    admin.putItem(b -> b.tableName("Orders").item(Map.of("id", AttributeValue.fromS("o1"),
+        "customer", AttributeValue.fromS("carol"), "secret", AttributeValue.fromS("s"))));
+    Map<String, AttributeValue> key = Map.of("id", AttributeValue.fromS("o1"));
+    try (DynamoDbClient carol = client("AKIDCAROL", "carol-secret")) {
+      assertThat(carol.getItem(b -> b.tableName("Orders").key(key)
+          .projectionExpression("id, customer")).item()).containsOnlyKeys("id", "customer");
+      // no projection reads every attribute, the secret one too
+      denied(() -> carol.getItem(b -> b.tableName("Orders").key(key)));
+      denied(() -> carol.getItem(b -> b.tableName("Orders").key(key)
+          .projectionExpression("id, #s").expressionAttributeNames(Map.of("#s", "secret"))));
+
+      carol.putItem(b -> b.tableName("Orders").item(Map.of("id", AttributeValue.fromS("o2"),
+          "note", AttributeValue.fromS("n"))));
+      denied(() -> carol.putItem(b -> b.tableName("Orders").item(Map.of(
+          "id", AttributeValue.fromS("o3"), "secret", AttributeValue.fromS("x")))));
+      denied(() -> carol.putItem(b -> b.tableName("Orders").item(Map.of(
+          "id", AttributeValue.fromS("o3"))).conditionExpression("attribute_not_exists(secret)")));
+      assertThat(admin.getItem(b -> b.tableName("Orders")
+          .key(Map.of("id", AttributeValue.fromS("o3")))).hasItem()).isFalse();
+
+      carol.updateItem(b -> b.tableName("Orders").key(key).updateExpression("SET note = :n")
+          .expressionAttributeValues(Map.of(":n", AttributeValue.fromS("seen"))));
+      denied(() -> carol.updateItem(b -> b.tableName("Orders").key(key)
+          .updateExpression("SET note = #s").expressionAttributeNames(Map.of("#s", "secret"))));
+      denied(() -> carol.updateItem(b -> b.tableName("Orders").key(key)
+          .updateExpression("SET note = :n").returnValues("ALL_NEW")
+          .expressionAttributeValues(Map.of(":n", AttributeValue.fromS("n")))));
+      assertThat(admin.getItem(b -> b.tableName("Orders").key(key)).item().get("note").s())
+          .isEqualTo("seen");
+
+      assertThat(carol.query(b -> b.tableName("Orders").keyConditionExpression("id = :v")
+          .expressionAttributeValues(Map.of(":v", AttributeValue.fromS("o1")))
+          .select("SPECIFIC_ATTRIBUTES").projectionExpression("note")).items())
+          .containsExactly(Map.of("note", AttributeValue.fromS("seen")));
+      denied(() -> carol.query(b -> b.tableName("Orders").keyConditionExpression("id = :v")
+          .expressionAttributeValues(Map.of(":v", AttributeValue.fromS("o1")))));
+      denied(() -> carol.query(b -> b.tableName("Orders").keyConditionExpression("id = :v")
+          .filterExpression("size(secret) > :n").projectionExpression("note")
+          .expressionAttributeValues(Map.of(":v", AttributeValue.fromS("o1"),
+              ":n", AttributeValue.fromN("0")))));
     }
   }
 
