@@ -106,7 +106,7 @@ record KeyedWhere(Map<String, AttributeValue> key, Term condition) {
    * The values {@code keyName = value} (either way round) names, or with {@code in} those of
    * {@code keyName IN [values]}; null for a conjunct that names none.
    */
-  private static List<Term> keyValues(Term conjunct, String keyName, boolean in) {
+  static List<Term> keyValues(Term conjunct, String keyName, boolean in) {
     Term value = keyValue(conjunct, keyName);
     if (value != null) {
       return List.of(value);

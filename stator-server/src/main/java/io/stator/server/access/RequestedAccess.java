@@ -166,14 +166,18 @@ public final class RequestedAccess {
         }
       }
     } else if (request instanceof ExecuteStatementRequest r) {
-      statement(out, r.statement());
+      statement(out, r.statement(), r.parameters());
     } else if (request instanceof BatchExecuteStatementRequest r && r.statements() != null) {
       for (BatchStatementRequest s : r.statements()) {
-        statement(out, s == null ? null : s.statement());
+        if (s != null) {
+          statement(out, s.statement(), s.parameters());
+        }
       }
     } else if (request instanceof ExecuteTransactionRequest r && r.transactStatements() != null) {
       for (ParameterizedStatement s : r.transactStatements()) {
-        statement(out, s == null ? null : s.statement());
+        if (s != null) {
+          statement(out, s.statement(), s.parameters());
+        }
       }
     } else if (request instanceof PutResourcePolicyRequest r) {
       add(out, action, r.resourceArn(), null, null);
@@ -339,12 +343,13 @@ public final class RequestedAccess {
     }
   }
 
-  private void statement(Needed out, String statement) {
+  private void statement(Needed out, String statement, List<AttributeValue> parameters) {
     StatementTarget target = statement == null ? null : StatementTarget.of(statement);
     if (target != null) {
       Context c = add(out, "dynamodb:" + target.action(), index(target.table(), target.index()),
           target.table(), target.index());
-      c.keysUnknown = true; // the statement's keys are not derived from its WHERE yet
+      c.statements.add(new ParameterizedStatement(statement, parameters, null));
+      c.attributesUnknown = true; // a statement's attributes are not derived from its text
     }
   }
 
@@ -377,7 +382,9 @@ public final class RequestedAccess {
     final List<Map<String, AttributeValue>> keys = new ArrayList<>();
     QueryRequest query;
     boolean noKeys;
-    boolean keysUnknown;
+    boolean attributesUnknown;
+    /** The PartiQL statements this permission covers; their keys are read from their text. */
+    final List<ParameterizedStatement> statements = new ArrayList<>();
     String select;
     String returnValues;
     private List<String> leadingKeys;
@@ -418,7 +425,7 @@ public final class RequestedAccess {
 
     /** The names every read and write of this permission touches, null for none, or UNKNOWN. */
     private List<String> attributes() {
-      if (keysUnknown) {
+      if (attributesUnknown) {
         return UNKNOWN;
       }
       if (attributeSources.isEmpty()) {
@@ -436,10 +443,7 @@ public final class RequestedAccess {
     }
 
     private List<String> leadingKeys() {
-      if (keysUnknown) {
-        return UNKNOWN;
-      }
-      if (noKeys || table == null || (keys.isEmpty() && query == null)) {
+      if (noKeys || table == null || (keys.isEmpty() && query == null && statements.isEmpty())) {
         return List.of();
       }
       String partitionKey = schemas.partitionKey(table, index);
@@ -447,6 +451,14 @@ public final class RequestedAccess {
         return UNKNOWN;
       }
       List<String> out = new ArrayList<>();
+      for (ParameterizedStatement s : statements) {
+        List<AttributeValue> values =
+            StatementTarget.leadingKeys(s.statement(), s.parameters(), partitionKey);
+        if (values == null) {
+          return UNKNOWN;
+        }
+        values.forEach(v -> out.add(AttributeValue.keyText(v)));
+      }
       if (query != null) {
         AttributeValue value = LeadingKeys.ofQuery(query, partitionKey);
         if (value == null) {

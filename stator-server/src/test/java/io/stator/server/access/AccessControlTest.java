@@ -67,7 +67,8 @@ class AccessControlTest {
          "Policy": {"Version": "2012-10-17", "Statement": [
            {"Effect": "Allow", "Action": ["dynamodb:GetItem", "dynamodb:PutItem",
                                           "dynamodb:Query", "dynamodb:BatchWriteItem",
-                                          "dynamodb:PartiQLSelect"],
+                                          "dynamodb:PartiQLSelect", "dynamodb:PartiQLUpdate",
+                                          "dynamodb:PartiQLInsert"],
             "Resource": "ARN_Orders",
             "Condition": {"ForAllValues:StringEquals":
                             {"dynamodb:LeadingKeys": ["${aws:username}"]}}},
@@ -316,9 +317,31 @@ class AccessControlTest {
           WriteRequest.builder().putRequest(p -> p.item(item("alice"))).build(),
           WriteRequest.builder().putRequest(p -> p.item(item("bob"))).build())))));
       assertThat(admin.scan(b -> b.tableName("Orders")).count()).isOne();
-      // a PartiQL statement's keys are not judged yet: refused, never let through
+      // a PartiQL statement's leading keys are read from its text and parameters
+      assertThat(alice.executeStatement(b -> b.statement(
+          "SELECT * FROM \"Orders\" WHERE id = 'alice'")).items()).hasSize(1);
+      assertThat(alice.executeStatement(b -> b.statement(
+          "SELECT * FROM \"Orders\" WHERE id = ? AND customer = 'alice'")
+          .parameters(AttributeValue.fromS("alice"))).items()).hasSize(1);
       denied(() -> alice.executeStatement(b -> b.statement(
-          "SELECT * FROM \"Orders\" WHERE id = 'alice'")));
+          "SELECT * FROM \"Orders\" WHERE id = ?").parameters(AttributeValue.fromS("bob"))));
+      denied(() -> alice.executeStatement(b -> b.statement(
+          "SELECT * FROM \"Orders\" WHERE id IN ['alice', 'bob']")));
+      // keys only inside an OR, and a SELECT that scans, cannot be judged: refused
+      denied(() -> alice.executeStatement(b -> b.statement(
+          "SELECT * FROM \"Orders\" WHERE id = 'alice' OR id = 'bob'")));
+      denied(() -> alice.executeStatement(b -> b.statement("SELECT * FROM \"Orders\"")));
+      alice.executeStatement(b -> b.statement(
+          "UPDATE \"Orders\" SET note = 'mine' WHERE id = 'alice'"));
+      denied(() -> alice.executeStatement(b -> b.statement(
+          "UPDATE \"Orders\" SET note = 'mine' WHERE id = 'bob'")));
+      denied(() -> alice.executeStatement(b -> b.statement("INSERT INTO \"Orders\" VALUE ?")
+          .parameters(AttributeValue.fromM(item("bob")))));
+      denied(() -> alice.batchExecuteStatement(b -> b.statements(
+          s -> s.statement("SELECT * FROM \"Orders\" WHERE id = 'alice'"),
+          s -> s.statement("SELECT * FROM \"Orders\" WHERE id = 'bob'"))));
+      assertThat(admin.getItem(b -> b.tableName("Orders")
+          .key(Map.of("id", AttributeValue.fromS("bob")))).hasItem()).isFalse();
       assertThat(denied(() -> alice.putItem(b -> b.tableName("Orders").item(item("alice"))
           .returnValues("ALL_OLD")))).endsWith("with an explicit deny in an identity-based policy");
       assertThat(alice.scan(b -> b.tableName("Orders").select("COUNT")).count()).isOne();
