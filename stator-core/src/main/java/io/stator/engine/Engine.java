@@ -89,6 +89,7 @@ import io.stator.capacity.SavedPartitions;
 import io.stator.index.Indexes;
 import io.stator.schema.Catalog;
 import io.stator.schema.IndexDefinition;
+import io.stator.schema.OrphanSpaces;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.GroupCommit;
 import io.stator.storage.Storage;
@@ -199,7 +200,8 @@ import java.util.List;
  *       ClientRequestTokens}; applied ones are stored, {@link StoredRequestTokens});
  *   <li>the capacity model's partitions and counters ({@link CapacityModel}, its split points
  *       saved in the storage);
- *   <li>background threads: the GSI propagator and backfills, and the Time to Live sweeper.
+ *   <li>background threads: the GSI propagator and backfills, the Time to Live sweeper, and
+ *       {@link Housekeeping} (orphan spaces, seen unused in memory between looks).
  * </ul>
  *
  * Everything else is the storage's: a DeleteTable racing a PutItem, or two UpdateItems on one
@@ -256,11 +258,16 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
   private final OnDemandBackups backups;
   private final String region;
   private final Streams streams;
+  private final Housekeeping housekeeping;
 
   public Engine(Storage storage, EngineOptions options) {
     this.storage = storage;
     Catalog catalog = new Catalog(storage);
-    catalog.dropOrphanSpaces();
+    // The first look only notes the unused spaces: on a shared store they may be those of
+    // another server's CreateTable in progress (see OrphanSpaces); later looks drop them.
+    OrphanSpaces orphans = new OrphanSpaces(catalog, storage, options.clock());
+    orphans.look();
+    this.housekeeping = new Housekeeping(List.of(() -> orphans.look()));
     // Streams follow the capacity model's partitions (one shard per partition); the model is
     // made below, and only asked once requests arrive.
     this.streams =
@@ -303,6 +310,11 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
             storage, catalog, clock, options.timeToLiveSweepInterval(),
             items::deleteExpired);
     sweeper.startIfNeeded();
+  }
+
+  /** Runs the housekeeping chores now (tests; otherwise they run every minute). */
+  void housekeepNow() {
+    housekeeping.runNow();
   }
 
   private long spaceSize(String space) {
@@ -671,6 +683,7 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
     // The sweeper first (its deletes stage index changes), then the propagator and backfills,
     // then the storage they all write to.
     try {
+      housekeeping.close();
       backups.close();
       continuousBackups.close();
       sweeper.close();

@@ -38,6 +38,7 @@ import io.stator.api.streams.Record;
 import io.stator.api.streams.Shard;
 import io.stator.capacity.ManualClock;
 import io.stator.schema.Catalog;
+import io.stator.schema.OrphanSpaces;
 import io.stator.storage.memory.MemoryStorage;
 import io.stator.value.AttributeValue;
 import java.time.Duration;
@@ -163,11 +164,14 @@ class IndexedStreamedWritesTest {
     assertThat(storage.spaces())
         .contains(definition.enabledStream().space(definition.tableId()));
 
-    // Spaces no table refers to, of every kind, go at the next start; the table's stay.
+    // Spaces no table refers to, of every kind, go once seen unused from the start on for the
+    // grace period; the table's stay.
     storage.createSpace("collections.gone");
     storage.createSpace("stream.gone.1");
     db.close();
     db = open(EngineOptions.defaults().withItemCollectionSizeLimit(collectionSize(first)));
+    clock.advance(OrphanSpaces.GRACE);
+    db.housekeepNow();
     assertThat(storage.spaces()).doesNotContain("collections.gone", "stream.gone.1")
         .contains(definition.itemCollections(),
             definition.enabledStream().space(definition.tableId()));
