@@ -349,7 +349,10 @@ public final class RequestedAccess {
       Context c = add(out, "dynamodb:" + target.action(), index(target.table(), target.index()),
           target.table(), target.index());
       c.statements.add(new ParameterizedStatement(statement, parameters, null));
-      c.attributesUnknown = true; // a statement's attributes are not derived from its text
+      c.attributes(() -> {
+        List<String> names = StatementTarget.attributes(statement, parameters);
+        return names == null ? RequestContext.UNKNOWN : names;
+      });
     }
   }
 
@@ -382,7 +385,6 @@ public final class RequestedAccess {
     final List<Map<String, AttributeValue>> keys = new ArrayList<>();
     QueryRequest query;
     boolean noKeys;
-    boolean attributesUnknown;
     /** The PartiQL statements this permission covers; their keys are read from their text. */
     final List<ParameterizedStatement> statements = new ArrayList<>();
     String select;
@@ -425,9 +427,6 @@ public final class RequestedAccess {
 
     /** The names every read and write of this permission touches, null for none, or UNKNOWN. */
     private List<String> attributes() {
-      if (attributesUnknown) {
-        return UNKNOWN;
-      }
       if (attributeSources.isEmpty()) {
         return null;
       }

@@ -80,7 +80,8 @@ class AccessControlTest {
          "AccessKeys": [{"AccessKeyId": "AKIDCAROL", "SecretAccessKey": "carol-secret"}],
          "Policy": {"Version": "2012-10-17", "Statement": [
            {"Effect": "Allow", "Action": ["dynamodb:GetItem", "dynamodb:PutItem",
-                                          "dynamodb:UpdateItem", "dynamodb:Query"],
+                                          "dynamodb:UpdateItem", "dynamodb:Query",
+                                          "dynamodb:PartiQLSelect", "dynamodb:PartiQLUpdate"],
             "Resource": "ARN_Orders",
             "Condition": {"ForAllValues:StringEquals":
                             {"dynamodb:Attributes": ["id", "customer", "note"]},
@@ -391,6 +392,21 @@ class AccessControlTest {
           .filterExpression("size(secret) > :n").projectionExpression("note")
           .expressionAttributeValues(Map.of(":v", AttributeValue.fromS("o1"),
               ":n", AttributeValue.fromN("0")))));
+
+      // PartiQL: the attributes a statement names, read from its text
+      assertThat(carol.executeStatement(b -> b.statement(
+          "SELECT id, note FROM \"Orders\" WHERE id = 'o1'")).items()).hasSize(1);
+      denied(() -> carol.executeStatement(b -> b.statement(
+          "SELECT * FROM \"Orders\" WHERE id = 'o1'")));
+      denied(() -> carol.executeStatement(b -> b.statement(
+          "SELECT note FROM \"Orders\" WHERE id = 'o1' AND secret = 's'")));
+      carol.executeStatement(b -> b.statement(
+          "UPDATE \"Orders\" SET note = 'partiql' WHERE id = 'o1'"));
+      denied(() -> carol.executeStatement(b -> b.statement(
+          "UPDATE \"Orders\" SET secret = 'p' WHERE id = 'o1'")));
+      assertThat(admin.getItem(b -> b.tableName("Orders").key(key)).item())
+          .containsEntry("note", AttributeValue.fromS("partiql"))
+          .containsEntry("secret", AttributeValue.fromS("s"));
     }
   }
 
