@@ -105,6 +105,28 @@ class TlsTest {
   }
 
   @Test
+  void theAwsCliGivenTheCertificateIsServedOverHttps() throws Exception {
+    assumeTrue(opensslInstalled(), "openssl is not installed");
+    assumeTrue(AwsCli.installed(), "the AWS CLI is not installed");
+    Path[] pem = certificate();
+    try (StatorServer server = StatorServer.start("127.0.0.1", 0, Stator.inMemory(), "us-east-1",
+        true, 1, ServerLimits.defaults(), null, Tls.fromPem(pem[0].toFile(), pem[1].toFile()))) {
+      URI https = URI.create("https://localhost:" + server.port());
+      AwsCli.Run created = AwsCli.dynamodb(https, "create-table", "--table-name", "Secure",
+          "--attribute-definitions", "AttributeName=id,AttributeType=S",
+          "--key-schema", "AttributeName=id,KeyType=HASH", "--billing-mode", "PAY_PER_REQUEST",
+          "--ca-bundle", pem[0].toString());
+      assertThat(created.exit()).as(created.err()).isZero();
+      AwsCli.Run listed = AwsCli.dynamodb(https, "list-tables", "--ca-bundle", pem[0].toString());
+      assertThat(listed.exit()).as(listed.err()).isZero();
+      assertThat(listed.out()).contains("\"Secure\"");
+      AwsCli.Run untrusting = AwsCli.dynamodb(https, "list-tables");
+      assertThat(untrusting.exit()).isNotZero();
+      assertThat(untrusting.err()).containsIgnoringCase("certificate verify failed");
+    }
+  }
+
+  @Test
   void aSelfSignedCertificateIsMadeOnceAndServes() throws Exception {
     Path tls = dir.resolve("stator-tls");
     try (StatorServer server = StatorServer.start("127.0.0.1", 0, Stator.inMemory(), "us-east-1",

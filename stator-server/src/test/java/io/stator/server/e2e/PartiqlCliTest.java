@@ -3,15 +3,10 @@ package io.stator.server.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import io.stator.server.AwsCli;
+import io.stator.server.AwsCli.Run;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
@@ -22,43 +17,8 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
  * checked through the SDK afterwards. Runs where an {@code aws} command is on the PATH.
  */
 class PartiqlCliTest extends EndToEndTest {
-  private record Run(int exit, String out, String err) {}
-
   private Run aws(String... arguments) {
-    List<String> command = new ArrayList<>(List.of("aws", "dynamodb"));
-    command.addAll(List.of(arguments));
-    command.addAll(List.of("--endpoint-url", endpoint.uri().toString(), "--region", "us-east-1",
-        "--output", "json"));
-    try {
-      Path out = Files.createTempFile("aws-out", ".json");
-      Path err = Files.createTempFile("aws-err", ".txt");
-      ProcessBuilder builder = new ProcessBuilder(command)
-          .redirectOutput(out.toFile()).redirectError(err.toFile());
-      builder.environment().putAll(Map.of(
-          "AWS_ACCESS_KEY_ID", "local", "AWS_SECRET_ACCESS_KEY", "local",
-          "AWS_PAGER", "", "AWS_MAX_ATTEMPTS", "1"));
-      Process process = builder.start();
-      assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("aws finished").isTrue();
-      Run run = new Run(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-          Files.readString(err, StandardCharsets.UTF_8));
-      Files.delete(out);
-      Files.delete(err);
-      return run;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static boolean cliInstalled() {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
-      if (Files.isExecutable(Path.of(dir, "aws"))) {
-        return true;
-      }
-    }
-    return false;
+    return AwsCli.dynamodb(endpoint.uri(), arguments);
   }
 
   private Map<String, AttributeValue> get(String table, String pk, String sk) {
@@ -69,7 +29,7 @@ class PartiqlCliTest extends EndToEndTest {
 
   @Test
   void eachStatementFormRunsFromTheCli() {
-    assumeTrue(cliInstalled(), "the AWS CLI is not installed");
+    assumeTrue(AwsCli.installed(), "the AWS CLI is not installed");
     String table = createTable("pql-cli", "pk", ScalarAttributeType.S, "sk",
         ScalarAttributeType.N);
     String t = "\"" + table + "\"";
