@@ -87,6 +87,7 @@ import io.stator.capacity.ContributorInsightsUpdates;
 import io.stator.capacity.PartitionReport;
 import io.stator.capacity.SavedPartitions;
 import io.stator.index.Indexes;
+import io.stator.lease.Leases;
 import io.stator.schema.Catalog;
 import io.stator.schema.IndexDefinition;
 import io.stator.schema.OrphanSpaces;
@@ -267,7 +268,8 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
     // another server's CreateTable in progress (see OrphanSpaces); later looks drop them.
     OrphanSpaces orphans = new OrphanSpaces(catalog, storage, options.clock());
     orphans.look();
-    this.housekeeping = new Housekeeping(List.of(() -> orphans.look()));
+    Leases leases = new Leases(storage, options.clock());
+    this.housekeeping = new Housekeeping(List.of(() -> orphans.look()), leases);
     // Streams follow the capacity model's partitions (one shard per partition); the model is
     // made below, and only asked once requests arrive.
     this.streams =
@@ -308,13 +310,25 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
     this.sweeper =
         new TimeToLiveSweeper(
             storage, catalog, clock, options.timeToLiveSweepInterval(),
-            items::deleteExpired);
+            items::deleteExpired, leases);
     sweeper.startIfNeeded();
   }
 
-  /** Runs the housekeeping chores now (tests; otherwise they run every minute). */
-  void housekeepNow() {
-    housekeeping.runNow();
+  /**
+   * Runs the housekeeping chores now if this engine holds their lease (tests; otherwise they run
+   * every minute); false when another engine holds it.
+   */
+  boolean housekeepNow() {
+    return housekeeping.runNow();
+  }
+
+  /**
+   * One background round of the Time to Live sweep now, if this engine holds its lease (tests;
+   * otherwise rounds run every sweep interval); the items it deleted, or -1 when another engine
+   * holds the lease.
+   */
+  long backgroundSweepNow() {
+    return sweeper.backgroundRoundIfHeld();
   }
 
   private long spaceSize(String space) {

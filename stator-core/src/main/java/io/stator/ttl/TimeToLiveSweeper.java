@@ -3,6 +3,7 @@ package io.stator.ttl;
 import io.stator.api.DynamoDbException;
 import io.stator.expression.ConditionExpression;
 import io.stator.item.ItemCodec;
+import io.stator.lease.Leases;
 import io.stator.schema.Catalog;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Storage;
@@ -58,6 +59,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * correctness. Rounds run on one daemon thread with a fixed pause between them; the thread starts
  * only once some table has TTL enabled, so an engine that never uses TTL has no thread.
  *
+ * <h2>Several engines on one storage</h2>
+ *
+ * Background rounds run only on the engine that holds the lease {@value #LEASE} ({@link
+ * Leases}), taken or renewed before each round for {@link #leaseTerm} (ten seconds, or three
+ * rounds' pauses if longer), so of several servers on one store one sweeps at a time, and when
+ * it stops without giving the lease up another takes the sweep over at its first round after the
+ * term. Two engines sweeping at once (a holder paused past its term, or a forced sweep) stay
+ * correct: each delete is conditional, so an item is deleted once, with one stream record.
+ *
  * <h2>Why not an index of expiry times</h2>
  *
  * An ordered index of (expiry, key) would find expired items without scanning, but it would add a
@@ -66,6 +76,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * a scan costs nothing on the write path and is plenty for the tables Stator serves.
  */
 public final class TimeToLiveSweeper implements AutoCloseable {
+  /** The lease of the background rounds (see {@link Leases}). */
+  public static final String LEASE = "ttl-sweep";
   static final int PAGE_SIZE = 100;
   static final int PAGES_PER_TABLE = 50;
   private static final int CATALOG_PAGE = 100;
@@ -87,6 +99,8 @@ public final class TimeToLiveSweeper implements AutoCloseable {
   private final Clock clock;
   private final Duration interval;
   private final Deletes deletes;
+  private final Leases leases;
+  private final Duration leaseTerm;
 
   /** One sweep at a time: forced sweeps and background rounds take turns. */
   private final ReentrantLock sweeping = new ReentrantLock();
@@ -99,14 +113,25 @@ public final class TimeToLiveSweeper implements AutoCloseable {
 
   /**
    * @param interval the pause between background rounds; zero for no background rounds
+   * @param leases where the lease of the background rounds is held
    */
   public TimeToLiveSweeper(
-      Storage storage, Catalog catalog, Clock clock, Duration interval, Deletes deletes) {
+      Storage storage, Catalog catalog, Clock clock, Duration interval, Deletes deletes,
+      Leases leases) {
     this.storage = storage;
     this.catalog = catalog;
     this.clock = clock;
     this.interval = interval;
     this.deletes = deletes;
+    this.leases = leases;
+    Duration threeRounds = interval.multipliedBy(3);
+    this.leaseTerm = threeRounds.compareTo(Duration.ofSeconds(10)) > 0
+        ? threeRounds : Duration.ofSeconds(10);
+  }
+
+  /** How long a background round's lease lasts unless renewed by the next round. */
+  public Duration leaseTerm() {
+    return leaseTerm;
   }
 
   /**
@@ -190,7 +215,7 @@ public final class TimeToLiveSweeper implements AutoCloseable {
       return;
     }
     try {
-      round();
+      backgroundRoundIfHeld();
     } catch (RuntimeException e) {
       // A failed round must not end the background rounds (the executor would cancel them):
       // report it and try again next time.
@@ -199,6 +224,14 @@ public final class TimeToLiveSweeper implements AutoCloseable {
         e.printStackTrace();
       }
     }
+  }
+
+  /**
+   * One background round if this engine holds the sweep's lease (taking or renewing it); -1
+   * when another engine holds it and this one skips the round.
+   */
+  public long backgroundRoundIfHeld() {
+    return leases.hold(LEASE, leaseTerm) ? round() : -1;
   }
 
   /** What one page did: items deleted, and the key to continue after (null at the end). */
@@ -264,7 +297,10 @@ public final class TimeToLiveSweeper implements AutoCloseable {
     }
   }
 
-  /** Stops the background rounds, waiting for one in progress to finish its page. */
+  /**
+   * Stops the background rounds, waiting for one in progress to finish its page, and gives the
+   * lease up for another engine to take at its next round.
+   */
   @Override
   public void close() {
     closed = true;
@@ -280,6 +316,11 @@ public final class TimeToLiveSweeper implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+    }
+    try {
+      leases.release(LEASE);
+    } catch (RuntimeException e) {
+      // the storage is failing: the lease expires at the end of its term instead
     }
   }
 }

@@ -405,13 +405,13 @@ class IndexesTest {
   void deleteTableDropsIndexSpacesAndLog() {
     db.createTable(orders("Gone"));
     put(db, "Gone", order("u", "o", "p", "1", "s", "x"));
-    // catalog, resource policies, backup records, ClientRequestTokens, items, 3 indexes, change
-    // log, item collection sizes (the table has an LSI)
-    assertThat(storage.spaces()).hasSize(10);
+    // catalog, resource policies, backup records, ClientRequestTokens, leases, items, 3
+    // indexes, change log, item collection sizes (the table has an LSI)
+    assertThat(storage.spaces()).hasSize(11);
     db.deleteTable(new DeleteTableRequest("Gone"));
     assertThat(storage.spaces())
         .containsExactlyInAnyOrder(
-            "catalog", "resource-policies", "backups", "client-request-tokens");
+            "catalog", "resource-policies", "backups", "client-request-tokens", "leases");
   }
 
   @Test

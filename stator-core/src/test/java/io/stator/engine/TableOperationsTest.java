@@ -173,9 +173,9 @@ class TableOperationsTest {
         ErrorType.ResourceNotFoundException, "Requested resource not found");
     db.createTable(create("Gone", "pk", "S", null, null));
     assertThat(db.getItem(Fixtures.get("Gone", item("pk", "a"))).item()).isNull();
-    // the catalog, the resource policies, the backup records, the ClientRequestTokens and the
-    // new incarnation's items
-    assertThat(storage.spaces()).hasSize(5);
+    // the catalog, the resource policies, the backup records, the ClientRequestTokens, the
+    // leases and the new incarnation's items
+    assertThat(storage.spaces()).hasSize(6);
   }
 
   @Test

@@ -14,6 +14,7 @@ import io.stator.api.TimeToLiveSpecification;
 import io.stator.api.UpdateTimeToLiveRequest;
 import io.stator.expression.ConditionExpression;
 import io.stator.expression.Expressions;
+import io.stator.lease.Leases;
 import io.stator.schema.Catalog;
 import io.stator.storage.Commit;
 import io.stator.storage.memory.MemoryStorage;
@@ -80,7 +81,8 @@ class TimeToLiveSweeperTest {
               deletes.incrementAndGet();
               storage.commit(new Commit().delete(table.space(), key));
               return true;
-            });
+            },
+            new Leases(storage, clock));
     // a huge table does not starve a small one, and each round stops after a bounded walk
     assertThat(sweeper.round()).isEqualTo(perRound + 10);
     assertThat(sweeper.round()).isEqualTo(1000);
