@@ -2,6 +2,7 @@ package io.stator;
 
 import io.stator.capacity.CapacityMode;
 import io.stator.capacity.CapacitySettings;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 
@@ -25,6 +26,9 @@ import java.time.Duration;
  *     leaving them to the propagator; on by default, and on for every storage the command line
  *     opens: on Cassandra a GSI entry is one more write in the item's Accord transaction, on
  *     whichever node owns it. Off keeps every GSI asynchronous, as DynamoDB's are.
+ * @param exportDirectory the directory under which ExportTableToPointInTime writes and
+ *     ImportTable reads files, an S3 bucket being a directory in it; null: none, and those
+ *     operations are refused
  */
 public record EngineOptions(
     String region,
@@ -34,7 +38,8 @@ public record EngineOptions(
     CapacitySettings capacity,
     Duration gsiLag,
     long itemCollectionSizeLimit,
-    boolean synchronousGlobalIndexes) {
+    boolean synchronousGlobalIndexes,
+    Path exportDirectory) {
 
   /** One second: expired items disappear about as soon as a developer looks for them. */
   public static final Duration DEFAULT_TTL_SWEEP_INTERVAL = Duration.ofSeconds(1);
@@ -58,6 +63,14 @@ public record EngineOptions(
     if (itemCollectionSizeLimit < 0) {
       throw new IllegalArgumentException("negative item collection size limit");
     }
+  }
+
+  public EngineOptions(
+      String region, String accountId, Clock clock, Duration timeToLiveSweepInterval,
+      CapacitySettings capacity, Duration gsiLag, long itemCollectionSizeLimit,
+      boolean synchronousGlobalIndexes) {
+    this(region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag,
+        itemCollectionSizeLimit, synchronousGlobalIndexes, null);
   }
 
   public EngineOptions(
@@ -93,25 +106,25 @@ public record EngineOptions(
   public EngineOptions withRegion(String region) {
     return new EngineOptions(
         region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag,
-        itemCollectionSizeLimit, synchronousGlobalIndexes);
+        itemCollectionSizeLimit, synchronousGlobalIndexes, exportDirectory);
   }
 
   public EngineOptions withClock(Clock clock) {
     return new EngineOptions(
         region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag,
-        itemCollectionSizeLimit, synchronousGlobalIndexes);
+        itemCollectionSizeLimit, synchronousGlobalIndexes, exportDirectory);
   }
 
   public EngineOptions withTimeToLiveSweepInterval(Duration interval) {
     return new EngineOptions(
         region, accountId, clock, interval, capacity, gsiLag, itemCollectionSizeLimit,
-        synchronousGlobalIndexes);
+        synchronousGlobalIndexes, exportDirectory);
   }
 
   public EngineOptions withCapacity(CapacitySettings settings) {
     return new EngineOptions(
         region, accountId, clock, timeToLiveSweepInterval, settings, gsiLag,
-        itemCollectionSizeLimit, synchronousGlobalIndexes);
+        itemCollectionSizeLimit, synchronousGlobalIndexes, exportDirectory);
   }
 
   public EngineOptions withCapacityMode(CapacityMode mode) {
@@ -121,19 +134,26 @@ public record EngineOptions(
   public EngineOptions withGsiLag(Duration lag) {
     return new EngineOptions(
         region, accountId, clock, timeToLiveSweepInterval, capacity, lag,
-        itemCollectionSizeLimit, synchronousGlobalIndexes);
+        itemCollectionSizeLimit, synchronousGlobalIndexes, exportDirectory);
   }
 
   public EngineOptions withItemCollectionSizeLimit(long bytes) {
     return new EngineOptions(
         region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag, bytes,
-        synchronousGlobalIndexes);
+        synchronousGlobalIndexes, exportDirectory);
   }
 
   /** See {@code synchronousGlobalIndexes}: false keeps every GSI write asynchronous. */
   public EngineOptions withSynchronousGlobalIndexes(boolean synchronous) {
     return new EngineOptions(
         region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag,
-        itemCollectionSizeLimit, synchronous);
+        itemCollectionSizeLimit, synchronous, exportDirectory);
+  }
+
+  /** See {@code exportDirectory}. */
+  public EngineOptions withExportDirectory(Path directory) {
+    return new EngineOptions(
+        region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag,
+        itemCollectionSizeLimit, synchronousGlobalIndexes, directory);
   }
 }

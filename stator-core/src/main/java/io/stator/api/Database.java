@@ -149,6 +149,40 @@ public interface Database extends AutoCloseable {
     throw new DynamoDbException(ErrorType.UnknownOperationException, null);
   }
 
+  /**
+   * Exports a table with point-in-time recovery enabled, as of a time in its window, as files in
+   * a directory under the export directory; the export goes on in the background (see {@code
+   * docs/compatibility.md}).
+   */
+  default ExportTableToPointInTimeResponse exportTableToPointInTime(
+      ExportTableToPointInTimeRequest request) {
+    throw new DynamoDbException(ErrorType.UnknownOperationException, null);
+  }
+
+  default DescribeExportResponse describeExport(DescribeExportRequest request) {
+    throw new DynamoDbException(ErrorType.UnknownOperationException, null);
+  }
+
+  default ListExportsResponse listExports(ListExportsRequest request) {
+    throw new DynamoDbException(ErrorType.UnknownOperationException, null);
+  }
+
+  /**
+   * Makes a new table and fills it, in the background, with the items of files in a directory
+   * under the export directory (see {@code docs/compatibility.md}).
+   */
+  default ImportTableResponse importTable(ImportTableRequest request) {
+    throw new DynamoDbException(ErrorType.UnknownOperationException, null);
+  }
+
+  default DescribeImportResponse describeImport(DescribeImportRequest request) {
+    throw new DynamoDbException(ErrorType.UnknownOperationException, null);
+  }
+
+  default ListImportsResponse listImports(ListImportsRequest request) {
+    throw new DynamoDbException(ErrorType.UnknownOperationException, null);
+  }
+
   DescribeLimitsResponse describeLimits(DescribeLimitsRequest request);
 
   /**

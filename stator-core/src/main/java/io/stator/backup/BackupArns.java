@@ -9,13 +9,14 @@ import java.util.HexFormat;
  * creation time in milliseconds, zero-padded to 14 digits, a hyphen and 8 hex digits ({@code
  * 01489602797149-73d8d5bc}). The padding makes ids sort by creation time as text does.
  */
-final class BackupArns {
+public final class BackupArns {
   static final String BACKUP_PART = "/backup/";
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private BackupArns() {}
 
-  static String newId(Instant created) {
+  /** A new id made at {@code created}; exports and imports take theirs from here too. */
+  public static String newId(Instant created) {
     byte[] suffix = new byte[4];
     RANDOM.nextBytes(suffix);
     return String.format("%014d", created.toEpochMilli()) + "-" + HexFormat.of().formatHex(suffix);

@@ -112,6 +112,15 @@ public final class OnDemandBackups implements AutoCloseable {
     return pointInTimeRestores.restore(r);
   }
 
+  /**
+   * The table's items as of {@code at}, a time inside its recovery window, copied into a space of
+   * their own (as RestoreTableToPointInTime copies them), for an export to read while writes go
+   * on; the caller closes the copy when done.
+   */
+  public PointInTimeCopy copyAsOf(TableDefinition table, Instant at) {
+    return new PointInTimeCopy(pointInTimeRestores.copy(table, at), restores);
+  }
+
   /** Stops the restores in progress; the next start takes them up. */
   @Override
   public void close() {

@@ -111,7 +111,7 @@ final class PointInTimeRestores {
   }
 
   /** Writes the source's items as of {@code at} into a new point-in-time copy. */
-  private StoredBackup copy(TableDefinition source, Instant at) {
+  StoredBackup copy(TableDefinition source, Instant at) {
     Instant now = clock.instant();
     String id = BackupArns.newId(now);
     String arn = BackupArns.arn(tables.describe(source).tableArn(), id);

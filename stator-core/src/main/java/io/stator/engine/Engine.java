@@ -47,6 +47,12 @@ import io.stator.api.UpdateTimeToLiveResponse;
 import io.stator.api.CreateBackupRequest;
 import io.stator.api.CreateBackupResponse;
 import io.stator.api.DeleteBackupRequest;
+import io.stator.api.DescribeExportRequest;
+import io.stator.api.DescribeExportResponse;
+import io.stator.api.ExportTableToPointInTimeRequest;
+import io.stator.api.ExportTableToPointInTimeResponse;
+import io.stator.api.ListExportsRequest;
+import io.stator.api.ListExportsResponse;
 import io.stator.api.DeleteBackupResponse;
 import io.stator.api.DescribeBackupRequest;
 import io.stator.api.DescribeBackupResponse;
@@ -59,6 +65,8 @@ import io.stator.api.RestoreTableToPointInTimeRequest;
 import io.stator.api.RestoreTableToPointInTimeResponse;
 import io.stator.api.TableDescription;
 import io.stator.backup.OnDemandBackups;
+import io.stator.export.ExportDirectory;
+import io.stator.export.Exports;
 import io.stator.api.DescribeContinuousBackupsResponse;
 import io.stator.api.DescribeEndpointsRequest;
 import io.stator.api.DescribeEndpointsResponse;
@@ -257,6 +265,7 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
   private final ResourcePolicies resourcePolicies;
   private final ContinuousBackups continuousBackups;
   private final OnDemandBackups backups;
+  private final Exports exports;
   private final String region;
   private final Streams streams;
   private final Housekeeping housekeeping;
@@ -302,8 +311,11 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
     this.tagging = new Tagging(tables, options);
     this.resourcePolicies = new ResourcePolicies(storage, tables, options.clock());
     this.continuousBackups = new ContinuousBackups(tables, storage, options.clock());
-    this.backups =
-        new OnDemandBackups(storage, new BackupTables(tables, items), options.clock());
+    BackupTables backupTables = new BackupTables(tables, items);
+    this.backups = new OnDemandBackups(storage, backupTables, options.clock());
+    ExportDirectory exportDirectory = new ExportDirectory(options.exportDirectory());
+    this.exports =
+        new Exports(storage, backups, backupTables, options.clock(), exportDirectory);
     this.region = options.region();
     // The sweeper deletes through Items' delete path, so expired items leave the secondary
     // indexes (LSI entries in the same commit, GSIs through the change log) like any delete.
@@ -618,6 +630,22 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
   }
 
   @Override
+  public ExportTableToPointInTimeResponse exportTableToPointInTime(
+      ExportTableToPointInTimeRequest r) {
+    return exports.export(r);
+  }
+
+  @Override
+  public DescribeExportResponse describeExport(DescribeExportRequest r) {
+    return exports.describe(r);
+  }
+
+  @Override
+  public ListExportsResponse listExports(ListExportsRequest r) {
+    return exports.list(r);
+  }
+
+  @Override
   public DescribeContinuousBackupsResponse describeContinuousBackups(
       DescribeContinuousBackupsRequest r) {
     return continuousBackups.describe(r);
@@ -698,6 +726,7 @@ public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep
     // then the storage they all write to.
     try {
       housekeeping.close();
+      exports.close();
       backups.close();
       continuousBackups.close();
       sweeper.close();

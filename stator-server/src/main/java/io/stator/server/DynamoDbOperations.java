@@ -6,7 +6,7 @@ import java.util.Set;
  * The names of the operations of DynamoDB's API (version 2012-08-10) that Stator does not serve
  * yet, so that a request for one can say so. DynamoDB itself answers a bare
  * UnknownOperationException only for names it does not know; a user who calls, say,
- * ExportTableToPointInTime deserves to learn that it is Stator that lacks it rather than see an
+ * CreateGlobalTable deserves to learn that it is Stator that lacks it rather than see an
  * empty error message.
  */
 final class DynamoDbOperations {
@@ -15,12 +15,12 @@ final class DynamoDbOperations {
   private static final Set<String> UNSERVED =
       Set.of(
           "CreateGlobalTable",
-          "DescribeExport", "DescribeGlobalTable",
+          "DescribeGlobalTable",
           "DescribeGlobalTableSettings", "DescribeImport", "DescribeKinesisStreamingDestination",
           "DescribeTableReplicaAutoScaling", "DisableKinesisStreamingDestination",
           "EnableKinesisStreamingDestination",
-          "ExportTableToPointInTime", "ImportTable",
-          "ListExports", "ListGlobalTables", "ListImports",
+          "ImportTable",
+          "ListGlobalTables", "ListImports",
           "UpdateGlobalTable",
           "UpdateGlobalTableSettings", "UpdateKinesisStreamingDestination",
           "UpdateTableReplicaAutoScaling");

@@ -199,6 +199,15 @@ public final class Main implements Runnable {
     Path dataDir;
 
     @Option(
+        names = "--export-dir",
+        description =
+            "Directory that stands for S3 in ExportTableToPointInTime and ImportTable: an"
+                + " S3Bucket is a directory in it, an S3Prefix a path in the bucket (default:"
+                + " exports in the data directory of the RocksDB store; none in memory or on"
+                + " Cassandra, where those operations are refused until it is given).")
+    Path exportDir;
+
+    @Option(
         names = "--in-memory",
         description = "Keep all data in memory; it is gone when the server stops.")
     boolean inMemory;
@@ -407,7 +416,8 @@ public final class Main implements Runnable {
                   .withRegion(region)
                   .withTimeToLiveSweepInterval(ttlSweepInterval)
                   .withCapacityMode(mode)
-                  .withGsiLag(gsiLag));
+                  .withGsiLag(gsiLag)
+                  .withExportDirectory(exportDirectory(kind)));
       StatorServer server;
       try {
         server =
@@ -516,6 +526,14 @@ public final class Main implements Runnable {
         return "Cassandra at " + String.join(",", contactPoints) + ", keyspace " + keyspace();
       }
       return inMemory ? "in memory" : "RocksDB at " + dataDirectory();
+    }
+
+    /** Where S3 buckets are: --export-dir, else a directory in the RocksDB store's. */
+    private Path exportDirectory(String kind) {
+      if (exportDir != null) {
+        return exportDir;
+      }
+      return kind.equals("rocksdb") ? dataDirectory().resolve("exports") : null;
     }
 
     private Path dataDirectory() {

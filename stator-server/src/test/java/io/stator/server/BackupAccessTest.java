@@ -3,9 +3,11 @@ package io.stator.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.server.auth.Credentials;
 import io.stator.server.auth.SigV4;
+import io.stator.storage.memory.MemoryStorage;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +28,7 @@ import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
- * The backup operations under {@code --auth sigv4} with users and policies, through the AWS SDK:
+ * The backup and export operations under {@code --auth sigv4} with users and policies, through the AWS SDK:
  * each needs its own action on the table or backup as DynamoDB's IAM documents it, and a restore
  * the item actions on the new table, so a key that may not read a table can neither back it up
  * nor restore its backup to a table it may read; a refused request makes nothing.
@@ -57,7 +59,9 @@ class BackupAccessTest {
   void start() throws Exception {
     Path file = directory.resolve("users.json");
     Files.writeString(file, USERS);
-    server = StatorServer.start("127.0.0.1", 0, Stator.inMemory(), "us-east-1", true, 1,
+    server = StatorServer.start("127.0.0.1", 0, Stator.open(new MemoryStorage(),
+            EngineOptions.defaults().withExportDirectory(directory.resolve("exports"))),
+        "us-east-1", true, 1,
         ServerLimits.defaults(), new SigV4(Credentials.read(file), Clock.systemUTC()), null);
     admin = client("AKIDADMIN", "admin-secret");
     orders = client("AKIDORDERS", "orders-secret");
@@ -129,5 +133,27 @@ class BackupAccessTest {
     assertThat(orders.listBackups(r -> r.tableName("Secrets")).backupSummaries()).hasSize(1);
     assertThat(admin.describeBackup(r -> r.backupArn(secretsBackup)).backupDescription()
         .backupDetails().backupStatus().toString()).isEqualTo("AVAILABLE");
+  }
+
+  @Test
+  void eachExportOperationNeedsItsActionOnItsTableOrExport() {
+    for (String table : new String[] {"Orders", "Secrets"}) {
+      admin.updateContinuousBackups(r -> r.tableName(table)
+          .pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true)));
+    }
+    String mine = orders.exportTableToPointInTime(r -> r.tableArn(ARN + "Orders")
+        .s3Bucket("mine")).exportDescription().exportArn();
+    denied("dynamodb:ExportTableToPointInTime", ARN + "Secrets",
+        () -> orders.exportTableToPointInTime(r -> r.tableArn(ARN + "Secrets")
+            .s3Bucket("stolen")));
+    assertThat(Files.exists(directory.resolve("exports").resolve("stolen"))).isFalse();
+    String theirs = admin.exportTableToPointInTime(r -> r.tableArn(ARN + "Secrets")
+        .s3Bucket("kept")).exportDescription().exportArn();
+    denied("dynamodb:DescribeExport", theirs,
+        () -> orders.describeExport(r -> r.exportArn(theirs)));
+    denied("dynamodb:ListExports", "*", () -> orders.listExports(r -> r.maxResults(5)));
+    assertThat(orders.describeExport(r -> r.exportArn(mine)).exportDescription().tableArn())
+        .isEqualTo(ARN + "Orders");
+    assertThat(admin.listExports(r -> r.maxResults(5)).exportSummaries()).hasSize(2);
   }
 }

@@ -14,13 +14,14 @@ class DynamoDbOperationsTest {
     assertThat(WireProtocol.operations()).contains("TagResource", "UntagResource",
         "ListTagsOfResource", "DescribeContinuousBackups", "UpdateContinuousBackups",
         "DescribeLimits", "DescribeEndpoints", "CreateBackup", "DescribeBackup", "ListBackups",
-        "DeleteBackup", "RestoreTableFromBackup", "RestoreTableToPointInTime");
+        "DeleteBackup", "RestoreTableFromBackup", "RestoreTableToPointInTime",
+        "ExportTableToPointInTime", "DescribeExport", "ListExports");
   }
 
   @Test
   void anUnservedOperationSaysSo() {
-    assertThat(DynamoDbOperations.unservedMessage("DynamoDB_20120810.ExportTableToPointInTime"))
-        .isEqualTo("Stator does not support the DynamoDB operation ExportTableToPointInTime yet");
+    assertThat(DynamoDbOperations.unservedMessage("DynamoDB_20120810.CreateGlobalTable"))
+        .isEqualTo("Stator does not support the DynamoDB operation CreateGlobalTable yet");
     assertThat(DynamoDbOperations.unservedMessage("DynamoDB_20120810.TagResourceX")).isNull();
   }
 }

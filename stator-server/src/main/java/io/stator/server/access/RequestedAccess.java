@@ -13,6 +13,7 @@ import io.stator.api.DeleteResourcePolicyRequest;
 import io.stator.api.DeleteTableRequest;
 import io.stator.api.DescribeBackupRequest;
 import io.stator.api.DescribeContinuousBackupsRequest;
+import io.stator.api.DescribeExportRequest;
 import io.stator.api.DescribeContributorInsightsRequest;
 import io.stator.api.DescribeTableRequest;
 import io.stator.api.DescribeTimeToLiveRequest;
@@ -26,6 +27,7 @@ import io.stator.api.ParameterizedStatement;
 import io.stator.api.PutItemRequest;
 import io.stator.api.PutResourcePolicyRequest;
 import io.stator.api.QueryRequest;
+import io.stator.api.ExportTableToPointInTimeRequest;
 import io.stator.api.RestoreTableFromBackupRequest;
 import io.stator.api.RestoreTableToPointInTimeRequest;
 import io.stator.api.ScanRequest;
@@ -213,6 +215,10 @@ public final class RequestedAccess {
       if (add(out, action, tableOrArn(source), null, null) != null) {
         restoreWrites(out, r.targetTableName());
       }
+    } else if (request instanceof ExportTableToPointInTimeRequest r) {
+      add(out, action, tableOrArn(r.tableArn()), null, null);
+    } else if (request instanceof DescribeExportRequest r) {
+      add(out, action, r.exportArn(), null, null);
     } else if (request instanceof UpdateContributorInsightsRequest r) {
       add(out, action, index(r.tableName(), r.indexName()), null, null);
     } else if (request instanceof DescribeContributorInsightsRequest r) {
@@ -313,7 +319,7 @@ public final class RequestedAccess {
   private static boolean namesNoResource(String operation) {
     return switch (operation) {
       case "ListTables", "DescribeLimits", "DescribeEndpoints", "ListContributorInsights",
-          "ListBackups", "DynamoDBStreams_20120810.ListStreams" -> true;
+          "ListBackups", "ListExports", "DynamoDBStreams_20120810.ListStreams" -> true;
       default -> false;
     };
   }

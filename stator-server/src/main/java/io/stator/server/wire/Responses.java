@@ -273,7 +273,7 @@ final class Responses {
     out.writeEndObject();
   }
 
-  private static void attributeDef(JsonGenerator out, AttributeDefinition d) throws IOException {
+  static void attributeDef(JsonGenerator out, AttributeDefinition d) throws IOException {
     out.writeStartObject();
     string(out, "AttributeName", d.attributeName());
     string(out, "AttributeType", d.attributeType());

@@ -307,6 +307,24 @@ public final class WireProtocol {
                   Database::restoreTableToPointInTime,
                   BackupResponses::restoreTableToPointInTime)),
           Map.entry(
+              "ExportTableToPointInTime",
+              new Operation<>(
+                  ExportRequests::exportTableToPointInTime,
+                  Database::exportTableToPointInTime,
+                  ExportResponses::exportTableToPointInTime)),
+          Map.entry(
+              "DescribeExport",
+              new Operation<>(
+                  ExportRequests::describeExport,
+                  Database::describeExport,
+                  ExportResponses::describeExport)),
+          Map.entry(
+              "ListExports",
+              new Operation<>(
+                  ExportRequests::listExports,
+                  Database::listExports,
+                  ExportResponses::listExports)),
+          Map.entry(
               "DescribeLimits",
               new Operation<>(
                   SettingsRequests::describeLimits,

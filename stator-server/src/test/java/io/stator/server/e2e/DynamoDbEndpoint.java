@@ -1,5 +1,6 @@
 package io.stator.server.e2e;
 
+import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.api.Database;
 import io.stator.engine.Engine;
@@ -38,6 +39,7 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 final class DynamoDbEndpoint implements AutoCloseable {
   private final Target target;
   private final Path dataDirectory;
+  private final Path exportDirectory;
   private final Map<String, String> lastResponseHeaders = new ConcurrentHashMap<>();
   private StatorServer server;
   private Database database;
@@ -45,21 +47,26 @@ final class DynamoDbEndpoint implements AutoCloseable {
   private DynamoDbStreamsClient streamsClient;
   private URI uri;
 
-  private DynamoDbEndpoint(Target target, Path dataDirectory) {
+  private DynamoDbEndpoint(Target target, Path dataDirectory, Path exportDirectory) {
     this.target = target;
     this.dataDirectory = dataDirectory;
+    this.exportDirectory = exportDirectory;
   }
 
   static DynamoDbEndpoint start(Target target) {
     Path dataDirectory = null;
-    if (target.isDurable()) {
-      try {
+    Path exportDirectory = null;
+    try {
+      if (target.isDurable()) {
         dataDirectory = Files.createTempDirectory("stator-e2e-");
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
       }
+      if (target != Target.EXTERNAL) {
+        exportDirectory = Files.createTempDirectory("stator-e2e-exports-");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    DynamoDbEndpoint endpoint = new DynamoDbEndpoint(target, dataDirectory);
+    DynamoDbEndpoint endpoint = new DynamoDbEndpoint(target, dataDirectory, exportDirectory);
     endpoint.open();
     return endpoint;
   }
@@ -68,7 +75,8 @@ final class DynamoDbEndpoint implements AutoCloseable {
     if (target == Target.EXTERNAL) {
       uri = URI.create(Target.externalEndpoint());
     } else {
-      database = Stator.open(Storages.open(target, dataDirectory));
+      database = Stator.open(Storages.open(target, dataDirectory),
+          EngineOptions.defaults().withExportDirectory(exportDirectory));
       // As the command line serves both storages on two cores: calls on two event loops.
       server = StatorServer.start("127.0.0.1", 0, database, "us-east-1", true, 2);
       uri = uri(server);
@@ -132,6 +140,11 @@ final class DynamoDbEndpoint implements AutoCloseable {
     return target;
   }
 
+  /** The directory the server's S3 buckets are in, or null for an external endpoint. */
+  Path exportDirectory() {
+    return exportDirectory;
+  }
+
   /** The database behind the server, or null for an external endpoint. */
   Database database() {
     return database;
@@ -183,6 +196,9 @@ final class DynamoDbEndpoint implements AutoCloseable {
     }
     if (dataDirectory != null) {
       deleteRecursively(dataDirectory);
+    }
+    if (exportDirectory != null) {
+      deleteRecursively(exportDirectory);
     }
   }
 

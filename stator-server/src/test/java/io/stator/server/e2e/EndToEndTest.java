@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.stator.engine.IndexInvariants;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -149,6 +150,15 @@ abstract class EndToEndTest {
         throw new AssertionError(e);
       }
     }
+  }
+
+  /** A time after every write acknowledged so far, and before every write made after it. */
+  static Instant instantBetweenWrites() {
+    Instant t = Instant.ofEpochMilli(System.currentTimeMillis());
+    while (System.currentTimeMillis() <= t.toEpochMilli()) {
+      Thread.onSpinWait(); // the next write's time is a later millisecond than T
+    }
+    return t;
   }
 
   /** DynamoDB creates tables asynchronously: CreateTable answers CREATING, later ACTIVE. */

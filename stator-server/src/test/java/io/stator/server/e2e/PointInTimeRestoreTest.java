@@ -74,15 +74,6 @@ class PointInTimeRestoreTest extends EndToEndTest {
     model.put(keyOf(item), item);
   }
 
-  /** A time after every write acknowledged so far, and before every write made after it. */
-  private static Instant instantBetweenWrites() {
-    Instant t = Instant.ofEpochMilli(System.currentTimeMillis());
-    while (System.currentTimeMillis() <= t.toEpochMilli()) {
-      Thread.onSpinWait(); // the next write's time is a later millisecond than T
-    }
-    return t;
-  }
-
   private Map<String, Map<String, AttributeValue>> items(String table) {
     Map<String, Map<String, AttributeValue>> out = new TreeMap<>();
     for (var page : dynamo.scanPaginator(r -> r.tableName(table).consistentRead(true))) {

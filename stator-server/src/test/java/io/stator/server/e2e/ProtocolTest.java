@@ -108,16 +108,16 @@ class ProtocolTest extends EndToEndTest {
   @Test
   void aDynamoDbOperationStatorLacksSaysSoInsteadOfAnEmptyMessage() throws Exception {
     // The AWS CLI would otherwise print "An error occurred (UnknownOperationException) when
-    // calling the ExportTableToPointInTime operation: " and nothing after it.
+    // calling the CreateGlobalTable operation: " and nothing after it.
     HttpResponse<String> response =
-        post(SIGNATURE, "DynamoDB_20120810.ExportTableToPointInTime",
-            "{\"TableArn\":\"arn:aws:dynamodb:us-east-1:000000000000:table/a\","
-                + "\"S3Bucket\":\"b\"}");
+        post(SIGNATURE, "DynamoDB_20120810.CreateGlobalTable",
+            "{\"GlobalTableName\":\"gt\","
+                + "\"ReplicationGroup\":[{\"RegionName\":\"us-west-2\"}]}");
     assertThat(response.statusCode()).isEqualTo(400);
     assertThat(response.body())
         .contains("#UnknownOperationException\"")
         .contains("\"message\":\"Stator does not support the DynamoDB operation"
-            + " ExportTableToPointInTime yet\"");
+            + " CreateGlobalTable yet\"");
     // A name DynamoDB does not know keeps DynamoDB's bare answer.
     assertThat(post(SIGNATURE, "DynamoDB_20120810.MakeCoffee", "{}").body())
         .doesNotContain("message");

@@ -1,0 +1,3 @@
+package io.stator.api;
+
+public record DescribeImportRequest(String importArn) {}

@@ -1,0 +1,3 @@
+package io.stator.api;
+
+public record DescribeImportResponse(ImportTableDescription importTableDescription) {}

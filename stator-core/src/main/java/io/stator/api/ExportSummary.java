@@ -1,0 +1,4 @@
+package io.stator.api;
+
+/** One export in ListExports. */
+public record ExportSummary(String exportArn, String exportStatus, String exportType) {}

@@ -1,0 +1,287 @@
+package io.stator.export;
+
+import io.stator.api.DescribeExportRequest;
+import io.stator.api.DescribeExportResponse;
+import io.stator.api.DynamoDbException;
+import io.stator.api.ErrorType;
+import io.stator.api.ExportDescription;
+import io.stator.api.ExportSummary;
+import io.stator.api.ExportTableToPointInTimeRequest;
+import io.stator.api.ExportTableToPointInTimeResponse;
+import io.stator.api.ListExportsRequest;
+import io.stator.api.ListExportsResponse;
+import io.stator.backup.ChangeHistory;
+import io.stator.backup.OnDemandBackups;
+import io.stator.backup.PointInTimeCopy;
+import io.stator.backup.SourceTables;
+import io.stator.capacity.ContributorInsightsUpdates;
+import io.stator.item.ItemCodec;
+import io.stator.item.ItemSize;
+import io.stator.schema.Constraints;
+import io.stator.schema.TableDefinition;
+import io.stator.schema.TableSettings.PointInTimeRecovery;
+import io.stator.storage.ScanPage;
+import io.stator.storage.Storage;
+import io.stator.storage.StorageKey;
+import io.stator.storage.StoredRecord;
+import io.stator.value.AttributeValue;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * ExportTableToPointInTime, DescribeExport and ListExports.
+ *
+ * <p>An export is checked and recorded IN_PROGRESS while the request waits (its directory, the
+ * table, point-in-time recovery enabled, the time inside the recovery window, as DynamoDB
+ * requires), and answered; then, on a thread of its own, the table's items as of the export time
+ * are copied into a space of their own ({@link OnDemandBackups#copyAsOf}: the live table, each
+ * item taken from its change history where it has one), and the copy is read page by page into
+ * the export's files ({@link ExportFiles}), so what the export holds is the table at that one
+ * time, whatever is written meanwhile. The record then says COMPLETED with the item count and the
+ * billed size (the items' DynamoDB sizes), or FAILED with why.
+ *
+ * <p>Why a copy first rather than reading the live table and its history straight into the
+ * files: an item the live read sees may change before the read of the history, and only the copy
+ * takes each item once, from the record its change committed before. It costs one more write of
+ * each item, as a point-in-time restore does.
+ *
+ * <p>A stop cuts an export short: the next start records it FAILED (its copy is dropped with the
+ * other copies a stop left), and the user exports again. Stator assumes one process per store
+ * here, as for restores.
+ */
+public final class Exports implements AutoCloseable {
+  static final String SPACE = "exports";
+  static final String IN_PROGRESS = "IN_PROGRESS";
+  static final String COMPLETED = "COMPLETED";
+  static final String FAILED = "FAILED";
+  private static final int PAGE = 100;
+  private static final int LIST_PAGE = 25;
+
+  private final Storage storage;
+  private final OnDemandBackups backups;
+  private final SourceTables tables;
+  private final Clock clock;
+  private final ExportDirectory directory;
+  private final JobRecords records;
+  private final ExecutorService exporters = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "stator-export");
+    t.setDaemon(true);
+    return t;
+  });
+
+  public Exports(Storage storage, OnDemandBackups backups, SourceTables tables, Clock clock,
+      ExportDirectory directory) {
+    this.storage = storage;
+    this.backups = backups;
+    this.tables = tables;
+    this.clock = clock;
+    this.directory = directory;
+    this.records = new JobRecords(storage, SPACE);
+    recover();
+  }
+
+  /** At start: the exports a stop cut short are FAILED. */
+  private void recover() {
+    for (String after = null; ; ) {
+      List<Map<String, AttributeValue>> chunk = records.after(after, LIST_PAGE);
+      for (Map<String, AttributeValue> r : chunk) {
+        ExportDescription d = decode(r);
+        if (d.exportStatus().equals(IN_PROGRESS)) {
+          record(failed(d, "ServerStopped", "The server stopped while the export ran;"
+              + " export the table again."));
+        }
+      }
+      if (chunk.size() < LIST_PAGE) {
+        return;
+      }
+      after = JobIds.idOf(decode(chunk.get(chunk.size() - 1)).exportArn(), JobIds.EXPORT);
+    }
+  }
+
+  public ExportTableToPointInTimeResponse export(ExportTableToPointInTimeRequest r) {
+    Constraints c = new Constraints().notNull("tableArn", r.tableArn())
+        .notNull("s3Bucket", r.s3Bucket());
+    c.oneOf("exportFormat", r.exportFormat(), "DYNAMODB_JSON", "ION");
+    c.oneOf("exportType", r.exportType(), "FULL_EXPORT", "INCREMENTAL_EXPORT");
+    c.oneOf("s3SseAlgorithm", r.s3SseAlgorithm(), "AES256", "KMS");
+    c.check();
+    if ("INCREMENTAL_EXPORT".equals(r.exportType()) || "ION".equals(r.exportFormat())) {
+      throw DynamoDbException.validation("Stator exports FULL_EXPORT in DYNAMODB_JSON only for"
+          + " now; ExportType INCREMENTAL_EXPORT and ExportFormat ION are not supported yet.");
+    }
+    Path at = directory.resolve(r.s3Bucket(), r.s3Prefix());
+    String name = ContributorInsightsUpdates.tableNameOf(r.tableArn());
+    TableDefinition table = table(name);
+    PointInTimeRecovery pitr = table.settings().pointInTimeRecovery();
+    if (!pitr.enabled()) {
+      throw new DynamoDbException(ErrorType.PointInTimeRecoveryUnavailableException,
+          "Point in time recovery is not enabled for table '" + name + "': enable it with"
+              + " UpdateContinuousBackups; a table can be exported as of times after that.");
+    }
+    Instant now = clock.instant();
+    ChangeHistory.Window window = ChangeHistory.window(pitr, now);
+    Instant exportTime = r.exportTime() == null ? now : r.exportTime();
+    if (!window.contains(exportTime)) {
+      throw new DynamoDbException(ErrorType.InvalidExportTimeException, "ExportTime "
+          + exportTime + " is outside the point in time recovery window of table '" + name
+          + "': between " + window.earliest() + " and " + window.latest() + ".");
+    }
+    String tableArn = tables.describe(table).tableArn();
+    String id = JobIds.newId(now);
+    String keyPrefix = keyPrefix(r.s3Prefix()) + "AWSDynamoDB/" + id;
+    ExportDescription started = new ExportDescription(tableArn + JobIds.EXPORT + id, IN_PROGRESS,
+        now, null, keyPrefix + "/manifest-summary.json", tableArn, table.tableId(), exportTime,
+        r.clientToken(), r.s3Bucket(), r.s3BucketOwner(), r.s3Prefix(),
+        r.s3SseAlgorithm() == null ? "AES256" : r.s3SseAlgorithm(), r.s3SseKmsKeyId(), null,
+        null, "DYNAMODB_JSON", 0L, 0L, "FULL_EXPORT", null);
+    record(started);
+    exporters.execute(() -> run(started, table, at.resolve("AWSDynamoDB").resolve(id),
+        keyPrefix));
+    return new ExportTableToPointInTimeResponse(started);
+  }
+
+  /** The S3 keys' prefix before {@code AWSDynamoDB/}: the export's prefix and a slash, if any. */
+  private static String keyPrefix(String prefix) {
+    if (prefix == null || prefix.isEmpty()) {
+      return "";
+    }
+    return prefix.endsWith("/") ? prefix : prefix + "/";
+  }
+
+  private void run(ExportDescription d, TableDefinition table, Path dir, String keyPrefix) {
+    long items = 0;
+    long bytes = 0;
+    try (PointInTimeCopy copy = backups.copyAsOf(table, d.exportTime());
+        ExportFiles files = new ExportFiles(dir, keyPrefix)) {
+      for (StorageKey after = null; ; ) {
+        ScanPage page = storage.scanPage(copy.space(), null, null, after, PAGE);
+        for (StoredRecord record : page.records()) {
+          Map<String, AttributeValue> item = ItemCodec.decode(record.value());
+          files.write(item);
+          items++;
+          bytes += ItemSize.of(item);
+        }
+        if (!page.more() || Thread.currentThread().isInterrupted()) {
+          break;
+        }
+        after = page.records().get(page.records().size() - 1).key();
+      }
+      if (Thread.currentThread().isInterrupted()) {
+        return; // the engine closes: the next start records the export FAILED
+      }
+      ExportDescription done = new ExportDescription(d.exportArn(), COMPLETED, d.startTime(),
+          clock.instant(), d.exportManifest(), d.tableArn(), d.tableId(), d.exportTime(),
+          d.clientToken(), d.s3Bucket(), d.s3BucketOwner(), d.s3Prefix(), d.s3SseAlgorithm(),
+          d.s3SseKmsKeyId(), null, null, d.exportFormat(), bytes, items, d.exportType(), null);
+      files.finish(ManifestSummary.json(done, files.manifestFilesKey()));
+      record(done);
+    } catch (IOException | RuntimeException e) {
+      record(failed(d, e instanceof IOException ? "S3WriteFailed" : "UNKNOWN",
+          "The export's files could not be written: " + e.getMessage()));
+    }
+  }
+
+  private ExportDescription failed(ExportDescription d, String code, String message) {
+    return new ExportDescription(d.exportArn(), FAILED, d.startTime(), clock.instant(),
+        d.exportManifest(), d.tableArn(), d.tableId(), d.exportTime(), d.clientToken(),
+        d.s3Bucket(), d.s3BucketOwner(), d.s3Prefix(), d.s3SseAlgorithm(), d.s3SseKmsKeyId(),
+        code, message, d.exportFormat(), d.billedSizeBytes(), d.itemCount(), d.exportType(),
+        null);
+  }
+
+  public DescribeExportResponse describe(DescribeExportRequest r) {
+    new Constraints().notNull("exportArn", r.exportArn()).check();
+    String id = JobIds.idOf(r.exportArn(), JobIds.EXPORT);
+    ExportDescription d = id == null ? null : records.get(id).map(Exports::decode).orElse(null);
+    if (d == null || !d.exportArn().equals(r.exportArn())) {
+      throw new DynamoDbException(ErrorType.ExportNotFoundException,
+          "Export not found: " + r.exportArn());
+    }
+    return new DescribeExportResponse(d);
+  }
+
+  public ListExportsResponse list(ListExportsRequest r) {
+    Constraints c = new Constraints();
+    c.atLeast("maxResults", r.maxResults(), 1).atMost("maxResults", r.maxResults(), LIST_PAGE);
+    c.check();
+    int limit = r.maxResults() == null ? LIST_PAGE : r.maxResults();
+    String table = r.tableArn() == null ? null
+        : ContributorInsightsUpdates.tableNameOf(r.tableArn());
+    List<ExportSummary> page = new ArrayList<>();
+    String after = JobIds.checkToken(r.nextToken());
+    String last = null;
+    while (true) {
+      List<Map<String, AttributeValue>> chunk = records.after(after, LIST_PAGE);
+      for (Map<String, AttributeValue> record : chunk) {
+        ExportDescription d = decode(record);
+        after = JobIds.idOf(d.exportArn(), JobIds.EXPORT);
+        if (table != null
+            && !ContributorInsightsUpdates.tableNameOf(d.tableArn()).equals(table)) {
+          continue;
+        }
+        if (page.size() == limit) {
+          return new ListExportsResponse(page, last);
+        }
+        page.add(new ExportSummary(d.exportArn(), d.exportStatus(), d.exportType()));
+        last = after;
+      }
+      if (chunk.size() < LIST_PAGE) {
+        return new ListExportsResponse(page, null);
+      }
+    }
+  }
+
+  private void record(ExportDescription d) {
+    records.put(JobIds.idOf(d.exportArn(), JobIds.EXPORT), new JobRecords.Fields()
+        .s("arn", d.exportArn()).s("status", d.exportStatus()).t("start", d.startTime())
+        .t("end", d.endTime()).s("manifest", d.exportManifest()).s("tableArn", d.tableArn())
+        .s("tableId", d.tableId()).t("time", d.exportTime()).s("token", d.clientToken())
+        .s("bucket", d.s3Bucket()).s("owner", d.s3BucketOwner()).s("prefix", d.s3Prefix())
+        .s("sse", d.s3SseAlgorithm()).s("kms", d.s3SseKmsKeyId())
+        .s("failureCode", d.failureCode()).s("failureMessage", d.failureMessage())
+        .s("format", d.exportFormat()).n("bytes", d.billedSizeBytes())
+        .n("items", d.itemCount()).s("type", d.exportType()).map);
+  }
+
+  private static ExportDescription decode(Map<String, AttributeValue> m) {
+    return new ExportDescription(JobRecords.s(m, "arn"), JobRecords.s(m, "status"),
+        JobRecords.t(m, "start"), JobRecords.t(m, "end"), JobRecords.s(m, "manifest"),
+        JobRecords.s(m, "tableArn"), JobRecords.s(m, "tableId"), JobRecords.t(m, "time"),
+        JobRecords.s(m, "token"), JobRecords.s(m, "bucket"), JobRecords.s(m, "owner"),
+        JobRecords.s(m, "prefix"), JobRecords.s(m, "sse"), JobRecords.s(m, "kms"),
+        JobRecords.s(m, "failureCode"), JobRecords.s(m, "failureMessage"),
+        JobRecords.s(m, "format"), JobRecords.n(m, "bytes"), JobRecords.n(m, "items"),
+        JobRecords.s(m, "type"), null);
+  }
+
+  /** The table to export; TableNotFoundException, as DynamoDB's exports say, when none. */
+  private TableDefinition table(String name) {
+    try {
+      return tables.definition(name);
+    } catch (DynamoDbException e) {
+      if (e.type() == ErrorType.ResourceNotFoundException) {
+        throw new DynamoDbException(ErrorType.TableNotFoundException, "Table not found: " + name);
+      }
+      throw e;
+    }
+  }
+
+  /** Stops the exports in progress (the next start records them FAILED). */
+  @Override
+  public void close() {
+    exporters.shutdownNow();
+    try {
+      exporters.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

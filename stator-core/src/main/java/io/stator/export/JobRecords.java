@@ -1,0 +1,122 @@
+package io.stator.export;
+
+import io.stator.item.ItemCodec;
+import io.stator.storage.Bound;
+import io.stator.storage.Commit;
+import io.stator.storage.Storage;
+import io.stator.storage.StorageException;
+import io.stator.storage.StorageKey;
+import io.stator.storage.StoredRecord;
+import io.stator.value.AttributeValue;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The records of exports or of imports: one space each ({@code exports}, {@code imports}), one
+ * partition of records by id (ids begin with their creation time, so the records are in creation
+ * order, which the List operations page through). A record is a format version byte and its
+ * fields as an item ({@link ItemCodec}); a field of a description that is null is absent.
+ */
+final class JobRecords {
+  private static final byte FORMAT_VERSION = 1;
+  private static final byte[] PARTITION = "job".getBytes(StandardCharsets.UTF_8);
+
+  private final Storage storage;
+  private final String space;
+
+  JobRecords(Storage storage, String space) {
+    this.storage = storage;
+    this.space = space;
+    storage.createSpace(space);
+  }
+
+  void put(String id, Map<String, AttributeValue> fields) {
+    byte[] encoded = ItemCodec.encode(fields);
+    byte[] value = new byte[encoded.length + 1];
+    value[0] = FORMAT_VERSION;
+    System.arraycopy(encoded, 0, value, 1, encoded.length);
+    storage.commit(new Commit().put(space, key(id), value));
+  }
+
+  Optional<Map<String, AttributeValue>> get(String id) {
+    return storage.get(space, key(id)).map(this::fields);
+  }
+
+  /** Up to {@code limit} records after {@code afterId} (from the first when null), by id. */
+  List<Map<String, AttributeValue>> after(String afterId, int limit) {
+    Bound lower = afterId == null ? null
+        : Bound.exclusive(afterId.getBytes(StandardCharsets.UTF_8));
+    List<Map<String, AttributeValue>> out = new ArrayList<>();
+    for (StoredRecord r : storage.query(space, PARTITION, lower, null, true, limit)) {
+      out.add(fields(r));
+    }
+    return out;
+  }
+
+  private Map<String, AttributeValue> fields(StoredRecord r) {
+    byte[] v = r.value();
+    if (v.length == 0 || v[0] != FORMAT_VERSION) {
+      throw new StorageException("unknown " + space + " record format version "
+          + (v.length == 0 ? "(empty)" : String.valueOf(v[0] & 0xFF))
+          + "; this release reads version " + FORMAT_VERSION);
+    }
+    return ItemCodec.decode(Arrays.copyOfRange(v, 1, v.length));
+  }
+
+  private static StorageKey key(String id) {
+    return new StorageKey(PARTITION, id.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** A record's fields, written by name; null values are left out. */
+  static final class Fields {
+    final Map<String, AttributeValue> map = new LinkedHashMap<>();
+
+    Fields s(String name, String value) {
+      if (value != null) {
+        map.put(name, new AttributeValue.S(value));
+      }
+      return this;
+    }
+
+    Fields n(String name, Long value) {
+      if (value != null) {
+        map.put(name, new AttributeValue.N(Long.toString(value)));
+      }
+      return this;
+    }
+
+    Fields t(String name, Instant value) {
+      return n(name, value == null ? null : value.toEpochMilli());
+    }
+
+    Fields m(String name, Map<String, AttributeValue> value) {
+      if (value != null) {
+        map.put(name, new AttributeValue.M(value));
+      }
+      return this;
+    }
+  }
+
+  static String s(Map<String, AttributeValue> m, String name) {
+    return m.get(name) instanceof AttributeValue.S s ? s.value() : null;
+  }
+
+  static Long n(Map<String, AttributeValue> m, String name) {
+    return m.get(name) instanceof AttributeValue.N n ? Long.valueOf(n.value()) : null;
+  }
+
+  static Instant t(Map<String, AttributeValue> m, String name) {
+    Long millis = n(m, name);
+    return millis == null ? null : Instant.ofEpochMilli(millis);
+  }
+
+  static Map<String, AttributeValue> m(Map<String, AttributeValue> m, String name) {
+    return m.get(name) instanceof AttributeValue.M v ? v.value() : null;
+  }
+}

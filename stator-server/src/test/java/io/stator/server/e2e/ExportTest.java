@@ -1,0 +1,284 @@
+package io.stator.server.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.ExportDescription;
+import software.amazon.awssdk.services.dynamodb.model.ExportFormat;
+import software.amazon.awssdk.services.dynamodb.model.ExportNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.ExportStatus;
+import software.amazon.awssdk.services.dynamodb.model.ExportSummary;
+import software.amazon.awssdk.services.dynamodb.model.ExportType;
+import software.amazon.awssdk.services.dynamodb.model.InvalidExportTimeException;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ListExportsResponse;
+import software.amazon.awssdk.services.dynamodb.model.PointInTimeRecoveryUnavailableException;
+import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.TableNotFoundException;
+
+/**
+ * ExportTableToPointInTime, DescribeExport and ListExports through the AWS SDK: an export of a
+ * table as of a time while writes go on holds exactly the table at that time, in the files and
+ * manifests DynamoDB writes, under the bucket's directory; its status goes IN_PROGRESS to
+ * COMPLETED and outlives a restart; and DynamoDB's errors, a bucket or prefix that would leave
+ * the export directory among them, writing nothing.
+ */
+class ExportTest extends EndToEndTest {
+  private static final ScalarAttributeType S = ScalarAttributeType.S;
+
+  /** pk, sk; GSI byG (ALL); point-in-time recovery enabled. */
+  String recoveredTable(String purpose) {
+    String name = uniqueTableName(purpose);
+    dynamo.createTable(b -> b.tableName(name)
+        .keySchema(key("pk", KeyType.HASH), key("sk", KeyType.RANGE))
+        .attributeDefinitions(attribute("pk", S), attribute("sk", ScalarAttributeType.N),
+            attribute("g", S))
+        .billingMode(BillingMode.PAY_PER_REQUEST)
+        .globalSecondaryIndexes(i -> i.indexName("byG").keySchema(key("g", KeyType.HASH))
+            .projection(p -> p.projectionType(ProjectionType.ALL))));
+    awaitActive(name);
+    dynamo.updateContinuousBackups(r -> r.tableName(name)
+        .pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true)));
+    return name;
+  }
+
+  /** An item of every type, text that needs escaping among them. */
+  static Map<String, AttributeValue> row(int i, String version) {
+    Map<String, AttributeValue> item = item("pk", s("p" + i % 7), "sk", n(String.valueOf(i)),
+        "v", s(version + " \"quoted\"\n\u00e9\u4e2d"), "n", n("-" + i + ".25"),
+        "b", AttributeValue.fromB(SdkBytes.fromByteArray(new byte[] {0, (byte) i, -1})),
+        "ok", AttributeValue.fromBool(i % 2 == 0), "none", AttributeValue.fromNul(true),
+        "l", AttributeValue.fromL(List.of(s("a"), n("2"), AttributeValue.fromM(
+            Map.of("deep", s("x" + i))))),
+        "ss", AttributeValue.fromSs(List.of("s", "s" + i)));
+    item.put("ns", AttributeValue.fromNs(List.of("1", String.valueOf(i + 2))));
+    item.put("bs", AttributeValue.fromBs(List.of(SdkBytes.fromByteArray(new byte[] {1}),
+        SdkBytes.fromByteArray(new byte[] {2, (byte) i}))));
+    if (i % 4 != 0) {
+      item.put("g", s("g" + i % 5)); // every fourth item is in no GSI
+    }
+    return item;
+  }
+
+  static String keyOf(Map<String, AttributeValue> item) {
+    return item.get("pk").s() + "/" + item.get("sk").n();
+  }
+
+  void put(String table, Map<String, AttributeValue> item,
+      Map<String, Map<String, AttributeValue>> model) {
+    dynamo.putItem(r -> r.tableName(table).item(item));
+    model.put(keyOf(item), item);
+  }
+
+  String tableArn(String table) {
+    return dynamo.describeTable(r -> r.tableName(table)).table().tableArn();
+  }
+
+  /** Polls DescribeExport until the export is no longer IN_PROGRESS. */
+  ExportDescription awaitExport(String arn) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (true) {
+      ExportDescription d = dynamo.describeExport(r -> r.exportArn(arn)).exportDescription();
+      if (d.exportStatus() != ExportStatus.IN_PROGRESS) {
+        return d;
+      }
+      assertThat(System.nanoTime()).as("export %s", arn).isLessThan(deadline);
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
+  }
+
+  /** Exports {@code table} as of {@code time} to {@code bucket}, prefix {@code prefix}. */
+  ExportDescription export(String table, Instant time, String bucket, String prefix) {
+    ExportDescription started = dynamo.exportTableToPointInTime(r -> r
+        .tableArn(tableArn(table)).exportTime(time).s3Bucket(bucket).s3Prefix(prefix)
+        .exportFormat(ExportFormat.DYNAMODB_JSON)).exportDescription();
+    assertThat(started.exportStatus()).isEqualTo(ExportStatus.IN_PROGRESS);
+    return started;
+  }
+
+  Path bucket(String name) {
+    return endpoint.exportDirectory().resolve(name);
+  }
+
+  @Test
+  void anExportHoldsTheTableAsOfItsTimeInDynamoDbsFiles() {
+    assumeTrue(endpoint.exportDirectory() != null, "the files are read from the server's disk");
+    String table = recoveredTable("export");
+    Map<String, Map<String, AttributeValue>> atT = new TreeMap<>();
+    for (int i = 0; i < 120; i++) {
+      put(table, row(i, "first"), atT);
+    }
+    dynamo.deleteItem(r -> r.tableName(table).key(item("pk", s("p" + 119 % 7), "sk", n("119"))));
+    atT.remove("p" + 119 % 7 + "/119");
+    Instant t = instantBetweenWrites();
+    for (int i = 0; i < 30; i++) {
+      put(table, row(i, "after"), new TreeMap<>()); // changed after T
+    }
+    for (int i = 30; i < 40; i++) {
+      int k = i;
+      dynamo.deleteItem(r -> r.tableName(table).key(item("pk", s("p" + k % 7), "sk",
+          n(String.valueOf(k)))));
+    }
+    put(table, row(500, "new"), new TreeMap<>()); // made after T
+
+    String tableArn = tableArn(table);
+    String tableId = dynamo.describeTable(r -> r.tableName(table)).table().tableId();
+    ExportDescription started = export(table, t, "bucket-a", "runs/first");
+    assertThat(started.exportArn()).startsWith(tableArn + "/export/");
+    assertThat(started.tableArn()).isEqualTo(tableArn);
+    assertThat(started.tableId()).isEqualTo(tableId);
+    assertThat(started.exportTime()).isEqualTo(t);
+    assertThat(started.exportType()).isEqualTo(ExportType.FULL_EXPORT);
+    String id = started.exportArn().substring((tableArn + "/export/").length());
+    assertThat(started.exportManifest())
+        .isEqualTo("runs/first/AWSDynamoDB/" + id + "/manifest-summary.json");
+
+    ExportDescription done = awaitExport(started.exportArn());
+    assertThat(done.exportStatus()).isEqualTo(ExportStatus.COMPLETED);
+    assertThat(done.failureCode()).isNull();
+    assertThat(done.itemCount()).isEqualTo(atT.size());
+    assertThat(done.billedSizeBytes()).isGreaterThan(0L);
+    assertThat(done.endTime()).isAfterOrEqualTo(done.startTime());
+
+    ExportedFiles files = new ExportedFiles(bucket("bucket-a"), done.exportManifest());
+    assertThat(files.summary().get("exportArn").asString()).isEqualTo(done.exportArn());
+    assertThat(files.summary().get("itemCount").asNumber())
+        .isEqualTo(String.valueOf(atT.size()));
+    assertThat(files.summary().get("outputFormat").asString()).isEqualTo("DYNAMODB_JSON");
+    assertThat(files.dataFiles().keySet())
+        .allMatch(k -> k.startsWith("runs/first/AWSDynamoDB/" + id + "/data/")
+            && k.endsWith(".json.gz"));
+    Map<String, Map<String, AttributeValue>> exported = new TreeMap<>();
+    for (Map<String, AttributeValue> item : files.items()) {
+      assertThat(exported.put(keyOf(item), item)).as("exported twice").isNull();
+    }
+    assertThat(exported).isEqualTo(atT);
+  }
+
+  @Test
+  void anExportWithoutTimeIsOfNowAndListedWithItsTable() {
+    String table = recoveredTable("export-now");
+    String other = recoveredTable("export-other");
+    Map<String, Map<String, AttributeValue>> model = new TreeMap<>();
+    for (int i = 0; i < 5; i++) {
+      put(table, row(i, "only"), model);
+    }
+    Instant before = Instant.now().minusMillis(1);
+    ExportDescription first = dynamo.exportTableToPointInTime(r -> r.tableArn(tableArn(table))
+        .s3Bucket("bucket-now")).exportDescription();
+    assertThat(first.exportTime()).isAfter(before);
+    assertThat(first.exportManifest()).startsWith("AWSDynamoDB/");
+    ExportDescription second = export(table, null, "bucket-now", "again/");
+    ExportDescription third = export(table, null, "bucket-now", "third");
+    ExportDescription elsewhere = export(other, null, "bucket-now", "other");
+    for (ExportDescription d : List.of(first, second, third, elsewhere)) {
+      ExportDescription done = awaitExport(d.exportArn());
+      assertThat(done.exportStatus()).isEqualTo(ExportStatus.COMPLETED);
+      assertThat(done.itemCount()).isEqualTo(d == elsewhere ? 0 : 5);
+    }
+    assertThat(awaitExport(second.exportArn()).exportManifest()).startsWith("again/AWSDynamoDB/");
+
+    ListExportsResponse page1 = dynamo.listExports(r -> r.tableArn(tableArn(table))
+        .maxResults(2));
+    assertThat(page1.exportSummaries()).extracting(ExportSummary::exportArn)
+        .containsExactly(first.exportArn(), second.exportArn());
+    assertThat(page1.exportSummaries()).allMatch(s -> s.exportStatus() == ExportStatus.COMPLETED
+        && s.exportType() == ExportType.FULL_EXPORT);
+    assertThat(page1.nextToken()).isNotNull();
+    ListExportsResponse page2 = dynamo.listExports(r -> r.tableArn(tableArn(table))
+        .maxResults(2).nextToken(page1.nextToken()));
+    assertThat(page2.exportSummaries()).extracting(ExportSummary::exportArn)
+        .containsExactly(third.exportArn());
+    assertThat(page2.nextToken()).isNull();
+    assertThat(dynamo.listExports(r -> r.maxResults(25)).exportSummaries())
+        .extracting(ExportSummary::exportArn).contains(first.exportArn(), elsewhere.exportArn());
+  }
+
+  @Test
+  void aBucketOrPrefixOutsideTheExportDirectoryIsRefusedAndWritesNothing() throws Exception {
+    String table = recoveredTable("export-escape");
+    String arn = tableArn(table);
+    for (String prefix : List.of("../outside", "/etc", "a/../../b", "./here", "a/..")) {
+      assertValidationContaining("Invalid S3Prefix '" + prefix + "'",
+          () -> dynamo.exportTableToPointInTime(r -> r.tableArn(arn)
+              .s3Bucket("bucket-escape").s3Prefix(prefix)));
+    }
+    assertValidationContaining("s3Bucket", () -> dynamo.exportTableToPointInTime(r -> r
+        .tableArn(arn).s3Bucket("..")));
+    assertThat(dynamo.listExports(r -> r.tableArn(arn)).exportSummaries()).isEmpty();
+    if (endpoint.exportDirectory() != null) {
+      assertThat(Files.exists(bucket("bucket-escape"))).isFalse();
+      try (var listed = Files.list(endpoint.exportDirectory().getParent())) {
+        assertThat(listed.map(p -> p.getFileName().toString())).doesNotContain("outside", "b");
+      }
+    }
+  }
+
+  @Test
+  void dynamoDbsErrorsForAnExportMakeNone() {
+    String plain = createTable("export-plain", "pk", S);
+    String arn = tableArn(plain);
+    assertErrorContaining(PointInTimeRecoveryUnavailableException.class,
+        "PointInTimeRecoveryUnavailableException", "UpdateContinuousBackups",
+        () -> dynamo.exportTableToPointInTime(r -> r.tableArn(arn).s3Bucket("bucket-errors")));
+    assertErrorContaining(TableNotFoundException.class, "TableNotFoundException", plain,
+        () -> dynamo.exportTableToPointInTime(r -> r
+            .tableArn(arn.replace(plain, plain + "-missing")).s3Bucket("bucket-errors")));
+    String table = recoveredTable("export-time");
+    String recovered = tableArn(table);
+    for (Duration off : List.of(Duration.ofHours(-1), Duration.ofHours(1))) {
+      assertErrorContaining(InvalidExportTimeException.class, "InvalidExportTimeException",
+          "outside the point in time recovery window", () -> dynamo.exportTableToPointInTime(
+              r -> r.tableArn(recovered).s3Bucket("bucket-errors")
+                  .exportTime(Instant.now().plus(off))));
+    }
+    assertValidationContaining("INCREMENTAL_EXPORT", () -> dynamo.exportTableToPointInTime(
+        r -> r.tableArn(recovered).s3Bucket("bucket-errors")
+            .exportType(ExportType.INCREMENTAL_EXPORT)));
+    assertErrorContaining(ExportNotFoundException.class, "ExportNotFoundException",
+        "Export not found", () -> dynamo.describeExport(r -> r.exportArn(recovered
+            + "/export/01700000000000-0123abcd")));
+    assertThat(dynamo.listExports(r -> r.tableArn(recovered)).exportSummaries()).isEmpty();
+    assertThat(dynamo.listExports(r -> r.tableArn(arn)).exportSummaries()).isEmpty();
+    if (endpoint.exportDirectory() != null) {
+      assertThat(Files.exists(bucket("bucket-errors"))).isFalse();
+    }
+  }
+
+  @Test
+  void anExportOutlivesARestart() {
+    assumeTrue(target.isDurable(), "a restart needs durable storage");
+    String table = recoveredTable("export-restart");
+    Map<String, Map<String, AttributeValue>> model = new TreeMap<>();
+    for (int i = 0; i < 10; i++) {
+      put(table, row(i, "kept"), model);
+    }
+    ExportDescription done = awaitExport(export(table, null, "bucket-restart", "r")
+        .exportArn());
+    assertThat(done.exportStatus()).isEqualTo(ExportStatus.COMPLETED);
+    endpoint.restart();
+    dynamo = endpoint.client();
+    ExportDescription after =
+        dynamo.describeExport(r -> r.exportArn(done.exportArn())).exportDescription();
+    assertThat(after).isEqualTo(done);
+    assertThat(dynamo.listExports(r -> r.tableArn(tableArn(table))).exportSummaries())
+        .extracting(ExportSummary::exportArn).containsExactly(done.exportArn());
+  }
+}
