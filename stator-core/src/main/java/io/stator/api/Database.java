@@ -1,5 +1,15 @@
 package io.stator.api;
 
+import io.stator.api.streams.DescribeStreamRequest;
+import io.stator.api.streams.DescribeStreamResponse;
+import io.stator.api.streams.DynamoDbStreams;
+import io.stator.api.streams.GetRecordsRequest;
+import io.stator.api.streams.GetRecordsResponse;
+import io.stator.api.streams.GetShardIteratorRequest;
+import io.stator.api.streams.GetShardIteratorResponse;
+import io.stator.api.streams.ListStreamsRequest;
+import io.stator.api.streams.ListStreamsResponse;
+
 /**
  * A DynamoDB database: one method per DynamoDB operation, with DynamoDB's semantics and errors.
  *
@@ -7,9 +17,32 @@ package io.stator.api;
  * either returns its response or throws a {@link DynamoDbException} carrying DynamoDB's error
  * type and message; a client mistake never leaves a partial write behind.
  *
+ * <p>The Streams API (DynamoDB Streams' four operations) is part of it: every database from
+ * {@code Stator.open} serves it; one that keeps no streams answers UnknownOperationException.
+ *
  * <p>Implementations are thread-safe.
  */
-public interface Database extends AutoCloseable {
+public interface Database extends DynamoDbStreams, AutoCloseable {
+
+  @Override
+  default ListStreamsResponse listStreams(ListStreamsRequest request) {
+    throw new DynamoDbException(ErrorType.UnknownOperationException, null);
+  }
+
+  @Override
+  default DescribeStreamResponse describeStream(DescribeStreamRequest request) {
+    throw new DynamoDbException(ErrorType.UnknownOperationException, null);
+  }
+
+  @Override
+  default GetShardIteratorResponse getShardIterator(GetShardIteratorRequest request) {
+    throw new DynamoDbException(ErrorType.UnknownOperationException, null);
+  }
+
+  @Override
+  default GetRecordsResponse getRecords(GetRecordsRequest request) {
+    throw new DynamoDbException(ErrorType.UnknownOperationException, null);
+  }
 
   CreateTableResponse createTable(CreateTableRequest request);
 

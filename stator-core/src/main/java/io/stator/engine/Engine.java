@@ -236,8 +236,8 @@ import java.util.List;
  *
  * A table's streams are part of its definition in the catalog; their records are written in
  * the commit of the change they describe, through the write hook every path shares ({@link
- * Indexes#stage}), and the Streams API ({@link DynamoDbStreams}, which the engine implements
- * beside {@link Database}) reads them. A stream's shards follow the capacity model's partitions
+ * Indexes#stage}), and the Streams API ({@link DynamoDbStreams}, part of {@link Database},
+ * which the engine serves) reads them. A stream's shards follow the capacity model's partitions
  * (one open shard per partition, children on a split), which the stream records in its
  * definition; the streams of a deleted table stay readable for 24 hours. See {@link Streams}.
  *
@@ -249,7 +249,7 @@ import java.util.List;
  * change, DescribeTable reports them, and DeleteTable refuses a protected table. None of them
  * changes how items are stored or read.
  */
-public final class Engine implements Database, DynamoDbStreams, ExpiredItemSweep, GroupCommit {
+public final class Engine implements Database, ExpiredItemSweep, GroupCommit {
   private final Storage storage;
   private volatile Tables tables;
   private final Items items;

@@ -5,8 +5,8 @@ package io.stator.api.streams;
  * operation of the Streams API (target prefix {@code DynamoDBStreams_20120810}), with its
  * semantics and errors ({@link io.stator.api.DynamoDbException}).
  *
- * <p>Every database from {@code Stator.open} implements it beside {@link io.stator.api.Database}
- * (which has exactly DynamoDB's own operations): {@code (DynamoDbStreams) database}.
+ * <p>{@link io.stator.api.Database} extends it, so every database answers these operations
+ * itself; the engine's stream component implements it on its own too.
  */
 public interface DynamoDbStreams {
   ListStreamsResponse listStreams(ListStreamsRequest request);

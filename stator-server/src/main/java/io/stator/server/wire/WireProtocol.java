@@ -17,7 +17,6 @@ import io.stator.api.ErrorType;
 import io.stator.api.ThrottledException;
 import io.stator.api.ThrottlingReason;
 import io.stator.api.TransactionCanceledException;
-import io.stator.api.streams.DynamoDbStreams;
 import io.stator.server.model.ModelValidation;
 import io.stator.value.AttributeValue;
 import java.io.ByteArrayInputStream;
@@ -340,34 +339,26 @@ public final class WireProtocol {
               STREAMS_TARGET_PREFIX + "ListStreams",
               new Operation<>(
                   StreamRequests::listStreams,
-                  (db, r) -> streams(db).listStreams(r),
+                  Database::listStreams,
                   StreamResponses::listStreams)),
           Map.entry(
               STREAMS_TARGET_PREFIX + "DescribeStream",
               new Operation<>(
                   StreamRequests::describeStream,
-                  (db, r) -> streams(db).describeStream(r),
+                  Database::describeStream,
                   StreamResponses::describeStream)),
           Map.entry(
               STREAMS_TARGET_PREFIX + "GetShardIterator",
               new Operation<>(
                   StreamRequests::getShardIterator,
-                  (db, r) -> streams(db).getShardIterator(r),
+                  Database::getShardIterator,
                   StreamResponses::getShardIterator)),
           Map.entry(
               STREAMS_TARGET_PREFIX + "GetRecords",
               new Operation<>(
                   StreamRequests::getRecords,
-                  (db, r) -> streams(db).getRecords(r),
+                  Database::getRecords,
                   StreamResponses::getRecords)));
-
-  /** The Streams API of a database; every engine has one (see {@link DynamoDbStreams}). */
-  private static DynamoDbStreams streams(Database database) {
-    if (database instanceof DynamoDbStreams streams) {
-      return streams;
-    }
-    throw new DynamoDbException(ErrorType.UnknownOperationException, null);
-  }
 
   /**
    * The operation named by an {@code X-Amz-Target} header, or null when Stator does not serve
