@@ -210,7 +210,9 @@ import java.util.List;
  *   <li>the capacity model's partitions and counters ({@link CapacityModel}, its split points
  *       saved in the storage);
  *   <li>background threads: the GSI propagator and backfills, the Time to Live sweeper, and
- *       {@link Housekeeping} (orphan spaces, seen unused in memory between looks).
+ *       {@link Housekeeping} (orphan spaces, seen unused in memory between looks); of several
+ *       engines on one storage, one runs the backfills, the sweep and the housekeeping at a
+ *       time, the holder of each job's lease ({@link io.stator.lease.Leases}).
  * </ul>
  *
  * Everything else is the storage's: a DeleteTable racing a PutItem, or two UpdateItems on one
@@ -287,7 +289,7 @@ public final class Engine implements Database, ExpiredItemSweep, GroupCommit {
         new Indexes(
             storage, catalog, options.gsiLag(), options.synchronousGlobalIndexes(),
             options.clock(), this::forget, streams,
-            options.itemCollectionSizeLimit());
+            options.itemCollectionSizeLimit(), leases);
     this.tables = new Tables(storage, catalog, options, indexes, streams);
     this.capacity =
         new CapacityModel(
@@ -341,6 +343,14 @@ public final class Engine implements Database, ExpiredItemSweep, GroupCommit {
    */
   long backgroundSweepNow() {
     return sweeper.backgroundRoundIfHeld();
+  }
+
+  /**
+   * Looks for CREATING GSIs to backfill now, if this engine holds the backfill lease (tests;
+   * otherwise every two seconds); false when another engine holds it.
+   */
+  boolean resumeBackfillsNow() {
+    return indexes.resumeBackfills();
   }
 
   private long spaceSize(String space) {

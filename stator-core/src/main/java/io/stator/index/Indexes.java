@@ -3,6 +3,7 @@ package io.stator.index;
 import io.stator.api.ItemCollectionMetrics;
 import io.stator.backup.ChangeHistory;
 import io.stator.item.ItemCodec;
+import io.stator.lease.Leases;
 import io.stator.schema.Catalog;
 import io.stator.schema.IndexDefinition;
 import io.stator.schema.TableDefinition;
@@ -20,8 +21,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -72,11 +77,12 @@ public final class Indexes implements AutoCloseable {
    * @param streams records each write's stream record in the write's commit
    * @param itemCollectionSizeLimit the most bytes one item collection of a table with an LSI may
    *     hold (0: DynamoDB's 10 GB; tests pass less to reach it with little data)
+   * @param leases where the lease of backfills is held ({@link #BACKFILL_LEASE})
    */
   public Indexes(
       Storage storage, Catalog catalog, Duration gsiLag, boolean synchronousGlobalIndexes,
       Clock clock, Consumer<String> onCatalogChange, Streams streams,
-      long itemCollectionSizeLimit) {
+      long itemCollectionSizeLimit, Leases leases) {
     this.synchronous = synchronousGlobalIndexes && (gsiLag == null || gsiLag.isZero());
     this.itemCollectionSizeLimit =
         itemCollectionSizeLimit > 0 ? itemCollectionSizeLimit : ItemCollections.DEFAULT_LIMIT;
@@ -94,8 +100,10 @@ public final class Indexes implements AutoCloseable {
               return t;
             });
     this.onCatalogChange = onCatalogChange;
+    this.leases = leases;
     propagator.start();
-    // Recovery: logs left by a previous run are applied, interrupted backfills start over.
+    // Recovery: logs left by a previous run are applied, interrupted backfills start over
+    // (below, on the engine that holds their lease).
     for (Catalog.Entry e : catalog.all()) {
       if (e.table().hasLocalIndexes()) {
         storage.createSpace(e.table().itemCollections()); // tables from before item collections
@@ -104,10 +112,60 @@ public final class Indexes implements AutoCloseable {
         propagator.recovering(e.table().name()); // its log may hold records: asynchronous
         propagator.changed(e.table().name());
       }
+    }
+    resumeBackfills();
+    long nanos = BACKFILL_CHECK.toNanos();
+    backfillWatch.scheduleWithFixedDelay(
+        this::resumeBackfillsQuietly, nanos, nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * The lease of backfills ({@link Leases}): of several engines on one storage, the holder runs
+   * every backfill, so each is run once, and another engine takes them over (starting each over,
+   * which is safe: see {@link Backfill}) once a holder that stopped has let the lease expire.
+   */
+  public static final String BACKFILL_LEASE = "gsi-backfill";
+  /** How long the backfill lease lasts unless renewed; the holder renews it every check. */
+  static final Duration BACKFILL_LEASE_TERM = Duration.ofSeconds(10);
+  /** How often each engine looks for CREATING indexes to backfill, renewing the lease if held. */
+  static final Duration BACKFILL_CHECK = Duration.ofSeconds(2);
+
+  private final Leases leases;
+  /** The spaces of the indexes this engine is backfilling now. */
+  private final Set<String> backfilling = ConcurrentHashMap.newKeySet();
+  private final ScheduledExecutorService backfillWatch =
+      Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "stator-gsi-backfill-lease");
+        t.setDaemon(true);
+        return t;
+      });
+
+  /**
+   * If this engine holds the backfill lease (taking or renewing it), starts the backfill of every
+   * CREATING GSI it is not backfilling yet: those of a stopped holder, and those added by
+   * UpdateTable on an engine that did not hold the lease. Returns whether it holds the lease.
+   */
+  public boolean resumeBackfills() {
+    if (!leases.hold(BACKFILL_LEASE, BACKFILL_LEASE_TERM)) {
+      return false;
+    }
+    for (Catalog.Entry e : catalog.all()) {
       for (IndexDefinition i : e.table().indexes()) {
         if (i.global() && !i.isActive()) {
-          backfill(e.table().name(), i);
+          startBackfill(e.table().name(), i);
         }
+      }
+    }
+    return true;
+  }
+
+  private void resumeBackfillsQuietly() {
+    try {
+      resumeBackfills();
+    } catch (RuntimeException e) {
+      if (!backfills.isShutdown()) {
+        System.getLogger(Indexes.class.getName())
+            .log(System.Logger.Level.WARNING, "looking for backfills failed; retried", e);
       }
     }
   }
@@ -221,23 +279,47 @@ public final class Indexes implements AutoCloseable {
     streams.resolve(streamSequence);
   }
 
-  /** Starts filling a GSI that UpdateTable added (status CREATING) from the table's items. */
+  /**
+   * Starts filling a GSI that UpdateTable added (status CREATING) from the table's items, if this
+   * engine holds the backfill lease; otherwise the holder finds the index at its next check.
+   */
   public void backfill(String tableName, IndexDefinition index) {
+    boolean held;
+    try {
+      held = leases.hold(BACKFILL_LEASE, BACKFILL_LEASE_TERM);
+    } catch (RuntimeException e) {
+      return; // UpdateTable has committed: the next check (this engine's or another's) starts it
+    }
+    if (held) {
+      startBackfill(tableName, index);
+    }
+  }
+
+  private void startBackfill(String tableName, IndexDefinition index) {
+    if (!backfilling.add(index.space())) {
+      return; // already running here
+    }
     propagator.backfillStarted();
-    backfills.execute(
-        () -> {
-          try {
-            new Backfill(storage, catalog, tableName, index.name(), index.space()).run();
-            onCatalogChange.accept(tableName);
-          } catch (RuntimeException e) {
-            if (!backfills.isShutdown()) {
-              System.getLogger(Indexes.class.getName())
-                  .log(System.Logger.Level.ERROR, "backfill of " + index.name() + " failed", e);
+    try {
+      backfills.execute(
+          () -> {
+            try {
+              new Backfill(storage, catalog, tableName, index.name(), index.space()).run();
+              onCatalogChange.accept(tableName);
+            } catch (RuntimeException e) {
+              if (!backfills.isShutdown()) {
+                System.getLogger(Indexes.class.getName())
+                    .log(System.Logger.Level.ERROR, "backfill of " + index.name() + " failed", e);
+              }
+            } finally {
+              backfilling.remove(index.space());
+              propagator.backfillFinished();
             }
-          } finally {
-            propagator.backfillFinished();
-          }
-        });
+          });
+    } catch (RejectedExecutionException e) {
+      backfilling.remove(index.space()); // closing
+      propagator.backfillFinished();
+    }
   }
 
   /** The number of entries and their bytes in an index (0 if its space is gone). */
@@ -259,12 +341,18 @@ public final class Indexes implements AutoCloseable {
 
   @Override
   public void close() {
+    backfillWatch.shutdownNow();
     backfills.shutdownNow();
     propagator.close();
     try {
       backfills.awaitTermination(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    try {
+      leases.release(BACKFILL_LEASE); // another engine takes the backfills at its next check
+    } catch (RuntimeException e) {
+      // the storage is failing: the lease expires at the end of its term instead
     }
   }
 

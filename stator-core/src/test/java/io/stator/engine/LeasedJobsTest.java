@@ -4,21 +4,36 @@ import static io.stator.engine.Fixtures.create;
 import static io.stator.engine.Fixtures.get;
 import static io.stator.engine.Fixtures.item;
 import static io.stator.engine.Fixtures.put;
+import static io.stator.engine.IndexesTest.def;
+import static io.stator.engine.IndexesTest.hash;
+import static io.stator.engine.IndexesTest.indexScan;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stator.EngineOptions;
+import io.stator.api.CreateGlobalSecondaryIndexAction;
+import io.stator.api.DescribeTableRequest;
+import io.stator.api.GlobalSecondaryIndexUpdate;
+import io.stator.api.Projection;
+import io.stator.api.TableDescription;
 import io.stator.api.TimeToLiveSpecification;
+import io.stator.api.UpdateTableRequest;
 import io.stator.api.UpdateTimeToLiveRequest;
 import io.stator.capacity.ManualClock;
+import io.stator.lease.Leases;
+import io.stator.storage.FaultyStorage;
 import io.stator.storage.memory.MemoryStorage;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Two engines on one storage, as two servers of a shared store: the background jobs held by a
- * lease run on one of them at a time, and the other takes a job over when the holder stops.
+ * lease (the Time to Live sweep, the housekeeping, GSI backfills) run on one of them at a time,
+ * and the other takes a job over when the holder stops.
  */
 class LeasedJobsTest {
   private static final Instant START = Instant.parse("2026-03-01T00:00:00Z");
@@ -27,13 +42,18 @@ class LeasedJobsTest {
   // No background rounds: the test runs each round itself.
   private final EngineOptions options =
       EngineOptions.defaults().withClock(clock).withTimeToLiveSweepInterval(Duration.ZERO);
-  private final Engine a = new Engine(storage, options);
+  private final FaultyStorage aStorage = new FaultyStorage(storage);
+  private final Engine a = new Engine(aStorage, options);
   private final Engine b = new Engine(storage, options);
 
   @AfterEach
   void close() {
-    a.close();
-    b.close();
+    aStorage.holdCommits(null, null);
+    try {
+      a.close();
+    } finally {
+      b.close();
+    }
   }
 
   @Test
@@ -72,5 +92,36 @@ class LeasedJobsTest {
     a.close();
     assertThat(b.backgroundSweepNow()).isZero(); // no wait for the term
     assertThat(b.housekeepNow()).isTrue();
+  }
+
+  @Test
+  void aBackfillWhoseHolderStopsIsTakenOverAndCompletes() throws Exception {
+    a.createTable(create("Orders", "id", "S", null, null));
+    for (int i = 0; i < 20; i++) {
+      put(a, "Orders", item("id", "o" + i, "status", "new"));
+    }
+    // A, the first engine, holds the backfill lease. Its backfill of the new index is held in
+    // its first commit, and then A renews the lease no more: a server that hangs or dies.
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch released = new CountDownLatch(1);
+    aStorage.onlyCommits(space -> space.startsWith("index.")).holdCommits(entered, released);
+    try {
+      a.updateTable(new UpdateTableRequest("Orders", List.of(def("status", "S")), null, null,
+          List.of(new GlobalSecondaryIndexUpdate(new CreateGlobalSecondaryIndexAction("ByStatus",
+              List.of(hash("status")), new Projection("ALL", null), null), null, null)),
+          null, null, null));
+      assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+      aStorage.onlyCommits(space -> space.startsWith("index.") || space.equals(Leases.SPACE));
+
+      assertThat(b.resumeBackfillsNow()).isFalse(); // A's lease has not expired
+      clock.advance(Duration.ofSeconds(10));
+      assertThat(b.resumeBackfillsNow()).isTrue();
+      assertThat(b.awaitIndexes(Duration.ofSeconds(30))).isTrue();
+      TableDescription orders = b.describeTable(new DescribeTableRequest("Orders")).table();
+      assertThat(orders.globalSecondaryIndexes().get(0).indexStatus()).isEqualTo("ACTIVE");
+      assertThat(b.scan(indexScan("Orders", "ByStatus", null, null)).items()).hasSize(20);
+    } finally {
+      released.countDown();
+    }
   }
 }
