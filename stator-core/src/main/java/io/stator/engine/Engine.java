@@ -210,9 +210,10 @@ import java.util.List;
  *   <li>the capacity model's partitions and counters ({@link CapacityModel}, its split points
  *       saved in the storage);
  *   <li>background threads: the GSI propagator and backfills, the Time to Live sweeper, and
- *       {@link Housekeeping} (orphan spaces, seen unused in memory between looks); of several
- *       engines on one storage, one runs the backfills, the sweep and the housekeeping at a
- *       time, the holder of each job's lease ({@link io.stator.lease.Leases}).
+ *       {@link Housekeeping} (orphan spaces, seen unused in memory between looks, and stored
+ *       ClientRequestTokens past the window); of several engines on one storage, one runs the
+ *       backfills, the sweep and the housekeeping at a time, the holder of each job's lease
+ *       ({@link io.stator.lease.Leases}).
  * </ul>
  *
  * Everything else is the storage's: a DeleteTable racing a PutItem, or two UpdateItems on one
@@ -280,7 +281,9 @@ public final class Engine implements Database, ExpiredItemSweep, GroupCommit {
     OrphanSpaces orphans = new OrphanSpaces(catalog, storage, options.clock());
     orphans.look();
     Leases leases = new Leases(storage, options.clock());
-    this.housekeeping = new Housekeeping(List.of(() -> orphans.look()), leases);
+    StoredRequestTokens storedTokens = new StoredRequestTokens(storage, options.clock());
+    this.housekeeping = new Housekeeping(
+        List.of(() -> orphans.look(), () -> storedTokens.forgetExpired()), leases);
     // Streams follow the capacity model's partitions (one shard per partition); the model is
     // made below, and only asked once requests arrive.
     this.streams =
@@ -307,7 +310,7 @@ public final class Engine implements Database, ExpiredItemSweep, GroupCommit {
     this.transactions =
         new Transactions(
             storage, tables, indexes, new ClientRequestTokens(options.clock()),
-            new StoredRequestTokens(storage, options.clock()), capacity,
+            storedTokens, capacity,
             ongoing, pipeline);
     this.clock = options.clock();
     this.tagging = new Tagging(tables, options);

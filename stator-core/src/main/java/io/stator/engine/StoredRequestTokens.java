@@ -1,6 +1,7 @@
 package io.stator.engine;
 
 import io.stator.storage.Commit;
+import io.stator.storage.CommitConflictException;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
@@ -8,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -27,8 +29,9 @@ import java.util.Optional;
  *
  * <p>{@link ClientRequestTokens} stays in front of this: it answers a repeat on this engine
  * without a read, tells a running request, and keeps the commits of an unknown outcome. Records
- * of expired tokens are overwritten by the next use of their token but not yet removed
- * otherwise: a store keeps one small record per token ever used.
+ * of tokens past the window are deleted by the housekeeping ({@link #forgetExpired}, on one
+ * engine of those sharing the storage, the holder of its lease), so a store keeps a record per
+ * token used in the last ten minutes or so, not per token ever used.
  *
  * <p>Record format: a version byte (1), the completion time in epoch milliseconds, then the
  * request's SHA-256 fingerprint.
@@ -36,6 +39,7 @@ import java.util.Optional;
 final class StoredRequestTokens {
   static final String SPACE = "client-request-tokens";
   private static final byte FORMAT = 1;
+  private static final int PAGE = 100;
 
   /** What a token's record says: the version a commit must expect, and whether it applies. */
   record Found(long version, boolean applied) {}
@@ -58,11 +62,8 @@ final class StoredRequestTokens {
     if (stored.isEmpty()) {
       return new Found(Commit.Expectation.ABSENT, false);
     }
-    ByteBuffer value = ByteBuffer.wrap(stored.get().value());
-    if (value.get() != FORMAT) {
-      throw new IllegalStateException("a ClientRequestToken record of an unknown format");
-    }
-    long completedAt = value.getLong();
+    long completedAt = completedAt(stored.get());
+    ByteBuffer value = ByteBuffer.wrap(stored.get().value()).position(1 + 8);
     byte[] storedFingerprint = new byte[value.remaining()];
     value.get(storedFingerprint);
     long version = stored.get().version();
@@ -81,6 +82,44 @@ final class StoredRequestTokens {
     byte[] value = ByteBuffer.allocate(1 + 8 + fingerprint.length)
         .put(FORMAT).putLong(clock.millis()).put(fingerprint).array();
     commit.expect(SPACE, key, found.version()).put(SPACE, key, value);
+  }
+
+  /**
+   * Deletes the records of tokens completed longer than DynamoDB's window ago, each expecting
+   * the version read, so a token used again meanwhile keeps its new record; returns how many
+   * were deleted. A page of {@value #PAGE} records at a time, deletes included, so a large
+   * backlog never makes one large commit.
+   */
+  long forgetExpired() {
+    long deleted = 0;
+    StorageKey after = null;
+    while (true) {
+      List<StoredRecord> page = storage.scan(SPACE, null, null, after, PAGE);
+      long expiredBefore = clock.millis() - ClientRequestTokens.WINDOW.toMillis();
+      for (StoredRecord r : page) {
+        if (completedAt(r) >= expiredBefore) {
+          continue;
+        }
+        try {
+          storage.commit(new Commit().expect(SPACE, r.key(), r.version()).delete(SPACE, r.key()));
+          deleted++;
+        } catch (CommitConflictException e) {
+          // used again since the read: a live token now
+        }
+      }
+      if (page.size() < PAGE) {
+        return deleted;
+      }
+      after = page.get(page.size() - 1).key();
+    }
+  }
+
+  private static long completedAt(StoredRecord r) {
+    ByteBuffer value = ByteBuffer.wrap(r.value());
+    if (value.get() != FORMAT) {
+      throw new IllegalStateException("a ClientRequestToken record of an unknown format");
+    }
+    return value.getLong();
   }
 
   /** Whether a commit conflict was on a token: another request with it committed first. */
