@@ -7,7 +7,10 @@ import io.stator.value.AttributeValue;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
-/** What backups need of the engine's tables: those backed up, and those restored into. */
+/**
+ * What backups, exports and imports need of the engine's tables: those backed up or exported,
+ * and those restored or imported into.
+ */
 public interface SourceTables {
   /** The table's current definition; ResourceNotFoundException when there is none. */
   TableDefinition definition(String tableName);
@@ -26,4 +29,10 @@ public interface SourceTables {
 
   /** Puts a backed-up item into a table being restored, its indexes with it, uncharged. */
   void restore(String tableName, Map<String, AttributeValue> item);
+
+  /**
+   * Puts an imported item into a table being imported: refused as PutItem refuses it (a
+   * DynamoDbException), else written with its indexes, uncharged.
+   */
+  void putImported(String tableName, Map<String, AttributeValue> item);
 }

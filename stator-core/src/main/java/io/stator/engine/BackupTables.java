@@ -42,4 +42,9 @@ final class BackupTables implements SourceTables {
   public void restore(String tableName, Map<String, AttributeValue> item) {
     items.restore(tableName, item);
   }
+
+  @Override
+  public void putImported(String tableName, Map<String, AttributeValue> item) {
+    items.putImported(tableName, item);
+  }
 }

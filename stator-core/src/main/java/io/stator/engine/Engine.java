@@ -49,6 +49,12 @@ import io.stator.api.CreateBackupResponse;
 import io.stator.api.DeleteBackupRequest;
 import io.stator.api.DescribeExportRequest;
 import io.stator.api.DescribeExportResponse;
+import io.stator.api.DescribeImportRequest;
+import io.stator.api.DescribeImportResponse;
+import io.stator.api.ImportTableRequest;
+import io.stator.api.ImportTableResponse;
+import io.stator.api.ListImportsRequest;
+import io.stator.api.ListImportsResponse;
 import io.stator.api.ExportTableToPointInTimeRequest;
 import io.stator.api.ExportTableToPointInTimeResponse;
 import io.stator.api.ListExportsRequest;
@@ -67,6 +73,7 @@ import io.stator.api.TableDescription;
 import io.stator.backup.OnDemandBackups;
 import io.stator.export.ExportDirectory;
 import io.stator.export.Exports;
+import io.stator.export.Imports;
 import io.stator.api.DescribeContinuousBackupsResponse;
 import io.stator.api.DescribeEndpointsRequest;
 import io.stator.api.DescribeEndpointsResponse;
@@ -269,6 +276,7 @@ public final class Engine implements Database, ExpiredItemSweep, GroupCommit {
   private final ContinuousBackups continuousBackups;
   private final OnDemandBackups backups;
   private final Exports exports;
+  private final Imports imports;
   private final String region;
   private final Streams streams;
   private final Housekeeping housekeeping;
@@ -321,6 +329,7 @@ public final class Engine implements Database, ExpiredItemSweep, GroupCommit {
     ExportDirectory exportDirectory = new ExportDirectory(options.exportDirectory());
     this.exports =
         new Exports(storage, backups, backupTables, options.clock(), exportDirectory);
+    this.imports = new Imports(storage, backupTables, options.clock(), exportDirectory);
     this.region = options.region();
     // The sweeper deletes through Items' delete path, so expired items leave the secondary
     // indexes (LSI entries in the same commit, GSIs through the change log) like any delete.
@@ -659,6 +668,21 @@ public final class Engine implements Database, ExpiredItemSweep, GroupCommit {
   }
 
   @Override
+  public ImportTableResponse importTable(ImportTableRequest r) {
+    return imports.importTable(r);
+  }
+
+  @Override
+  public DescribeImportResponse describeImport(DescribeImportRequest r) {
+    return imports.describe(r);
+  }
+
+  @Override
+  public ListImportsResponse listImports(ListImportsRequest r) {
+    return imports.list(r);
+  }
+
+  @Override
   public DescribeContinuousBackupsResponse describeContinuousBackups(
       DescribeContinuousBackupsRequest r) {
     return continuousBackups.describe(r);
@@ -739,6 +763,7 @@ public final class Engine implements Database, ExpiredItemSweep, GroupCommit {
     // then the storage they all write to.
     try {
       housekeeping.close();
+      imports.close();
       exports.close();
       backups.close();
       continuousBackups.close();

@@ -70,11 +70,7 @@ final class Items {
         r.expressionAttributeNames(), r.expressionAttributeValues());
     TableDefinition table = tables.forItems(r.tableName());
     Map<String, AttributeValue> item = r.item();
-    ItemKeys.checkItem(table, item);
-    if (ItemSize.of(item) > ItemSize.MAX_ITEM_SIZE) {
-      throw DynamoDbException.validation("Item size has exceeded the maximum allowed size");
-    }
-    IndexKeys.checkItem(table, item);
+    checkPut(table, item);
     StorageKey key = ItemKeys.storageKey(table, item);
     Written written =
         write(table, key, condition, r.returnValuesOnConditionCheckFailure(), item);
@@ -183,6 +179,26 @@ final class Items {
    * Through {@link ReadModifyWrite}, which starts over when the item (or the table's definition)
    * changes between the read and the commit.
    */
+  /** What PutItem requires of an item: its keys, its size, and its index keys' types. */
+  private static void checkPut(TableDefinition table, Map<String, AttributeValue> item) {
+    ItemKeys.checkItem(table, item);
+    if (ItemSize.of(item) > ItemSize.MAX_ITEM_SIZE) {
+      throw DynamoDbException.validation("Item size has exceeded the maximum allowed size");
+    }
+    IndexKeys.checkItem(table, item);
+  }
+
+  /**
+   * Puts an imported item into the table an import makes: refused as PutItem refuses an item
+   * (its keys, size, index keys), else written as a restore writes one, uncharged.
+   */
+  void putImported(String tableName, Map<String, AttributeValue> item) {
+    TableDefinition table = tables.forItems(tableName);
+    checkPut(table, item);
+    write(table, ItemKeys.storageKey(table, item), null, "NONE", item,
+        ReadModifyWrite.Writer.RESTORE);
+  }
+
   /**
    * Puts a backed-up item into the table being restored from its backup: no condition, no
    * charge, its indexes written as for any put (see {@code io.stator.backup}).

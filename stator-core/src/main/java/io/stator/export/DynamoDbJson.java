@@ -139,7 +139,7 @@ final class DynamoDbJson {
     return switch ((String) e.getKey()) {
       case "S" -> new AttributeValue.S(text(v));
       case "N" -> AttributeValue.n(text(v));
-      case "B" -> new AttributeValue.B(Bytes.fromBase64(text(v)));
+      case "B" -> new AttributeValue.B(base64(text(v)));
       case "BOOL" -> AttributeValue.bool(bool(v));
       case "NULL" -> {
         if (!bool(v)) {
@@ -158,9 +158,17 @@ final class DynamoDbJson {
       }
       case "SS" -> AttributeValue.ss(texts(v));
       case "NS" -> AttributeValue.ns(texts(v));
-      case "BS" -> AttributeValue.bs(texts(v).stream().map(Bytes::fromBase64).toList());
+      case "BS" -> AttributeValue.bs(texts(v).stream().map(DynamoDbJson::base64).toList());
       default -> throw DynamoDbException.validation("Unknown attribute type " + e.getKey());
     };
+  }
+
+  static Bytes base64(String text) {
+    try {
+      return Bytes.fromBase64(text);
+    } catch (IllegalArgumentException e) {
+      throw DynamoDbException.validation("Invalid base64 for a binary value: " + e.getMessage());
+    }
   }
 
   private static String text(Object v) {

@@ -1,5 +1,9 @@
 package io.stator.export;
 
+import static io.stator.export.JobRecords.COMPLETED;
+import static io.stator.export.JobRecords.FAILED;
+import static io.stator.export.JobRecords.IN_PROGRESS;
+
 import io.stator.api.DescribeExportRequest;
 import io.stator.api.DescribeExportResponse;
 import io.stator.api.DynamoDbException;
@@ -29,12 +33,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 
 /**
  * ExportTableToPointInTime, DescribeExport and ListExports.
@@ -59,9 +59,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Exports implements AutoCloseable {
   static final String SPACE = "exports";
-  static final String IN_PROGRESS = "IN_PROGRESS";
-  static final String COMPLETED = "COMPLETED";
-  static final String FAILED = "FAILED";
   private static final int PAGE = 100;
   private static final int LIST_PAGE = 25;
 
@@ -71,11 +68,7 @@ public final class Exports implements AutoCloseable {
   private final Clock clock;
   private final ExportDirectory directory;
   private final JobRecords records;
-  private final ExecutorService exporters = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "stator-export");
-    t.setDaemon(true);
-    return t;
-  });
+  private final JobThreads exporters = new JobThreads("stator-export");
 
   public Exports(Storage storage, OnDemandBackups backups, SourceTables tables, Clock clock,
       ExportDirectory directory) {
@@ -90,20 +83,13 @@ public final class Exports implements AutoCloseable {
 
   /** At start: the exports a stop cut short are FAILED. */
   private void recover() {
-    for (String after = null; ; ) {
-      List<Map<String, AttributeValue>> chunk = records.after(after, LIST_PAGE);
-      for (Map<String, AttributeValue> r : chunk) {
-        ExportDescription d = decode(r);
-        if (d.exportStatus().equals(IN_PROGRESS)) {
-          record(failed(d, "ServerStopped", "The server stopped while the export ran;"
-              + " export the table again."));
-        }
+    records.forEach(r -> {
+      ExportDescription d = decode(r);
+      if (d.exportStatus().equals(IN_PROGRESS)) {
+        record(failed(d, "ServerStopped", "The server stopped while the export ran;"
+            + " export the table again."));
       }
-      if (chunk.size() < LIST_PAGE) {
-        return;
-      }
-      after = JobIds.idOf(decode(chunk.get(chunk.size() - 1)).exportArn(), JobIds.EXPORT);
-    }
+    });
   }
 
   public ExportTableToPointInTimeResponse export(ExportTableToPointInTimeRequest r) {
@@ -199,44 +185,21 @@ public final class Exports implements AutoCloseable {
 
   public DescribeExportResponse describe(DescribeExportRequest r) {
     new Constraints().notNull("exportArn", r.exportArn()).check();
-    String id = JobIds.idOf(r.exportArn(), JobIds.EXPORT);
-    ExportDescription d = id == null ? null : records.get(id).map(Exports::decode).orElse(null);
-    if (d == null || !d.exportArn().equals(r.exportArn())) {
-      throw new DynamoDbException(ErrorType.ExportNotFoundException,
-          "Export not found: " + r.exportArn());
-    }
-    return new DescribeExportResponse(d);
+    return new DescribeExportResponse(records.byArn(r.exportArn(), JobIds.EXPORT)
+        .map(Exports::decode).orElseThrow(() -> new DynamoDbException(
+            ErrorType.ExportNotFoundException, "Export not found: " + r.exportArn())));
   }
 
   public ListExportsResponse list(ListExportsRequest r) {
     Constraints c = new Constraints();
     c.atLeast("maxResults", r.maxResults(), 1).atMost("maxResults", r.maxResults(), LIST_PAGE);
     c.check();
-    int limit = r.maxResults() == null ? LIST_PAGE : r.maxResults();
-    String table = r.tableArn() == null ? null
-        : ContributorInsightsUpdates.tableNameOf(r.tableArn());
-    List<ExportSummary> page = new ArrayList<>();
-    String after = JobIds.checkToken(r.nextToken());
-    String last = null;
-    while (true) {
-      List<Map<String, AttributeValue>> chunk = records.after(after, LIST_PAGE);
-      for (Map<String, AttributeValue> record : chunk) {
-        ExportDescription d = decode(record);
-        after = JobIds.idOf(d.exportArn(), JobIds.EXPORT);
-        if (table != null
-            && !ContributorInsightsUpdates.tableNameOf(d.tableArn()).equals(table)) {
-          continue;
-        }
-        if (page.size() == limit) {
-          return new ListExportsResponse(page, last);
-        }
-        page.add(new ExportSummary(d.exportArn(), d.exportStatus(), d.exportType()));
-        last = after;
-      }
-      if (chunk.size() < LIST_PAGE) {
-        return new ListExportsResponse(page, null);
-      }
-    }
+    JobRecords.Page<ExportSummary> page = records.page(JobIds.checkToken(r.nextToken()),
+        r.tableArn(), r.maxResults() == null ? LIST_PAGE : r.maxResults(), m -> {
+          ExportDescription d = decode(m);
+          return new ExportSummary(d.exportArn(), d.exportStatus(), d.exportType());
+        });
+    return new ListExportsResponse(page.items(), page.lastId());
   }
 
   private void record(ExportDescription d) {
@@ -277,11 +240,6 @@ public final class Exports implements AutoCloseable {
   /** Stops the exports in progress (the next start records them FAILED). */
   @Override
   public void close() {
-    exporters.shutdownNow();
-    try {
-      exporters.awaitTermination(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    exporters.close();
   }
 }

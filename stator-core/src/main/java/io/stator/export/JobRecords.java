@@ -1,5 +1,6 @@
 package io.stator.export;
 
+import io.stator.capacity.ContributorInsightsUpdates;
 import io.stator.item.ItemCodec;
 import io.stator.storage.Bound;
 import io.stator.storage.Commit;
@@ -16,6 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The records of exports or of imports: one space each ({@code exports}, {@code imports}), one
@@ -24,8 +27,13 @@ import java.util.Optional;
  * fields as an item ({@link ItemCodec}); a field of a description that is null is absent.
  */
 final class JobRecords {
+  /** The statuses an export and an import share. */
+  static final String IN_PROGRESS = "IN_PROGRESS";
+  static final String COMPLETED = "COMPLETED";
+  static final String FAILED = "FAILED";
   private static final byte FORMAT_VERSION = 1;
   private static final byte[] PARTITION = "job".getBytes(StandardCharsets.UTF_8);
+  private static final int READ_CHUNK = 100;
 
   private final Storage storage;
   private final String space;
@@ -48,6 +56,12 @@ final class JobRecords {
     return storage.get(space, key(id)).map(this::fields);
   }
 
+  /** The record {@code arn} names, an ARN of the kind {@code part} names; empty when none. */
+  Optional<Map<String, AttributeValue>> byArn(String arn, String part) {
+    String id = JobIds.idOf(arn, part);
+    return id == null ? Optional.empty() : get(id).filter(m -> arn.equals(s(m, "arn")));
+  }
+
   /** Up to {@code limit} records after {@code afterId} (from the first when null), by id. */
   List<Map<String, AttributeValue>> after(String afterId, int limit) {
     Bound lower = afterId == null ? null
@@ -57,6 +71,57 @@ final class JobRecords {
       out.add(fields(r));
     }
     return out;
+  }
+
+  /** A page of a List operation, and the id of its last record when more follow. */
+  record Page<T>(List<T> items, String lastId) {}
+
+  /**
+   * The records after {@code afterId} (from the first when null) of the table {@code table} (a
+   * name or ARN; every table's when null), at most {@code limit}, decoded.
+   */
+  <T> Page<T> page(String afterId, String table, int limit,
+      Function<Map<String, AttributeValue>, T> decode) {
+    String name = table == null ? null : ContributorInsightsUpdates.tableNameOf(table);
+    List<T> page = new ArrayList<>();
+    String after = afterId;
+    String last = null;
+    while (true) {
+      List<Map<String, AttributeValue>> chunk = after(after, READ_CHUNK);
+      for (Map<String, AttributeValue> record : chunk) {
+        after = id(record);
+        if (name != null
+            && !ContributorInsightsUpdates.tableNameOf(s(record, "tableArn")).equals(name)) {
+          continue;
+        }
+        if (page.size() == limit) {
+          return new Page<>(page, last);
+        }
+        page.add(decode.apply(record));
+        last = after;
+      }
+      if (chunk.size() < READ_CHUNK) {
+        return new Page<>(page, null);
+      }
+    }
+  }
+
+  /** Calls {@code each} with every record, in id order (at start, to settle those cut short). */
+  void forEach(Consumer<Map<String, AttributeValue>> each) {
+    for (String after = null; ; ) {
+      List<Map<String, AttributeValue>> chunk = after(after, READ_CHUNK);
+      chunk.forEach(each);
+      if (chunk.size() < READ_CHUNK) {
+        return;
+      }
+      after = id(chunk.get(chunk.size() - 1));
+    }
+  }
+
+  /** A record's id: the last part of its ARN. */
+  private static String id(Map<String, AttributeValue> record) {
+    String arn = s(record, "arn");
+    return arn.substring(arn.lastIndexOf('/') + 1);
   }
 
   private Map<String, AttributeValue> fields(StoredRecord r) {

@@ -405,14 +405,14 @@ class IndexesTest {
   void deleteTableDropsIndexSpacesAndLog() {
     db.createTable(orders("Gone"));
     put(db, "Gone", order("u", "o", "p", "1", "s", "x"));
-    // catalog, resource policies, backup records, ClientRequestTokens, leases, export records,
-    // items, 3 indexes, change log, item collection sizes (the table has an LSI)
-    assertThat(storage.spaces()).hasSize(12);
+    // catalog, resource policies, backup records, ClientRequestTokens, leases, export and
+    // import records, items, 3 indexes, change log, item collection sizes (the table has an LSI)
+    assertThat(storage.spaces()).hasSize(13);
     db.deleteTable(new DeleteTableRequest("Gone"));
     assertThat(storage.spaces())
         .containsExactlyInAnyOrder(
             "catalog", "resource-policies", "backups", "client-request-tokens", "leases",
-            "exports");
+            "exports", "imports");
   }
 
   @Test

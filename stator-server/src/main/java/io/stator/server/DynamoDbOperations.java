@@ -16,11 +16,10 @@ final class DynamoDbOperations {
       Set.of(
           "CreateGlobalTable",
           "DescribeGlobalTable",
-          "DescribeGlobalTableSettings", "DescribeImport", "DescribeKinesisStreamingDestination",
+          "DescribeGlobalTableSettings", "DescribeKinesisStreamingDestination",
           "DescribeTableReplicaAutoScaling", "DisableKinesisStreamingDestination",
           "EnableKinesisStreamingDestination",
-          "ImportTable",
-          "ListGlobalTables", "ListImports",
+          "ListGlobalTables",
           "UpdateGlobalTable",
           "UpdateGlobalTableSettings", "UpdateKinesisStreamingDestination",
           "UpdateTableReplicaAutoScaling");

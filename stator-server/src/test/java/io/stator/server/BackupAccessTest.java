@@ -24,11 +24,13 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.ImportTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.InputFormat;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
- * The backup and export operations under {@code --auth sigv4} with users and policies, through the AWS SDK:
+ * The backup, export and import operations under {@code --auth sigv4} with users and policies, through the AWS SDK:
  * each needs its own action on the table or backup as DynamoDB's IAM documents it, and a restore
  * the item actions on the new table, so a key that may not read a table can neither back it up
  * nor restore its backup to a table it may read; a refused request makes nothing.
@@ -155,5 +157,30 @@ class BackupAccessTest {
     assertThat(orders.describeExport(r -> r.exportArn(mine)).exportDescription().tableArn())
         .isEqualTo(ARN + "Orders");
     assertThat(admin.listExports(r -> r.maxResults(5)).exportSummaries()).hasSize(2);
+  }
+
+  @Test
+  void eachImportOperationNeedsItsActionOnItsNewTableOrImport() throws Exception {
+    Path file = directory.resolve("exports").resolve("in").resolve("items.json");
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, "{\"Item\":{\"id\":{\"S\":\"a\"}}}\n");
+    java.util.function.Function<String, ImportTableRequest> into = table -> ImportTableRequest
+        .builder().s3BucketSource(b -> b.s3Bucket("in")).inputFormat(InputFormat.DYNAMODB_JSON)
+        .tableCreationParameters(t -> t.tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
+            .attributeDefinitions(a -> a.attributeName("id").attributeType(ScalarAttributeType.S))
+            .keySchema(k -> k.attributeName("id").keyType(KeyType.HASH)))
+        .build();
+    String mine = orders.importTable(into.apply("Orders-imported")).importTableDescription()
+        .importArn();
+    denied("dynamodb:ImportTable", ARN + "Elsewhere",
+        () -> orders.importTable(into.apply("Elsewhere")));
+    assertThat(admin.listTables().tableNames()).doesNotContain("Elsewhere");
+    String theirs = admin.importTable(into.apply("Secrets-imported")).importTableDescription()
+        .importArn();
+    denied("dynamodb:DescribeImport", theirs,
+        () -> orders.describeImport(r -> r.importArn(theirs)));
+    denied("dynamodb:ListImports", "*", () -> orders.listImports(r -> r.pageSize(5)));
+    assertThat(orders.describeImport(r -> r.importArn(mine)).importTableDescription().tableArn())
+        .isEqualTo(ARN + "Orders-imported");
   }
 }

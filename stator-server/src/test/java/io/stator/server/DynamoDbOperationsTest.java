@@ -15,7 +15,8 @@ class DynamoDbOperationsTest {
         "ListTagsOfResource", "DescribeContinuousBackups", "UpdateContinuousBackups",
         "DescribeLimits", "DescribeEndpoints", "CreateBackup", "DescribeBackup", "ListBackups",
         "DeleteBackup", "RestoreTableFromBackup", "RestoreTableToPointInTime",
-        "ExportTableToPointInTime", "DescribeExport", "ListExports");
+        "ExportTableToPointInTime", "DescribeExport", "ListExports", "ImportTable",
+        "DescribeImport", "ListImports");
   }
 
   @Test

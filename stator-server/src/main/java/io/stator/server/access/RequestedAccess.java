@@ -14,6 +14,7 @@ import io.stator.api.DeleteTableRequest;
 import io.stator.api.DescribeBackupRequest;
 import io.stator.api.DescribeContinuousBackupsRequest;
 import io.stator.api.DescribeExportRequest;
+import io.stator.api.DescribeImportRequest;
 import io.stator.api.DescribeContributorInsightsRequest;
 import io.stator.api.DescribeTableRequest;
 import io.stator.api.DescribeTimeToLiveRequest;
@@ -28,6 +29,7 @@ import io.stator.api.PutItemRequest;
 import io.stator.api.PutResourcePolicyRequest;
 import io.stator.api.QueryRequest;
 import io.stator.api.ExportTableToPointInTimeRequest;
+import io.stator.api.ImportTableRequest;
 import io.stator.api.RestoreTableFromBackupRequest;
 import io.stator.api.RestoreTableToPointInTimeRequest;
 import io.stator.api.ScanRequest;
@@ -219,6 +221,14 @@ public final class RequestedAccess {
       add(out, action, tableOrArn(r.tableArn()), null, null);
     } else if (request instanceof DescribeExportRequest r) {
       add(out, action, r.exportArn(), null, null);
+    } else if (request instanceof ImportTableRequest r && r.tableCreationParameters() != null
+        && r.tableCreationParameters().tableName() != null) {
+      String target = r.tableCreationParameters().tableName();
+      if (add(out, action, table(target), null, null) != null) {
+        restoreWrites(out, target); // an import writes its new table's items, as a restore does
+      }
+    } else if (request instanceof DescribeImportRequest r) {
+      add(out, action, r.importArn(), null, null);
     } else if (request instanceof UpdateContributorInsightsRequest r) {
       add(out, action, index(r.tableName(), r.indexName()), null, null);
     } else if (request instanceof DescribeContributorInsightsRequest r) {
@@ -319,7 +329,8 @@ public final class RequestedAccess {
   private static boolean namesNoResource(String operation) {
     return switch (operation) {
       case "ListTables", "DescribeLimits", "DescribeEndpoints", "ListContributorInsights",
-          "ListBackups", "ListExports", "DynamoDBStreams_20120810.ListStreams" -> true;
+          "ListBackups", "ListExports", "ListImports", "DynamoDBStreams_20120810.ListStreams"
+          -> true;
       default -> false;
     };
   }

@@ -324,6 +324,24 @@ public final class WireProtocol {
                   Database::listExports,
                   ExportResponses::listExports)),
           Map.entry(
+              "ImportTable",
+              new Operation<>(
+                  ExportRequests::importTable,
+                  Database::importTable,
+                  ExportResponses::importTable)),
+          Map.entry(
+              "DescribeImport",
+              new Operation<>(
+                  ExportRequests::describeImport,
+                  Database::describeImport,
+                  ExportResponses::describeImport)),
+          Map.entry(
+              "ListImports",
+              new Operation<>(
+                  ExportRequests::listImports,
+                  Database::listImports,
+                  ExportResponses::listImports)),
+          Map.entry(
               "DescribeLimits",
               new Operation<>(
                   SettingsRequests::describeLimits,

@@ -35,87 +35,8 @@ import software.amazon.awssdk.services.dynamodb.model.TableNotFoundException;
  * COMPLETED and outlives a restart; and DynamoDB's errors, a bucket or prefix that would leave
  * the export directory among them, writing nothing.
  */
-class ExportTest extends EndToEndTest {
+class ExportTest extends TableFilesTest {
   private static final ScalarAttributeType S = ScalarAttributeType.S;
-
-  /** pk, sk; GSI byG (ALL); point-in-time recovery enabled. */
-  String recoveredTable(String purpose) {
-    String name = uniqueTableName(purpose);
-    dynamo.createTable(b -> b.tableName(name)
-        .keySchema(key("pk", KeyType.HASH), key("sk", KeyType.RANGE))
-        .attributeDefinitions(attribute("pk", S), attribute("sk", ScalarAttributeType.N),
-            attribute("g", S))
-        .billingMode(BillingMode.PAY_PER_REQUEST)
-        .globalSecondaryIndexes(i -> i.indexName("byG").keySchema(key("g", KeyType.HASH))
-            .projection(p -> p.projectionType(ProjectionType.ALL))));
-    awaitActive(name);
-    dynamo.updateContinuousBackups(r -> r.tableName(name)
-        .pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true)));
-    return name;
-  }
-
-  /** An item of every type, text that needs escaping among them. */
-  static Map<String, AttributeValue> row(int i, String version) {
-    Map<String, AttributeValue> item = item("pk", s("p" + i % 7), "sk", n(String.valueOf(i)),
-        "v", s(version + " \"quoted\"\n\u00e9\u4e2d"), "n", n("-" + i + ".25"),
-        "b", AttributeValue.fromB(SdkBytes.fromByteArray(new byte[] {0, (byte) i, -1})),
-        "ok", AttributeValue.fromBool(i % 2 == 0), "none", AttributeValue.fromNul(true),
-        "l", AttributeValue.fromL(List.of(s("a"), n("2"), AttributeValue.fromM(
-            Map.of("deep", s("x" + i))))),
-        "ss", AttributeValue.fromSs(List.of("s", "s" + i)));
-    item.put("ns", AttributeValue.fromNs(List.of("1", String.valueOf(i + 2))));
-    item.put("bs", AttributeValue.fromBs(List.of(SdkBytes.fromByteArray(new byte[] {1}),
-        SdkBytes.fromByteArray(new byte[] {2, (byte) i}))));
-    if (i % 4 != 0) {
-      item.put("g", s("g" + i % 5)); // every fourth item is in no GSI
-    }
-    return item;
-  }
-
-  static String keyOf(Map<String, AttributeValue> item) {
-    return item.get("pk").s() + "/" + item.get("sk").n();
-  }
-
-  void put(String table, Map<String, AttributeValue> item,
-      Map<String, Map<String, AttributeValue>> model) {
-    dynamo.putItem(r -> r.tableName(table).item(item));
-    model.put(keyOf(item), item);
-  }
-
-  String tableArn(String table) {
-    return dynamo.describeTable(r -> r.tableName(table)).table().tableArn();
-  }
-
-  /** Polls DescribeExport until the export is no longer IN_PROGRESS. */
-  ExportDescription awaitExport(String arn) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (true) {
-      ExportDescription d = dynamo.describeExport(r -> r.exportArn(arn)).exportDescription();
-      if (d.exportStatus() != ExportStatus.IN_PROGRESS) {
-        return d;
-      }
-      assertThat(System.nanoTime()).as("export %s", arn).isLessThan(deadline);
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
-  }
-
-  /** Exports {@code table} as of {@code time} to {@code bucket}, prefix {@code prefix}. */
-  ExportDescription export(String table, Instant time, String bucket, String prefix) {
-    ExportDescription started = dynamo.exportTableToPointInTime(r -> r
-        .tableArn(tableArn(table)).exportTime(time).s3Bucket(bucket).s3Prefix(prefix)
-        .exportFormat(ExportFormat.DYNAMODB_JSON)).exportDescription();
-    assertThat(started.exportStatus()).isEqualTo(ExportStatus.IN_PROGRESS);
-    return started;
-  }
-
-  Path bucket(String name) {
-    return endpoint.exportDirectory().resolve(name);
-  }
 
   @Test
   void anExportHoldsTheTableAsOfItsTimeInDynamoDbsFiles() {

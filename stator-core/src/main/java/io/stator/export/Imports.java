@@ -1,0 +1,269 @@
+package io.stator.export;
+
+import static io.stator.export.JobRecords.COMPLETED;
+import static io.stator.export.JobRecords.FAILED;
+import static io.stator.export.JobRecords.IN_PROGRESS;
+
+import io.stator.api.DescribeImportRequest;
+import io.stator.api.DescribeImportResponse;
+import io.stator.api.DynamoDbException;
+import io.stator.api.ErrorType;
+import io.stator.api.ImportSummary;
+import io.stator.api.ImportTableDescription;
+import io.stator.api.ImportTableRequest;
+import io.stator.api.ImportTableResponse;
+import io.stator.api.InputFormatOptions;
+import io.stator.api.ListImportsRequest;
+import io.stator.api.ListImportsResponse;
+import io.stator.api.S3BucketSource;
+import io.stator.api.TableCreationParameters;
+import io.stator.api.TableDescription;
+import io.stator.backup.SourceTables;
+import io.stator.schema.Constraints;
+import io.stator.storage.Storage;
+import io.stator.value.AttributeValue;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * ImportTable, DescribeImport and ListImports.
+ *
+ * <p>ImportTable checks the request and its files while the request waits (the format, the
+ * compression, that some file's key starts with the prefix), makes the table with the engine's
+ * CreateTable from the TableCreationParameters, CREATING, records the import IN_PROGRESS and
+ * answers. Then, on a thread of its own, each file is read line by line, decompressed as it is
+ * read, and each line's item is put through the engine's write path ({@link
+ * SourceTables#putImported}), refused where PutItem would refuse it, so the indexes are written
+ * as any write writes them and nothing of a file is held in memory. A line that is no item (bad
+ * JSON, a CSV row of the wrong width, a key missing or of the wrong type, an item too large) is
+ * counted in ErrorCount, named on the server's error output (the first {@value #LOGGED_ERRORS}),
+ * and skipped, as DynamoDB counts and logs it; the import goes on. The record says how far it is
+ * every {@value #PROGRESS_EVERY} lines; at the end the table turns ACTIVE and the import
+ * COMPLETED.
+ *
+ * <p>Where DynamoDB fails an import whose source has no object, Stator refuses the request
+ * (ValidationException) and makes no table, which tells the user at once. A stop cuts an import
+ * short: the next start records it FAILED and turns its table ACTIVE with the items it has.
+ */
+public final class Imports implements AutoCloseable {
+  static final String SPACE = "imports";
+  private static final int LIST_PAGE = 25;
+  private static final int PROGRESS_EVERY = 10_000;
+  private static final int LOGGED_ERRORS = 10;
+  /** A NextToken's length: ListImports' model asks for at least 112 hex digits. */
+  private static final int TOKEN_HEX = 112;
+
+  private final SourceTables tables;
+  private final Clock clock;
+  private final ExportDirectory directory;
+  private final JobRecords records;
+  private final JobThreads importers = new JobThreads("stator-import");
+
+  public Imports(Storage storage, SourceTables tables, Clock clock, ExportDirectory directory) {
+    this.tables = tables;
+    this.clock = clock;
+    this.directory = directory;
+    this.records = new JobRecords(storage, SPACE);
+    recover();
+  }
+
+  /** At start: the imports a stop cut short are FAILED, their tables ACTIVE. */
+  private void recover() {
+    records.forEach(r -> {
+      ImportTableDescription d = ImportRecords.decode(r);
+      if (d.importStatus().equals(IN_PROGRESS)) {
+        activate(d.tableCreationParameters().tableName());
+        record(ImportRecords.ended(d, FAILED, clock.instant(), d.processedSizeBytes(),
+            d.processedItemCount(), d.importedItemCount(), d.errorCount(), "ServerStopped",
+            "The server stopped while the import ran; the table holds the items imported"
+                + " before."));
+      }
+    });
+  }
+
+  public ImportTableResponse importTable(ImportTableRequest r) {
+    Constraints c = new Constraints().notNull("s3BucketSource", r.s3BucketSource())
+        .notNull("inputFormat", r.inputFormat())
+        .notNull("tableCreationParameters", r.tableCreationParameters());
+    c.oneOf("inputFormat", r.inputFormat(), "DYNAMODB_JSON", "ION", "CSV");
+    c.oneOf("inputCompressionType", r.inputCompressionType(), "GZIP", "ZSTD", "NONE");
+    if (r.s3BucketSource() != null) {
+      c.notNull("s3BucketSource.s3Bucket", r.s3BucketSource().s3Bucket());
+    }
+    c.check();
+    if (r.inputFormat().equals("ION") || "ZSTD".equals(r.inputCompressionType())) {
+      throw DynamoDbException.validation("Stator imports DYNAMODB_JSON and CSV, uncompressed or"
+          + " GZIP, for now; InputFormat ION and InputCompressionType ZSTD are not supported"
+          + " yet.");
+    }
+    InputFormatOptions options = r.inputFormatOptions();
+    boolean csvOptions = options != null
+        && (options.csvDelimiter() != null || options.csvHeaderList() != null);
+    if (csvOptions && !r.inputFormat().equals("CSV")) {
+      throw DynamoDbException.validation("InputFormatOptions.Csv is for InputFormat CSV only.");
+    }
+    S3BucketSource source = r.s3BucketSource();
+    directory.resolve(source.s3Bucket(), source.s3KeyPrefix()); // refuses a path out of it
+    Path bucket = directory.bucket(source.s3Bucket());
+    List<Path> files = ImportFiles.matching(bucket, source.s3KeyPrefix());
+    if (files.isEmpty()) {
+      throw DynamoDbException.validation("No file in S3Bucket '" + source.s3Bucket()
+          + "' has a key starting with '" + (source.s3KeyPrefix() == null ? ""
+              : source.s3KeyPrefix()) + "': nothing to import.");
+    }
+    TableCreationParameters params = r.tableCreationParameters();
+    TableDescription table = tables.create(params.createTableRequest(),
+        t -> t.withStatus("CREATING"));
+    Instant now = clock.instant();
+    String id = JobIds.newId(now);
+    ImportTableDescription started = new ImportTableDescription(
+        table.tableArn() + JobIds.IMPORT + id, IN_PROGRESS, table.tableArn(), table.tableId(),
+        r.clientToken(), source, 0L, r.inputFormat(), options,
+        r.inputCompressionType() == null ? "NONE" : r.inputCompressionType(), params, now, null,
+        0L, 0L, 0L, null, null);
+    record(started);
+    importers.execute(() -> run(started, bucket, files));
+    return new ImportTableResponse(started);
+  }
+
+  /** The counts of an import as it goes. */
+  private static final class Counts {
+    long bytes;
+    long processed;
+    long imported;
+    long errors;
+  }
+
+  private void run(ImportTableDescription d, Path bucket, List<Path> files) {
+    String table = d.tableCreationParameters().tableName();
+    boolean gzip = d.inputCompressionType().equals("GZIP");
+    boolean csv = d.inputFormat().equals("CSV");
+    InputFormatOptions options = d.inputFormatOptions();
+    List<String> givenHeader = options == null ? null : options.csvHeaderList();
+    CsvRows rows = csv ? new CsvRows(options == null ? null : options.csvDelimiter(),
+        d.tableCreationParameters().attributeDefinitions()) : null;
+    Counts counts = new Counts();
+    try {
+      for (Path file : files) {
+        String key = ImportFiles.key(bucket, file);
+        try (BufferedReader in = ImportFiles.lines(file, gzip)) {
+          List<String> header = givenHeader;
+          long lineNumber = 0;
+          for (String line; (line = in.readLine()) != null; ) {
+            lineNumber++;
+            if (Thread.currentThread().isInterrupted()) {
+              return; // the engine closes: the next start records the import FAILED
+            }
+            if (line.isBlank()) {
+              continue;
+            }
+            if (csv && header == null) {
+              header = rows.cells(line);
+              continue;
+            }
+            counts.processed++;
+            try {
+              tables.putImported(table, csv ? rows.item(header, line) : DynamoDbJson.item(line));
+              counts.imported++;
+            } catch (RuntimeException bad) {
+              if (counts.errors++ < LOGGED_ERRORS) {
+                System.err.println("stator: import " + d.importArn() + ": " + key + " line "
+                    + lineNumber + " skipped: " + message(bad));
+              }
+            }
+            if (counts.processed % PROGRESS_EVERY == 0) {
+              record(ImportRecords.ended(d, IN_PROGRESS, null, counts.bytes, counts.processed,
+                  counts.imported, counts.errors, null, null));
+            }
+          }
+        }
+        counts.bytes += Files.size(file);
+      }
+      activate(table);
+      record(ImportRecords.ended(d, COMPLETED, clock.instant(), counts.bytes, counts.processed,
+          counts.imported, counts.errors, null, null));
+    } catch (IOException | RuntimeException e) {
+      activate(table);
+      record(ImportRecords.ended(d, FAILED, clock.instant(), counts.bytes, counts.processed,
+          counts.imported, counts.errors, e instanceof IOException ? "S3ReadFailed" : "UNKNOWN",
+          "The import stopped: " + message(e)));
+    }
+  }
+
+  private static String message(Exception e) {
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+  }
+
+  private void activate(String table) {
+    try {
+      tables.change(table, t -> "CREATING".equals(t.status()) ? t.withStatus("ACTIVE") : t);
+    } catch (DynamoDbException gone) {
+      // deleted while it was imported
+    }
+  }
+
+  public DescribeImportResponse describe(DescribeImportRequest r) {
+    new Constraints().notNull("importArn", r.importArn()).check();
+    return new DescribeImportResponse(records.byArn(r.importArn(), JobIds.IMPORT)
+        .map(ImportRecords::decode).orElseThrow(() -> new DynamoDbException(
+            ErrorType.ImportNotFoundException, "Import not found: " + r.importArn())));
+  }
+
+  public ListImportsResponse list(ListImportsRequest r) {
+    Constraints c = new Constraints();
+    c.atLeast("pageSize", r.pageSize(), 1).atMost("pageSize", r.pageSize(), LIST_PAGE);
+    c.check();
+    JobRecords.Page<ImportSummary> page = records.page(
+        JobIds.checkToken(fromToken(r.nextToken())), r.tableArn(),
+        r.pageSize() == null ? LIST_PAGE : r.pageSize(), m -> {
+          ImportTableDescription d = ImportRecords.decode(m);
+          return new ImportSummary(d.importArn(), d.importStatus(), d.tableArn(),
+              d.s3BucketSource(), d.inputFormat(), d.startTime(), d.endTime());
+        });
+    return new ListImportsResponse(page.items(),
+        page.lastId() == null ? null : token(page.lastId()));
+  }
+
+  /** The id as ListImports' NextToken: its hex, padded with zero bytes to the model's length. */
+  private static String token(String id) {
+    StringBuilder hex = new StringBuilder();
+    for (byte b : id.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+      hex.append(String.format("%02x", b));
+    }
+    while (hex.length() < TOKEN_HEX) {
+      hex.append('0');
+    }
+    return hex.toString();
+  }
+
+  private static String fromToken(String token) {
+    if (token == null) {
+      return null;
+    }
+    StringBuilder id = new StringBuilder();
+    for (int i = 0; i + 1 < token.length(); i += 2) {
+      int b = Character.digit(token.charAt(i), 16) * 16 + Character.digit(token.charAt(i + 1), 16);
+      if (b <= 0) {
+        break; // the padding, or a digit that is no hex (refused by checkToken as no id)
+      }
+      id.append((char) b);
+    }
+    return id.toString();
+  }
+
+  private void record(ImportTableDescription d) {
+    records.put(JobIds.idOf(d.importArn(), JobIds.IMPORT), ImportRecords.encode(d));
+  }
+
+  /** Stops the imports in progress (the next start records them FAILED). */
+  @Override
+  public void close() {
+    importers.close();
+  }
+}
