@@ -5,7 +5,6 @@ import io.stator.api.QueryRequest;
 import io.stator.api.QueryResponse;
 import io.stator.api.ScanRequest;
 import io.stator.api.ScanResponse;
-import io.stator.capacity.CapacityCalculator;
 import io.stator.capacity.CapacityModel;
 import io.stator.capacity.Consumption;
 import io.stator.capacity.ReadConsistency;
@@ -14,14 +13,12 @@ import io.stator.expression.ExpressionContext;
 import io.stator.expression.Expressions;
 import io.stator.expression.Operand;
 import io.stator.expression.Path;
-import io.stator.item.ItemCodec;
 import io.stator.item.ItemSize;
 import io.stator.key.KeyCodec;
 import io.stator.index.IndexKeys;
 import io.stator.schema.Constraints;
 import io.stator.schema.IndexDefinition;
 import io.stator.schema.TableDefinition;
-import io.stator.storage.Bound;
 import io.stator.storage.ScanPage;
 import io.stator.storage.Segment;
 import io.stator.storage.Storage;
@@ -30,7 +27,6 @@ import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
 import io.stator.value.AttributeValue;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -42,10 +38,6 @@ import java.util.Map;
  * the items read, Count the items that matched.
  */
 final class Reads {
-  /** DynamoDB's page limit: 1 MB of data read. */
-  static final long PAGE_BYTES = 1024 * 1024;
-
-  private static final int BATCH = 128;
   private static final String[] SELECT = {
     "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES", "SPECIFIC_ATTRIBUTES", "COUNT"
   };
@@ -128,9 +120,7 @@ final class Reads {
         keyCondition != null
             ? KeyRange.terms(keyCondition)
             : KeyRange.terms(r.keyConditions());
-    KeyRange range = index == null ? KeyRange.fromTerms(terms, table.hashKey(), table.rangeKey())
-        : null;
-    IndexKeyRange indexRange = index == null ? null : IndexKeyRange.of(terms, index);
+    QueryRange range = new QueryRange(table, index, terms);
     if (filter != null) {
       String parameter = r.filterExpression() != null ? "Filter Expression" : "QueryFilter";
       for (Path path : paths(filter)) {
@@ -143,92 +133,17 @@ final class Reads {
       }
     }
 
-    Source source = source(table, index, r.select(), projection, filter);
+    ReadPlan plan = plan(table, index, r.select(), r.limit(), filter, projection,
+        r.consistentRead());
     boolean forward = r.scanIndexForward() == null || r.scanIndexForward();
-    Bound lower = index == null ? range.lower() : indexRange.lower();
-    Bound upper = index == null ? range.upper() : indexRange.upper();
-    byte[] partition =
-        index == null ? KeyCodec.partition(range.partition()) : indexRange.partitionBytes();
-    boolean exhausted = false;
-    if (r.exclusiveStartKey() != null && index != null) {
-      StorageKey start = IndexKeys.startKey(table, index, r.exclusiveStartKey());
-      boolean samePartition = Arrays.equals(start.partition(), partition);
-      if (indexRange.hasSortCondition()) {
-        if (!indexRange.containsSort(start.sort())) {
-          throw DynamoDbException.validation(
-              "The provided starting key does not match the range key predicate");
-        }
-        if (!samePartition) {
-          throw DynamoDbException.validation(
-              "The query can return at most one row and cannot be restarted");
-        }
-      } else if (!samePartition) {
-        throw DynamoDbException.validation(
-            "The provided starting key is outside query boundaries based on provided conditions");
-      }
-      if (forward) {
-        lower = Bound.exclusive(start.sort());
-      } else {
-        upper = Bound.exclusive(start.sort());
-      }
-    } else if (r.exclusiveStartKey() != null) {
-      Map<String, AttributeValue> start = startKey(table, r.exclusiveStartKey());
-      AttributeValue startHash = start.get(table.hashKey().name());
-      if (table.hasRangeKey() && range.sortOperator() != null) {
-        if (!range.matchesSort(start.get(table.rangeKey().name()))) {
-          throw DynamoDbException.validation(
-              "The provided starting key does not match the range key predicate");
-        }
-        if (!startHash.equals(range.partition())) {
-          throw DynamoDbException.validation(
-              "The query can return at most one row and cannot be restarted");
-        }
-      } else if (!startHash.equals(range.partition())) {
-        throw DynamoDbException.validation(
-            "The provided starting key is outside query boundaries based on provided conditions");
-      }
-      if (table.hasRangeKey()) {
-        Bound after = Bound.exclusive(KeyCodec.sort(start.get(table.rangeKey().name())));
-        if (forward) {
-          lower = after;
-        } else {
-          upper = after;
-        }
-      } else {
-        exhausted = true; // a simple-key partition holds one item: nothing follows it
-      }
-    }
-
-    Page page = new Page(r.limit(), filter, projection, "COUNT".equals(r.select()), source);
-    while (!exhausted) {
-      int want = page.batchSize();
-      List<StoredRecord> batch;
-      try {
-        batch = storage.query(source.space(), partition, lower, upper, forward, want);
-      } catch (StorageException e) {
-        throw tables.failure(table, e);
-      }
-      for (StoredRecord record : batch) {
-        if (page.add(record)) {
-          break;
-        }
-      }
-      if (page.full() || batch.size() < want) {
-        break;
-      }
-      Bound after = Bound.exclusive(batch.get(batch.size() - 1).key().sort());
-      if (forward) {
-        lower = after;
-      } else {
-        upper = after;
-      }
-    }
+    range.startAfter(r.exclusiveStartKey(), forward);
+    ReadPage page = read(plan, range.batches(storage, plan.source().space(), forward));
     // Query rounds the total of the items read once; a filter does not reduce it.
-    double units = page.units(ReadConsistency.of(r.consistentRead()));
-    capacity.read(table, index, partition, units);
+    double units = page.units(plan.consistency());
+    capacity.read(table, index, range.partition(), units);
     return new QueryResponse(
         page.items(), page.count, page.scanned, page.lastEvaluatedKey(),
-        consumption(table, index, units).consumedCapacity(r.returnConsumedCapacity()));
+        plan.consumption(units).consumedCapacity(r.returnConsumedCapacity()));
   }
 
   ScanResponse scan(ScanRequest r) {
@@ -287,207 +202,127 @@ final class Reads {
 
     TableDefinition table = tables.forItems(r.tableName());
     IndexDefinition index = index(table, r.indexName(), r.consistentRead());
-    Source source = source(table, index, r.select(), projection, filter);
+    ReadPlan plan = plan(table, index, r.select(), r.limit(), filter, projection,
+        r.consistentRead());
+    String space = plan.source().space();
     // The storage splits a parallel Scan: it knows how the space is spread.
     Segment segment = r.totalSegments() == null
         ? new Segment(null, null)
-        : storage.segment(source.space(), r.segment(), r.totalSegments());
-    byte[] from = segment.fromPartition();
-    byte[] to = segment.toPartition();
-    StorageKey after = null;
+        : storage.segment(space, r.segment(), r.totalSegments());
+    StorageKey start = null;
     if (r.exclusiveStartKey() != null) {
-      after =
+      start =
           index == null
               ? ItemKeys.storageKey(table, startKey(table, r.exclusiveStartKey()))
               : IndexKeys.startKey(table, index, r.exclusiveStartKey());
-      if (!segment.contains(after)) {
+      if (!segment.contains(start)) {
         throw DynamoDbException.validation(
             "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use"
                 + " ExclusiveStartKey with correct Segment. TotalSegments: " + r.totalSegments()
                 + " Segment: " + r.segment());
       }
     }
-    Page page = new Page(r.limit(), filter, projection, "COUNT".equals(r.select()), source);
-    while (true) {
-      ScanPage batch;
-      try {
-        batch = storage.scanPage(source.space(), from, to, after, page.batchSize());
-      } catch (StorageException e) {
-        throw tables.failure(table, e);
-      }
-      for (StoredRecord record : batch.records()) {
-        if (page.add(record)) {
-          break;
-        }
-      }
-      // The storage says where the range ends: a short batch may be followed by more.
-      if (page.full() || !batch.more()) {
-        break;
-      }
-      if (!batch.records().isEmpty()) {
-        after = batch.records().get(batch.records().size() - 1).key();
-      }
-    }
+    SegmentBatches batches = new SegmentBatches(space, segment, start);
+    ReadPage page = read(plan, batches);
     // Like Query: the page's total rounded once, charged to the partition where it starts.
-    double units = page.units(ReadConsistency.of(r.consistentRead()));
-    StorageKey start = page.first != null ? page.first : after;
-    long hash = start != null ? KeyCodec.hashOf(start.partition())
+    double units = page.units(plan.consistency());
+    StorageKey first = page.first != null ? page.first : batches.after;
+    byte[] from = segment.fromPartition();
+    long hash = first != null ? KeyCodec.hashOf(first.partition())
         : from != null ? KeyCodec.hashOf(from) : 0;
     capacity.readAt(table, index, hash, units);
     return new ScanResponse(
         page.items(), page.count, page.scanned, page.lastEvaluatedKey(),
-        consumption(table, index, units).consumedCapacity(r.returnConsumedCapacity()));
+        plan.consumption(units).consumedCapacity(r.returnConsumedCapacity()));
   }
 
-  /** One page of results being gathered. */
-  private static final class Page {
-    private final int limit;
-    private final ConditionExpression filter;
-    private final List<Path> projection;
-    private final boolean countOnly;
-    private final Source source;
-    private final List<Map<String, AttributeValue>> items = new ArrayList<>();
-    private int count;
-    private int scanned;
-    private long bytes;
-    private StorageKey last;
-    private Map<String, AttributeValue> lastEntry;
-    private StorageKey first;
-    private final List<Long> fetched = new ArrayList<>();
+  /**
+   * The plan of a Query or Scan of {@code table}, or of {@code index} of it: its source (which
+   * refuses a Select the index cannot serve), filter, projection, limit and consistency.
+   */
+  private ReadPlan plan(TableDefinition table, IndexDefinition index, String select,
+      Integer limit, ConditionExpression filter, List<Path> projection, Boolean consistentRead) {
+    ReadSource source = ReadSource.of(storage, table, index, select, projection, filter);
+    return new ReadPlan(table, index, source, limit, filter, projection,
+        "COUNT".equals(select), ReadConsistency.of(consistentRead));
+  }
 
-    Page(Integer limit, ConditionExpression filter, List<Path> projection, boolean countOnly,
-        Source source) {
-      this.limit = limit == null ? Integer.MAX_VALUE : limit;
-      this.filter = filter;
-      this.projection = projection;
-      this.countOnly = countOnly;
-      this.source = source;
-    }
-
-    int batchSize() {
-      return Math.min(BATCH, limit - scanned);
-    }
-
-    /** Adds a record read; true when the page is full. */
-    boolean add(StoredRecord record) {
-      Map<String, AttributeValue> entry = ItemCodec.decode(record.value());
-      Map<String, AttributeValue> item = source.item(entry);
-      if (item != entry) {
-        fetched.add(ItemSize.of(item));
+  /** The records a read goes through, a batch at a time, in the order it reads them. */
+  interface Batches {
+    Batches NONE = new Batches() {
+      @Override
+      public List<StoredRecord> next(int want) {
+        throw new IllegalStateException("no batch to read");
       }
-      if (first == null) {
-        first = record.key();
+
+      @Override
+      public boolean more() {
+        return false;
       }
-      scanned++;
-      bytes += ItemSize.of(entry);
-      if (filter == null || Expressions.evaluate(filter, item)) {
-        count++;
-        if (!countOnly) {
-          items.add(RequestConstraints.project(item, projection));
+    };
+
+    /** The next batch of at most {@code want} records (at least one while there are more). */
+    List<StoredRecord> next(int want);
+
+    /** Whether records may follow the last batch. */
+    boolean more();
+  }
+
+  /**
+   * Reads a plan's page: batches until the page is full (its Limit or 1 MB) or the records end.
+   * The one execute step of Query and Scan.
+   */
+  private ReadPage read(ReadPlan plan, Batches batches) {
+    ReadPage page = new ReadPage(plan);
+    while (batches.more()) {
+      List<StoredRecord> batch;
+      try {
+        batch = batches.next(page.batchSize());
+      } catch (StorageException e) {
+        throw tables.failure(plan.table(), e);
+      }
+      for (StoredRecord record : batch) {
+        if (page.add(record)) {
+          break;
         }
       }
-      if (scanned >= limit || bytes >= PAGE_BYTES) {
-        last = record.key();
-        lastEntry = entry;
-        return true;
+      if (page.full()) {
+        break;
       }
-      return false;
     }
-
-    boolean full() {
-      return last != null;
-    }
-
-    /**
-     * The read units of the page: its entries' total rounded once, plus, on a local secondary
-     * index, each item fetched from the table for attributes the index does not project,
-     * rounded on its own (DynamoDB charges such fetches as extra reads of whole items).
-     */
-    double units(ReadConsistency consistency) {
-      double units = CapacityCalculator.read(bytes, consistency);
-      for (long size : fetched) {
-        units += CapacityCalculator.read(size, consistency);
-      }
-      return units;
-    }
-
-    List<Map<String, AttributeValue>> items() {
-      return countOnly ? null : List.copyOf(items);
-    }
-
-    Map<String, AttributeValue> lastEvaluatedKey() {
-      return last == null ? null : source.lastEvaluatedKey(last, lastEntry);
-    }
+    return page;
   }
 
-  /**
-   * What a Query or Scan reads: the table's items, or an index's entries. On an LSI, attributes
-   * the index does not project are fetched from the item, as DynamoDB does (at extra cost); a GSI
-   * returns only what it projects.
-   */
-  private final class Source {
-    private final TableDefinition table;
-    private final IndexDefinition index;
-    private final boolean fetch;
+  /** A Scan's segment (the whole space when not parallel) after a start key, page by page. */
+  private final class SegmentBatches implements Batches {
+    private final String space;
+    private final Segment segment;
+    /** The last key read, or the start key: where the next batch starts. */
+    StorageKey after;
+    private boolean more = true;
 
-    Source(TableDefinition table, IndexDefinition index, boolean fetch) {
-      this.table = table;
-      this.index = index;
-      this.fetch = fetch;
+    SegmentBatches(String space, Segment segment, StorageKey start) {
+      this.space = space;
+      this.segment = segment;
+      this.after = start;
     }
 
-    String space() {
-      return index == null ? table.space() : index.space();
-    }
-
-    Map<String, AttributeValue> item(Map<String, AttributeValue> entry) {
-      if (!fetch) {
-        return entry;
+    @Override
+    public List<StoredRecord> next(int want) {
+      ScanPage batch = storage.scanPage(
+          space, segment.fromPartition(), segment.toPartition(), after, want);
+      // The storage says where the range ends: a short batch may be followed by more.
+      more = batch.more();
+      if (!batch.records().isEmpty()) {
+        after = batch.records().get(batch.records().size() - 1).key();
       }
-      return storage
-          .get(table.space(), ItemKeys.storageKey(table, entry))
-          .map(rec -> ItemCodec.decode(rec.value()))
-          .orElse(entry);
+      return batch.records();
     }
 
-    Map<String, AttributeValue> lastEvaluatedKey(
-        StorageKey key, Map<String, AttributeValue> entry) {
-      return index == null
-          ? ItemKeys.keyOf(table, key)
-          : IndexKeys.lastEvaluatedKey(table, index, entry);
+    @Override
+    public boolean more() {
+      return more;
     }
-  }
-
-  /**
-   * The source of a read, with DynamoDB's rules for Select on an index: ALL_ATTRIBUTES needs the
-   * whole item, which a GSI has only with projection ALL (an LSI fetches it).
-   */
-  private Source source(
-      TableDefinition table, IndexDefinition index, String select, List<Path> projection,
-      ConditionExpression filter) {
-    if (index == null || IndexDefinition.ALL.equals(index.projectionType())) {
-      return new Source(table, index, false);
-    }
-    boolean wantsMore = "ALL_ATTRIBUTES".equals(select);
-    if (wantsMore && index.global()) {
-      throw DynamoDbException.validation(
-          "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not"
-              + " supported for global secondary index " + index.name()
-              + " because its projection type is not ALL");
-    }
-    if (!index.global()) {
-      List<Path> wanted = new ArrayList<>();
-      if (projection != null) {
-        wanted.addAll(projection);
-      }
-      if (filter != null) {
-        wanted.addAll(paths(filter));
-      }
-      for (Path p : wanted) {
-        wantsMore |= !IndexKeys.projects(table, index, p.attribute());
-      }
-    }
-    return new Source(table, index, wantsMore);
   }
 
   /**
@@ -516,26 +351,10 @@ final class Reads {
   }
 
   /**
-   * The consumption of a read: the table's, or the index's when it read an index (the capacity
-   * model charges a GSI's reads to the GSI's own partitions, an LSI's to the table's);
-   * ReturnConsumedCapacity INDEXES names the index, as DynamoDB does.
-   */
-  private static Consumption consumption(
-      TableDefinition table, IndexDefinition index, double units) {
-    Consumption consumption = new Consumption(table.name());
-    if (index == null) {
-      return consumption.tableRead(units);
-    }
-    return index.global()
-        ? consumption.globalIndexRead(index.name(), units)
-        : consumption.localIndexRead(index.name(), units);
-  }
-
-  /**
    * Checks an ExclusiveStartKey against the table's key schema and returns it. DynamoDB prefixes
    * key errors here with "The provided starting key is invalid: ".
    */
-  private static Map<String, AttributeValue> startKey(
+  static Map<String, AttributeValue> startKey(
       TableDefinition table, Map<String, AttributeValue> key) {
     try {
       ItemKeys.checkKey(table, key);
