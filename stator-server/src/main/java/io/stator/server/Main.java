@@ -440,26 +440,37 @@ public final class Main implements Runnable {
       server.serveConsole(!noConsole);
       Runtime.getRuntime().addShutdownHook(new Thread(server::close, "stator-shutdown"));
       PeriodicCollection.follow();
-      PrintWriter out = spec.commandLine().getOut();
-      out.printf(
-          "Stator %s listening on %s://%s:%d (%s, capacity %s, at most %d connections%s)%n",
-          version(), tls == null ? "http" : "https", hostForUrl(host), server.port(),
-          storeDescription(kind), mode.name().toLowerCase(java.util.Locale.ROOT),
-          limits.maxConnections(), signatures == null ? "" : ", signatures verified");
-      if (!noConsole) {
-        out.printf("Console: %s://%s:%d%s%n", tls == null ? "http" : "https", hostForUrl(host),
-            server.port(), Console.PATH);
-      }
-      out.flush();
-      if (signatures == null && !isLoopback(host)) {
-        err.println("stator: warning: listening on " + host + " without --auth sigv4: anyone"
-            + " who can reach this port can read, change and delete every table");
-        err.flush();
-      }
+      announce(server, kind, mode, limits, signatures != null, tls != null);
       // The server runs on its own threads; this one waits for SIGINT/SIGTERM, whose shutdown
       // hook closes the server and the storage.
       Thread.currentThread().join();
       return 0;
+    }
+
+    /**
+     * Says where the server listens and how (the first line is what scripts wait for), where the
+     * console is, and warns when anyone on the network may use it without a signature.
+     */
+    private void announce(StatorServer server, String kind, CapacityMode mode, ServerLimits limits,
+        boolean verified, boolean https) {
+      PrintWriter err = spec.commandLine().getErr();
+      PrintWriter out = spec.commandLine().getOut();
+      String scheme = https ? "https" : "http";
+      out.printf(
+          "Stator %s listening on %s://%s:%d (%s, capacity %s, at most %d connections%s)%n",
+          version(), scheme, hostForUrl(host), server.port(),
+          storeDescription(kind), mode.name().toLowerCase(java.util.Locale.ROOT),
+          limits.maxConnections(), verified ? ", signatures verified" : "");
+      if (!noConsole) {
+        out.printf("Console: %s://%s:%d%s%n", scheme, hostForUrl(host),
+            server.port(), Console.PATH);
+      }
+      out.flush();
+      if (!verified && !isLoopback(host)) {
+        err.println("stator: warning: listening on " + host + " without --auth sigv4: anyone"
+            + " who can reach this port can read, change and delete every table");
+        err.flush();
+      }
     }
 
     private CapacityMode capacityMode() {
