@@ -22,26 +22,29 @@ import java.util.Set;
  *
  * <p>Operations that had no effect and observed nothing (a transaction cancelled by a conflict)
  * are left out of the history by the caller: they constrain nothing.
+ *
+ * <p>Public for the check across Stator servers on a cluster (stator-server's {@code
+ * ClusterServersCheck}), which records its histories through the AWS SDK.
  */
-final class LinearizabilityChecker {
+public final class LinearizabilityChecker {
   /** The item does not exist. */
-  static final long ABSENT = Long.MIN_VALUE;
+  public static final long ABSENT = Long.MIN_VALUE;
 
   /** The operation did not return this value (e.g. a PutItem without ReturnValues). */
-  static final long UNKNOWN = Long.MIN_VALUE + 1;
+  public static final long UNKNOWN = Long.MIN_VALUE + 1;
 
   private static final long REJECTED = Long.MIN_VALUE + 2;
 
   static final int MAX_CONFIGURATIONS = 2_000_000;
 
   /** One operation and what it observed. */
-  sealed interface Op {}
+  public sealed interface Op {}
 
   /** GetItem (ConsistentRead) or TransactGetItems: saw {@code seen}. */
-  record Read(long seen) implements Op {}
+  public record Read(long seen) implements Op {}
 
   /** Unconditional PutItem of {@code value}; {@code old} as returned by ALL_OLD, or UNKNOWN. */
-  record Put(long value, long old) implements Op {}
+  public record Put(long value, long old) implements Op {}
 
   /**
    * PutItem of {@code value} if {@code v = expected} ({@code attribute_not_exists(v)} when
@@ -49,23 +52,23 @@ final class LinearizabilityChecker {
    * {@code oldOnFailure} is the item returned by ReturnValuesOnConditionCheckFailure=ALL_OLD, or
    * UNKNOWN. A {@code value} of ABSENT means the action writes nothing (a ConditionCheck).
    */
-  record ConditionalPut(long value, long expected, boolean applied, long oldOnFailure)
+  public record ConditionalPut(long value, long expected, boolean applied, long oldOnFailure)
       implements Op {}
 
   /**
    * {@code SET v = v + :1}: fails (ValidationException, or a ValidationError cancellation) when
    * the item is absent; else {@code result} is the new value, or UNKNOWN.
    */
-  record Increment(boolean applied, long result) implements Op {}
+  public record Increment(boolean applied, long result) implements Op {}
 
   /** DeleteItem; {@code old} as returned by ALL_OLD, or UNKNOWN. */
-  record Delete(long old) implements Op {}
+  public record Delete(long old) implements Op {}
 
   /** An operation invoked at {@code call} and completed at {@code ret} (System.nanoTime). */
-  record Entry(int thread, long call, long ret, Op op) {}
+  public record Entry(int thread, long call, long ret, Op op) {}
 
   /** The answer; {@code explanation} shows the history and how far a linearization got. */
-  record Verdict(boolean linearizable, String explanation) {}
+  public record Verdict(boolean linearizable, String explanation) {}
 
   /** The model: the state after {@code op} in {@code state}, or REJECTED if its result is wrong. */
   static long step(long state, Op op) {
@@ -98,7 +101,7 @@ final class LinearizabilityChecker {
   }
 
   /** Checks a history that starts with the item in state {@code initial}. */
-  static Verdict check(List<Entry> history, long initial) {
+  public static Verdict check(List<Entry> history, long initial) {
     List<Entry> entries = new ArrayList<>(history);
     entries.sort(Comparator.comparingLong(Entry::call));
     return new Search(entries).run(initial);

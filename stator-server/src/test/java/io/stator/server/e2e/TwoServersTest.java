@@ -1,5 +1,8 @@
 package io.stator.server.e2e;
 
+import static io.stator.server.e2e.ServersOnOneStore.createTable;
+import static io.stator.server.e2e.ServersOnOneStore.runAll;
+import static io.stator.server.e2e.ServersOnOneStore.transfer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -58,10 +61,11 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 @DisabledIfSystemProperty(named = Target.CASSANDRA_SKIP_PROPERTY, matches = ".*")
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class TwoServersTest {
-  private final List<StatorServer> servers = new ArrayList<>();
+  private final ServersOnOneStore group = new ServersOnOneStore();
+  private final List<StatorServer> servers = group.servers;
   private final List<Engine> engines = new ArrayList<>();
-  private final List<DynamoDbClient> clients = new ArrayList<>();
-  private final List<DynamoDbStreamsClient> streams = new ArrayList<>();
+  private final List<DynamoDbClient> clients = group.clients;
+  private final List<DynamoDbStreamsClient> streams = group.streams;
   private final List<MovableClock> clocks = new ArrayList<>();
   private DynamoDbClient a;
   private DynamoDbClient b;
@@ -74,11 +78,8 @@ class TwoServersTest {
       Engine engine = (Engine) Stator.open(
           CassandraForTests.open(store), EngineOptions.defaults().withClock(clock));
       clocks.add(clock);
-      StatorServer server = StatorServer.start("127.0.0.1", 0, engine, "us-east-1", false, 2);
       engines.add(engine);
-      servers.add(server);
-      clients.add(DynamoDbEndpoint.client(DynamoDbEndpoint.uri(server)));
-      streams.add(DynamoDbEndpoint.streamsClient(DynamoDbEndpoint.uri(server)));
+      group.start(engine);
     }
     a = clients.get(0);
     b = clients.get(1);
@@ -86,9 +87,7 @@ class TwoServersTest {
 
   @AfterEach
   void stopServers() {
-    clients.forEach(DynamoDbClient::close);
-    streams.forEach(DynamoDbStreamsClient::close);
-    servers.forEach(StatorServer::close);
+    group.close();
   }
 
   @Test
@@ -222,8 +221,8 @@ class TwoServersTest {
           long amount = 1 + ThreadLocalRandom.current().nextInt(30);
           try {
             client.transactWriteItems(r -> r.transactItems(
-                transfer("acct" + from, -amount, "balance >= :amount"),
-                transfer("acct" + to, amount, null)));
+                transfer("acct" + from, -amount, true),
+                transfer("acct" + to, amount, false)));
             applied.incrementAndGet();
           } catch (TransactionCanceledException cancelled) {
             // a conflict or too small a balance: nothing applied
@@ -333,17 +332,6 @@ class TwoServersTest {
 
   // ---- helpers -------------------------------------------------------------------------------
 
-  private static void createTable(DynamoDbClient client, String name, boolean stream) {
-    client.createTable(r -> {
-      r.tableName(name).billingMode("PAY_PER_REQUEST")
-          .attributeDefinitions(d -> d.attributeName("id").attributeType("S"))
-          .keySchema(k -> k.attributeName("id").keyType("HASH"));
-      if (stream) {
-        r.streamSpecification(s -> s.streamEnabled(true).streamViewType("NEW_AND_OLD_IMAGES"));
-      }
-    });
-  }
-
   /** Polls DescribeTable, as a DynamoDB client waits for a new index, for at most 60 s. */
   private static void awaitIndexActive(DynamoDbClient client, String table, String index)
       throws InterruptedException {
@@ -358,18 +346,6 @@ class TwoServersTest {
       assertThat(System.nanoTime()).as("%s ACTIVE within 60 s", index).isLessThan(deadline);
       Thread.sleep(200);
     }
-  }
-
-  private static TransactWriteItem transfer(String id, long amount, String condition) {
-    return TransactWriteItem.builder().update(u -> {
-      u.tableName("Accounts").key(key(id)).updateExpression("ADD balance :delta");
-      Map<String, AttributeValue> values = new HashMap<>(Map.of(":delta", n(amount)));
-      if (condition != null) {
-        u.conditionExpression(condition);
-        values.put(":amount", n(-amount));
-      }
-      u.expressionAttributeValues(values);
-    }).build();
   }
 
   private static long forceSweep(StatorServer server) throws Exception {
@@ -402,17 +378,6 @@ class TwoServersTest {
     @Override
     public Clock withZone(ZoneId zone) {
       throw new UnsupportedOperationException();
-    }
-  }
-
-  private static <T> void runAll(List<Callable<T>> tasks) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(tasks.size());
-    try {
-      for (Future<T> f : pool.invokeAll(tasks)) {
-        f.get();
-      }
-    } finally {
-      pool.shutdown();
     }
   }
 

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Issue 21's checks across Stator servers on a three-node Cassandra cluster, in one command.
+#
+#   bench/servers.sh [--nodes 3] [--servers 2] [--heap 1g] [--dir bench/out/servers-cluster]
+#                    [--native-port 19042] [--storage-port 17000] [--keep]
+#
+# Starts NODES Cassandra nodes on 127.0.0.1 ... 127.0.0.NODES (`./stator cassandra start`, in
+# --dir, on ports of their own so as not to meet a cluster of `./stator cassandra start`'s
+# defaults), then runs stator-server's ClusterServersCheck against them: SERVERS Stator servers,
+# each with its own engine over its own CassandraStorage on one store (keyspace stator_servers,
+# replication factor min(NODES, 3)), with AWS SDK clients spread over them, checking
+#   - linearizability: random reads, puts and conditional puts of a few items from clients on
+#     every server, each item's history checked by the Wing-Gong search (LinearizabilityChecker);
+#   - transactions: TransactWriteItems transfers through every server conserve the total;
+#   - streams: one record per acknowledged write, in per-item order, read through every server.
+# and prints operations, acknowledged writes verified and anomalies found (must be 0). Stops the
+# nodes at the end unless --keep. Not part of the build's tests; keeps its output in
+# bench/out/servers-*/.
+set -euo pipefail
+
+bench="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(dirname "$bench")"
+
+nodes=3
+servers=2
+heap=1g
+dir=bench/out/servers-cluster
+native_port=19042
+storage_port=17000
+keep=false
+
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --nodes) nodes="$2"; shift ;;
+    --servers) servers="$2"; shift ;;
+    --heap) heap="$2"; shift ;;
+    --dir) dir="$2"; shift ;;
+    --native-port) native_port="$2"; shift ;;
+    --storage-port) storage_port="$2"; shift ;;
+    --keep) keep=true ;;
+    -h|--help) sed -n '2,21p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    *) echo "unknown option: $1 (try --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+out="$bench/out/servers-$(date +%Y%m%d-%H%M%S)"
+mkdir -p "$out"
+log() { echo "[$(date +%H:%M:%S)] $*" >&2; }
+[[ "$dir" = /* ]] || dir="$root/$dir"
+
+cd "$root"
+log "starting $nodes Cassandra nodes in $dir (log: $out/cluster.log)"
+./stator cassandra start --nodes "$nodes" --dir "$dir" --heap "$heap" \
+  --native-port "$native_port" --storage-port "$storage_port" >"$out/cluster.log" 2>&1
+if [[ "$keep" != true ]]; then
+  trap 'log "stopping the nodes"; ./stator cassandra stop --dir "$dir" >>"$out/cluster.log" 2>&1' EXIT
+fi
+
+cluster="$(seq -s, -f "127.0.0.%g:$native_port" 1 "$nodes")"
+log "checking across $servers Stator servers on $cluster (log: $out/check.log)"
+status=0
+./mvnw -B -ntp -pl stator-core,stator-storage-cassandra,stator-server -am test \
+  -Dtest=ClusterServersCheck -Dsurefire.failIfNoSpecifiedTests=false \
+  -Dstator.cluster="$cluster" -Dstator.servers="$servers" >"$out/check.log" 2>&1 || status=$?
+# The check's own lines, which surefire keeps beside its report.
+grep -E '^(servers|linearizability|unchecked|transfers|streams|not linearizable):' \
+  stator-server/target/surefire-reports/io.stator.server.e2e.ClusterServersCheck-output.txt \
+  | tee "$out/figures.txt" || true
+if ((status != 0)); then
+  log "the check failed (exit $status): see $out/check.log"
+fi
+exit "$status"
