@@ -97,72 +97,11 @@ final class BatchOperations {
       String tableName, KeysAndAttributes request, TableDefinition table, List<Path> projection) {}
 
   BatchGetItemResponse batchGetItem(BatchGetItemRequest r) {
-    Map<String, KeysAndAttributes> requestItems = r.requestItems();
-    Constraints c = new Constraints();
-    c.notNull("requestItems", requestItems);
-    c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(), "INDEXES", "TOTAL", "NONE");
-    if (requestItems != null) {
-      String shown = ShownValue.keysAndAttributes(requestItems);
-      c.lengthAtLeast("requestItems", shown, requestItems.size(), 1);
-      checkTableNames(c, requestItems.keySet(), shown);
-      requestItems.forEach(
-          (name, reads) -> {
-            String path = "requestItems." + name + ".member";
-            if (reads == null) {
-              return;
-            }
-            c.notNull(path + ".keys", reads.keys());
-            if (reads.keys() != null) {
-              String keys = ShownValue.keys(reads.keys());
-              c.lengthAtLeast(path + ".keys", keys, reads.keys().size(), 1);
-              c.lengthAtMost(path + ".keys", keys, reads.keys().size(), MAX_GET_KEYS);
-            }
-            if (reads.attributesToGet() != null) {
-              int n = reads.attributesToGet().size();
-              c.lengthAtLeast(path + ".attributesToGet", reads.attributesToGet(), n, 1);
-              c.lengthAtMost(path + ".attributesToGet", reads.attributesToGet(), n, 255);
-            }
-          });
-    }
-    c.check();
-
-    // Expressions and duplicates, table by table, then the total, as DynamoDB checks them.
-    List<TableReads> reads = new ArrayList<>();
-    int keyCount = 0;
-    for (Map.Entry<String, KeysAndAttributes> e : requestItems.entrySet()) {
-      KeysAndAttributes k = e.getValue();
-      RequestConstraints.expressionParameters(
-          RequestConstraints.params("ProjectionExpression", k.projectionExpression()),
-          RequestConstraints.params("AttributesToGet", k.attributesToGet()),
-          k.expressionAttributeNames(),
-          null);
-      ExpressionContext context = new ExpressionContext(k.expressionAttributeNames(), null);
-      List<Path> projection =
-          RequestConstraints.projection(k.projectionExpression(), k.attributesToGet(), context);
-      context.checkAllUsed();
-      Set<Map<String, AttributeValue>> seen = new HashSet<>();
-      for (Map<String, AttributeValue> key : k.keys()) {
-        if (!seen.add(key)) {
-          throw DynamoDbException.validation("Provided list of item keys contains duplicates");
-        }
-        if (++keyCount > MAX_GET_KEYS) {
-          throw DynamoDbException.validation("Too many items requested for the BatchGetItem call");
-        }
-      }
-      reads.add(new TableReads(e.getKey(), k, null, projection));
-    }
-    List<TableReads> resolved = new ArrayList<>();
-    for (TableReads t : reads) {
-      TableDefinition table = tables.forItems(t.tableName());
-      for (Map<String, AttributeValue> key : t.request().keys()) {
-        ItemKeys.checkKey(table, key);
-      }
-      resolved.add(new TableReads(t.tableName(), t.request(), table, t.projection()));
-    }
-
+    checkGets(r);
+    List<TableReads> resolved = tableReads(r.requestItems());
     // Every key of every table in one call to the storage; the strong read when any table asks
     // for it (a storage may serve a stronger read than asked, never a weaker one).
-    List<KeyRead> keyReads = new ArrayList<>(keyCount);
+    List<KeyRead> keyReads = new ArrayList<>();
     Consistency hint = Consistency.EVENTUAL;
     for (TableReads t : resolved) {
       for (Map<String, AttributeValue> key : t.request().keys()) {
@@ -172,28 +111,31 @@ final class BatchOperations {
         hint = Consistency.STRONG;
       }
     }
-    List<Optional<StoredRecord>> records;
-    try {
-      records = storage.getAll(keyReads, hint);
-    } catch (StorageException e) {
-      // A table that another engine deleted is not found; any other fault is the storage's.
-      for (TableReads t : resolved) {
-        RuntimeException failure = tables.failure(t.table(), e);
-        if (failure != e) {
-          throw failure;
-        }
-      }
-      throw e;
-    }
-
-    Map<String, List<Map<String, AttributeValue>>> responses = new LinkedHashMap<>();
-    Map<String, KeysAndAttributes> unprocessed = new LinkedHashMap<>();
-    Map<String, Consumption> consumed = new LinkedHashMap<>();
-    ThrottledException throttled = null;
-    int processed = 0;
-    long responseBytes = 0;
+    List<Optional<StoredRecord>> records = readAll(resolved, keyReads, hint);
+    GetAnswer answer = new GetAnswer();
     int next = 0;
     for (TableReads t : resolved) {
+      next = answer.add(t, keyReads, records, next);
+    }
+    return answer.response(r.returnConsumedCapacity());
+  }
+
+  /**
+   * BatchGetItem's answer as it is gathered, table by table: the items found and projected, the
+   * keys left unprocessed (throttled, or past the 16 MB the answer may hold), each table's
+   * consumption.
+   */
+  private final class GetAnswer {
+    private final Map<String, List<Map<String, AttributeValue>>> responses = new LinkedHashMap<>();
+    private final Map<String, KeysAndAttributes> unprocessed = new LinkedHashMap<>();
+    private final Map<String, Consumption> consumed = new LinkedHashMap<>();
+    private ThrottledException throttled;
+    private int processed;
+    private long responseBytes;
+
+    /** Adds one table's keys, read from {@code records} at {@code next}; the index after them. */
+    int add(TableReads t, List<KeyRead> keyReads, List<Optional<StoredRecord>> records,
+        int next) {
       List<Map<String, AttributeValue>> found = new ArrayList<>();
       responses.put(t.tableName(), found);
       Consumption consumption = new Consumption(t.tableName());
@@ -249,12 +191,108 @@ final class BatchOperations {
                 k.projectionExpression(),
                 k.expressionAttributeNames()));
       }
+      return next;
     }
-    if (processed == 0 && throttled != null) {
-      throw throttled; // nothing could be read: DynamoDB fails the whole call
+
+    BatchGetItemResponse response(String returnConsumedCapacity) {
+      if (processed == 0 && throttled != null) {
+        throw throttled; // nothing could be read: DynamoDB fails the whole call
+      }
+      return new BatchGetItemResponse(responses, unprocessed,
+          Consumption.list(consumed.values(), returnConsumedCapacity));
     }
-    return new BatchGetItemResponse(responses, unprocessed,
-        Consumption.list(consumed.values(), r.returnConsumedCapacity()));
+  }
+
+  /** BatchGetItem's request-level constraints, all reported at once as DynamoDB does. */
+  private static void checkGets(BatchGetItemRequest r) {
+    Map<String, KeysAndAttributes> requestItems = r.requestItems();
+    Constraints c = new Constraints();
+    c.notNull("requestItems", requestItems);
+    c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(), "INDEXES", "TOTAL", "NONE");
+    if (requestItems != null) {
+      String shown = ShownValue.keysAndAttributes(requestItems);
+      c.lengthAtLeast("requestItems", shown, requestItems.size(), 1);
+      checkTableNames(c, requestItems.keySet(), shown);
+      requestItems.forEach(
+          (name, reads) -> {
+            String path = "requestItems." + name + ".member";
+            if (reads == null) {
+              return;
+            }
+            c.notNull(path + ".keys", reads.keys());
+            if (reads.keys() != null) {
+              String keys = ShownValue.keys(reads.keys());
+              c.lengthAtLeast(path + ".keys", keys, reads.keys().size(), 1);
+              c.lengthAtMost(path + ".keys", keys, reads.keys().size(), MAX_GET_KEYS);
+            }
+            if (reads.attributesToGet() != null) {
+              int n = reads.attributesToGet().size();
+              c.lengthAtLeast(path + ".attributesToGet", reads.attributesToGet(), n, 1);
+              c.lengthAtMost(path + ".attributesToGet", reads.attributesToGet(), n, 255);
+            }
+          });
+    }
+    c.check();
+
+  }
+
+  /**
+   * Each table's reads: expressions and duplicates, table by table, then the total, as DynamoDB
+   * checks them; then each table (ResourceNotFoundException) and its keys.
+   */
+  private List<TableReads> tableReads(Map<String, KeysAndAttributes> requestItems) {
+    // Expressions and duplicates, table by table, then the total, as DynamoDB checks them.
+    List<TableReads> reads = new ArrayList<>();
+    int keyCount = 0;
+    for (Map.Entry<String, KeysAndAttributes> e : requestItems.entrySet()) {
+      KeysAndAttributes k = e.getValue();
+      RequestConstraints.expressionParameters(
+          RequestConstraints.params("ProjectionExpression", k.projectionExpression()),
+          RequestConstraints.params("AttributesToGet", k.attributesToGet()),
+          k.expressionAttributeNames(),
+          null);
+      ExpressionContext context = new ExpressionContext(k.expressionAttributeNames(), null);
+      List<Path> projection =
+          RequestConstraints.projection(k.projectionExpression(), k.attributesToGet(), context);
+      context.checkAllUsed();
+      Set<Map<String, AttributeValue>> seen = new HashSet<>();
+      for (Map<String, AttributeValue> key : k.keys()) {
+        if (!seen.add(key)) {
+          throw DynamoDbException.validation("Provided list of item keys contains duplicates");
+        }
+        if (++keyCount > MAX_GET_KEYS) {
+          throw DynamoDbException.validation("Too many items requested for the BatchGetItem call");
+        }
+      }
+      reads.add(new TableReads(e.getKey(), k, null, projection));
+    }
+    List<TableReads> resolved = new ArrayList<>();
+    for (TableReads t : reads) {
+      TableDefinition table = tables.forItems(t.tableName());
+      for (Map<String, AttributeValue> key : t.request().keys()) {
+        ItemKeys.checkKey(table, key);
+      }
+      resolved.add(new TableReads(t.tableName(), t.request(), table, t.projection()));
+    }
+
+    return resolved;
+  }
+
+  /** The records of every key, in order; a table deleted by another engine is not found. */
+  private List<Optional<StoredRecord>> readAll(
+      List<TableReads> resolved, List<KeyRead> keyReads, Consistency hint) {
+    try {
+      return storage.getAll(keyReads, hint);
+    } catch (StorageException e) {
+      // A table that another engine deleted is not found; any other fault is the storage's.
+      for (TableReads t : resolved) {
+        RuntimeException failure = tables.failure(t.table(), e);
+        if (failure != e) {
+          throw failure;
+        }
+      }
+      throw e;
+    }
   }
 
   // ---- BatchWriteItem -----------------------------------------------------------------------

@@ -124,7 +124,8 @@ final class Reads {
     if (filter != null) {
       String parameter = r.filterExpression() != null ? "Filter Expression" : "QueryFilter";
       for (Path path : paths(filter)) {
-        boolean isKey = index == null ? table.isKey(path.attribute()) : index.isKey(path.attribute());
+        boolean isKey =
+            index == null ? table.isKey(path.attribute()) : index.isKey(path.attribute());
         if (isKey) {
           throw DynamoDbException.validation(
               parameter + " can only contain non-primary key attributes: Primary key"

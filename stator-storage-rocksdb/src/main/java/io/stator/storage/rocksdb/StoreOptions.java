@@ -51,9 +51,10 @@ record StoreOptions(ColumnFamilyOptions spaces, DBOptions store) {
                 // that budget spent. A space gets one once its reads show it large (see
                 // MemtableFilters).
                 // The files' Bloom filters also hold each key's first PREFIX_BYTES, which a
-                // partition key's hash fills (see RocksDbStorage.range()): a Query skips every file that
-                // has nothing of its partition, where it sought in each (Query at 10M items
-                // soon after a bulk load, with level-0 files not yet compacted: 85 -> 61 us).
+                // partition key's hash fills (see RocksDbStorage.range()): a Query skips every
+                // file that has nothing of its partition, where it sought in each (Query at 10M
+                // items soon after a bulk load, with level-0 files not yet compacted: 85 -> 61
+                // us).
                 .useFixedLengthPrefixExtractor(PREFIX_BYTES)
                 .setTableFormatConfig(
                     // Each file's index and Bloom filter live with the open file, outside the
