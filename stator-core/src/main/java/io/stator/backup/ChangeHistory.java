@@ -172,6 +172,59 @@ public final class ChangeHistory {
     }
   }
 
+  /**
+   * An item's net change over a period: its image at the period's start ({@code oldImage}) and
+   * at its end ({@code newImage}), either null when the item did not exist then, and the time of
+   * its last change in the period, in milliseconds.
+   */
+  public record Change(Map<String, AttributeValue> oldImage, Map<String, AttributeValue> newImage,
+      long lastChangeMillis) {}
+
+  /**
+   * Calls {@code each} once for every item changed after {@code from} and at or before {@code
+   * to}, in key order, with its net change: the old image of its first record in the period and
+   * the new image of its last. One pass over the history, holding one item's records at a time.
+   */
+  public static void changesBetween(Storage storage, TableDefinition table, Instant from,
+      Instant to, Consumer<Change> each) {
+    long fromMillis = from.toEpochMilli();
+    long toMillis = to.toEpochMilli();
+    byte[] item = null;
+    Map<String, AttributeValue> first = null;
+    byte[] last = null;
+    long lastMillis = 0;
+    boolean any = false;
+    StorageKey after = null;
+    while (true) {
+      ScanPage page = storage.scanPage(table.history(), null, null, after, PAGE);
+      for (StoredRecord r : page.records()) {
+        if (item == null || !Arrays.equals(item, r.key().partition())) {
+          if (any) {
+            each.accept(new Change(first, image(last, false), lastMillis));
+          }
+          item = r.key().partition();
+          any = false;
+        }
+        long millis = ByteBuffer.wrap(r.key().sort()).getLong();
+        if (millis > fromMillis && millis <= toMillis) {
+          if (!any) {
+            first = image(r.value(), true);
+            any = true;
+          }
+          last = r.value();
+          lastMillis = millis;
+        }
+      }
+      if (!page.more()) {
+        if (any) {
+          each.accept(new Change(first, image(last, false), lastMillis));
+        }
+        return;
+      }
+      after = page.records().get(page.records().size() - 1).key();
+    }
+  }
+
   /** The history's partition of an item: its table key's partition and sort, one after the other. */
   static byte[] partition(StorageKey itemKey) {
     byte[] p = itemKey.partition();

@@ -28,6 +28,27 @@ final class DynamoDbJson {
     return out.append('}').toString();
   }
 
+  /**
+   * An incremental export's line: {@code {"Metadata":{"WriteTimestampMicros":{"N":...}},
+   * "Keys":{...},"NewImage":{...},"OldImage":{...}}}, each image left out when null.
+   */
+  static String changeLine(long writeMicros, Map<String, AttributeValue> keys,
+      Map<String, AttributeValue> newImage, Map<String, AttributeValue> oldImage) {
+    StringBuilder out = new StringBuilder(256)
+        .append("{\"Metadata\":{\"WriteTimestampMicros\":{\"N\":\"").append(writeMicros)
+        .append("\"}},\"Keys\":");
+    map(out, keys);
+    if (newImage != null) {
+      out.append(",\"NewImage\":");
+      map(out, newImage);
+    }
+    if (oldImage != null) {
+      out.append(",\"OldImage\":");
+      map(out, oldImage);
+    }
+    return out.append('}').toString();
+  }
+
   private static void map(StringBuilder out, Map<String, AttributeValue> m) {
     out.append('{');
     boolean first = true;

@@ -1,6 +1,5 @@
 package io.stator.export;
 
-import io.stator.value.AttributeValue;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -17,7 +16,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -53,11 +51,12 @@ final class ExportFiles implements AutoCloseable {
     Files.createDirectories(directory.resolve("data"));
   }
 
-  void write(Map<String, AttributeValue> item) throws IOException {
+  /** Writes one line (an item, or an incremental export's change). */
+  void write(String line) throws IOException {
     if (out == null) {
       open();
     }
-    out.write(DynamoDbJson.line(item));
+    out.write(line);
     out.write('\n');
     if (++inCurrent == ITEMS_PER_FILE) {
       closeCurrent();

@@ -24,6 +24,11 @@ final class ManifestSummary {
     field(out, "s3SseAlgorithm", d.s3SseAlgorithm());
     field(out, "s3SseKmsKeyId", d.s3SseKmsKeyId());
     field(out, "manifestFilesS3Key", manifestFilesKey);
+    if (d.incrementalExportSpecification() != null) {
+      field(out, "exportFromTime", d.incrementalExportSpecification().exportFromTime());
+      field(out, "exportToTime", d.incrementalExportSpecification().exportToTime());
+      field(out, "exportViewType", d.incrementalExportSpecification().exportViewType());
+    }
     out.append("\"billedSizeBytes\":").append(d.billedSizeBytes()).append(',');
     out.append("\"itemCount\":").append(d.itemCount()).append(',');
     field(out, "outputFormat", d.exportFormat());

@@ -16,6 +16,7 @@ import io.stator.api.GlobalSecondaryIndex;
 import io.stator.api.ImportSummary;
 import io.stator.api.ImportTableDescription;
 import io.stator.api.ImportTableResponse;
+import io.stator.api.IncrementalExportSpecification;
 import io.stator.api.InputFormatOptions;
 import io.stator.api.ListExportsResponse;
 import io.stator.api.ListImportsResponse;
@@ -70,6 +71,17 @@ final class ExportResponses {
     number(out, "BilledSizeBytes", d.billedSizeBytes());
     number(out, "ItemCount", d.itemCount());
     string(out, "ExportType", d.exportType());
+    field(out, "IncrementalExportSpecification", d.incrementalExportSpecification(),
+        ExportResponses::incremental);
+    out.writeEndObject();
+  }
+
+  private static void incremental(JsonGenerator out, IncrementalExportSpecification s)
+      throws IOException {
+    out.writeStartObject();
+    timestamp(out, "ExportFromTime", s.exportFromTime());
+    timestamp(out, "ExportToTime", s.exportToTime());
+    string(out, "ExportViewType", s.exportViewType());
     out.writeEndObject();
   }
 

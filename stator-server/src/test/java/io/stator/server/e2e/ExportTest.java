@@ -20,6 +20,7 @@ import software.amazon.awssdk.services.dynamodb.model.ExportNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ExportStatus;
 import software.amazon.awssdk.services.dynamodb.model.ExportSummary;
 import software.amazon.awssdk.services.dynamodb.model.ExportType;
+import software.amazon.awssdk.services.dynamodb.model.ExportViewType;
 import software.amazon.awssdk.services.dynamodb.model.InvalidExportTimeException;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ListExportsResponse;
@@ -133,6 +134,69 @@ class ExportTest extends TableFilesTest {
   }
 
   @Test
+  void anIncrementalExportHoldsEachItemChangedInItsPeriodOnce() {
+    assumeTrue(endpoint.exportDirectory() != null, "the files are read from the server's disk");
+    String table = recoveredTable("export-incremental");
+    Map<String, Map<String, AttributeValue>> before = new TreeMap<>();
+    for (int i = 0; i < 20; i++) {
+      put(table, row(i, "before"), before);
+    }
+    Instant from = instantBetweenWrites();
+    Map<String, Map<String, AttributeValue>> changed = new TreeMap<>();
+    for (int i = 0; i < 5; i++) {
+      put(table, row(i, "once"), changed);
+      put(table, row(i, "twice"), changed); // two changes, one line
+    }
+    for (int i = 5; i < 8; i++) {
+      int k = i;
+      dynamo.deleteItem(r -> r.tableName(table).key(item("pk", s("p" + k % 7), "sk",
+          n(String.valueOf(k)))));
+    }
+    put(table, row(100, "made"), changed);
+    Instant to = instantBetweenWrites();
+    put(table, row(10, "later"), new TreeMap<>()); // after the period
+
+    for (ExportViewType view : List.of(ExportViewType.NEW_AND_OLD_IMAGES,
+        ExportViewType.NEW_IMAGE)) {
+      ExportDescription started = dynamo.exportTableToPointInTime(r -> r
+          .tableArn(tableArn(table)).s3Bucket("bucket-incremental").s3Prefix(view.toString())
+          .exportType(ExportType.INCREMENTAL_EXPORT).incrementalExportSpecification(i -> i
+              .exportFromTime(from).exportToTime(to).exportViewType(view)))
+          .exportDescription();
+      assertThat(started.exportType()).isEqualTo(ExportType.INCREMENTAL_EXPORT);
+      assertThat(started.incrementalExportSpecification().exportFromTime()).isEqualTo(from);
+      ExportDescription done = awaitExport(started.exportArn());
+      assertThat(done.exportStatus()).isEqualTo(ExportStatus.COMPLETED);
+      assertThat(done.itemCount()).isEqualTo(9);
+      ExportedFiles files = new ExportedFiles(bucket("bucket-incremental"),
+          done.exportManifest());
+      assertThat(files.summary().get("exportType").asString()).isEqualTo("INCREMENTAL_EXPORT");
+      Map<String, Map<String, software.amazon.awssdk.protocols.jsoncore.JsonNode>> lines =
+          new TreeMap<>();
+      for (var line : files.lines()) {
+        Map<String, AttributeValue> keys = ExportedFiles.item(line.get("Keys"));
+        assertThat(keys.keySet()).containsExactly("pk", "sk");
+        assertThat(Long.parseLong(line.get("Metadata").asObject().get("WriteTimestampMicros")
+            .asObject().get("N").asString()) / 1000).isBetween(from.toEpochMilli(),
+            to.toEpochMilli());
+        lines.put(keyOf(keys), line);
+      }
+      assertThat(lines.keySet()).hasSize(9).contains("p0/0", "p5/5", "p2/100")
+          .doesNotContain("p3/10");
+      for (var e : lines.entrySet()) {
+        Map<String, AttributeValue> now = changed.get(e.getKey());
+        var line = e.getValue();
+        assertThat(line.containsKey("NewImage") ? ExportedFiles.item(line.get("NewImage"))
+            : null).as(e.getKey()).isEqualTo(now);
+        Map<String, AttributeValue> then = before.get(e.getKey());
+        assertThat(line.containsKey("OldImage") ? ExportedFiles.item(line.get("OldImage"))
+            : null).as(e.getKey())
+            .isEqualTo(view == ExportViewType.NEW_AND_OLD_IMAGES ? then : null);
+      }
+    }
+  }
+
+  @Test
   void aBucketOrPrefixOutsideTheExportDirectoryIsRefusedAndWritesNothing() throws Exception {
     String table = recoveredTable("export-escape");
     String arn = tableArn(table);
@@ -170,9 +234,21 @@ class ExportTest extends TableFilesTest {
               r -> r.tableArn(recovered).s3Bucket("bucket-errors")
                   .exportTime(Instant.now().plus(off))));
     }
-    assertValidationContaining("INCREMENTAL_EXPORT", () -> dynamo.exportTableToPointInTime(
+    assertValidationContaining("ExportFromTime", () -> dynamo.exportTableToPointInTime(
         r -> r.tableArn(recovered).s3Bucket("bucket-errors")
             .exportType(ExportType.INCREMENTAL_EXPORT)));
+    assertValidationContaining("ION", () -> dynamo.exportTableToPointInTime(
+        r -> r.tableArn(recovered).s3Bucket("bucket-errors").exportFormat(ExportFormat.ION)));
+    Instant now = Instant.now();
+    assertValidationContaining("must be before", () -> dynamo.exportTableToPointInTime(
+        r -> r.tableArn(recovered).s3Bucket("bucket-errors")
+            .exportType(ExportType.INCREMENTAL_EXPORT).incrementalExportSpecification(
+                i -> i.exportFromTime(now).exportToTime(now.minusSeconds(1)))));
+    assertErrorContaining(InvalidExportTimeException.class, "InvalidExportTimeException",
+        "outside the point in time recovery window", () -> dynamo.exportTableToPointInTime(
+            r -> r.tableArn(recovered).s3Bucket("bucket-errors")
+                .exportType(ExportType.INCREMENTAL_EXPORT).incrementalExportSpecification(
+                    i -> i.exportFromTime(now.minus(Duration.ofHours(2))))));
     assertErrorContaining(ExportNotFoundException.class, "ExportNotFoundException",
         "Export not found", () -> dynamo.describeExport(r -> r.exportArn(recovered
             + "/export/01700000000000-0123abcd")));

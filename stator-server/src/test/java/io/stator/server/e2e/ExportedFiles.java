@@ -65,6 +65,17 @@ final class ExportedFiles {
     return out;
   }
 
+  /** Every line of the export's data files, as JSON objects. */
+  List<Map<String, JsonNode>> lines() {
+    List<Map<String, JsonNode>> out = new ArrayList<>();
+    for (String key : dataFiles().keySet()) {
+      for (String line : gunzippedLines(bucket.resolve(key))) {
+        out.add(parse(line).asObject());
+      }
+    }
+    return out;
+  }
+
   static List<String> gunzippedLines(Path file) {
     try (BufferedReader in = new BufferedReader(new InputStreamReader(
         new GZIPInputStream(Files.newInputStream(file)), StandardCharsets.UTF_8))) {
