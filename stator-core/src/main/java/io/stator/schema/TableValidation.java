@@ -26,6 +26,54 @@ public final class TableValidation {
 
   /** Validates a CreateTable request and returns the new table's definition. */
   public static TableDefinition createTable(CreateTableRequest r, Instant now) {
+    checkCreateTable(r);
+    boolean payPerRequest = TableDefinition.PAY_PER_REQUEST.equals(r.billingMode());
+    ProvisionedThroughput pt = r.provisionedThroughput();
+    checkBilling(payPerRequest, pt);
+    MaxThroughput maxThroughput =
+        MaxThroughputValidation.createTable(r.onDemandThroughput(), payPerRequest);
+    List<String> keys = keyNames(r);
+    boolean hasIndexes =
+        r.localSecondaryIndexes() != null || r.globalSecondaryIndexes() != null;
+    List<KeyAttribute> definitions = new ArrayList<>();
+    for (AttributeDefinition d : r.attributeDefinitions()) {
+      definitions.add(new KeyAttribute(d.attributeName(), d.attributeType()));
+    }
+    KeyAttribute hash = find(definitions, keys.get(0));
+    KeyAttribute range = keys.size() == 2 ? find(definitions, keys.get(1)) : null;
+    String id = UUID.randomUUID().toString();
+    List<IndexDefinition> indexes =
+        IndexValidation.createTable(
+            id, definitions, hash, range, r.localSecondaryIndexes(), r.globalSecondaryIndexes(),
+            payPerRequest);
+    if (hasIndexes) {
+      IndexValidation.checkDefinitionsUsed(definitions, keys, indexes);
+    }
+    return new TableDefinition(
+        r.tableName(),
+        id,
+        "table." + id,
+        hash,
+        range,
+        definitions,
+        payPerRequest ? TableDefinition.PAY_PER_REQUEST : TableDefinition.PROVISIONED,
+        payPerRequest ? 0 : pt.readCapacityUnits(),
+        payPerRequest ? 0 : pt.writeCapacityUnits(),
+        now,
+        payPerRequest ? now : null,
+        null,
+        null,
+        "ACTIVE",
+        indexes,
+        TimeToLive.DISABLED,
+        List.of(),
+        StreamSpecifications.create(r.streamSpecification(), now),
+        SettingsValidation.create(r),
+        maxThroughput);
+  }
+
+  /** CreateTable's request-level constraints, all reported at once as DynamoDB does. */
+  private static void checkCreateTable(CreateTableRequest r) {
     Constraints c = new Constraints();
     c.notNull("attributeDefinitions", r.attributeDefinitions());
     if (r.attributeDefinitions() != null) {
@@ -60,9 +108,10 @@ public final class TableValidation {
     StreamSpecifications.constraints(c, r.streamSpecification());
     SettingsValidation.constraints(c, r);
     c.check();
+  }
 
-    boolean payPerRequest = TableDefinition.PAY_PER_REQUEST.equals(r.billingMode());
-    ProvisionedThroughput pt = r.provisionedThroughput();
+  /** A billing mode's throughput: none on demand, both units when provisioned. */
+  private static void checkBilling(boolean payPerRequest, ProvisionedThroughput pt) {
     if (payPerRequest) {
       if (pt != null) {
         throw invalid(
@@ -77,9 +126,13 @@ public final class TableValidation {
       }
       throughputBounds(pt);
     }
-    MaxThroughput maxThroughput =
-        MaxThroughputValidation.createTable(r.onDemandThroughput(), payPerRequest);
+  }
 
+  /**
+   * The key schema's attribute names, hash first, once checked against the attribute
+   * definitions in DynamoDB's order of checks.
+   */
+  private static List<String> keyNames(CreateTableRequest r) {
     checkNoDuplicate(r.attributeDefinitions());
     List<String> defined = new ArrayList<>();
     for (AttributeDefinition d : r.attributeDefinitions()) {
@@ -118,41 +171,7 @@ public final class TableValidation {
           "Number of attributes in KeySchema does not exactly match number of attributes defined"
               + " in AttributeDefinitions");
     }
-    List<KeyAttribute> definitions = new ArrayList<>();
-    for (AttributeDefinition d : r.attributeDefinitions()) {
-      definitions.add(new KeyAttribute(d.attributeName(), d.attributeType()));
-    }
-    KeyAttribute hash = find(definitions, keys.get(0));
-    KeyAttribute range = keys.size() == 2 ? find(definitions, keys.get(1)) : null;
-    String id = UUID.randomUUID().toString();
-    List<IndexDefinition> indexes =
-        IndexValidation.createTable(
-            id, definitions, hash, range, r.localSecondaryIndexes(), r.globalSecondaryIndexes(),
-            payPerRequest);
-    if (hasIndexes) {
-      IndexValidation.checkDefinitionsUsed(definitions, keys, indexes);
-    }
-    return new TableDefinition(
-        r.tableName(),
-        id,
-        "table." + id,
-        hash,
-        range,
-        definitions,
-        payPerRequest ? TableDefinition.PAY_PER_REQUEST : TableDefinition.PROVISIONED,
-        payPerRequest ? 0 : pt.readCapacityUnits(),
-        payPerRequest ? 0 : pt.writeCapacityUnits(),
-        now,
-        payPerRequest ? now : null,
-        null,
-        null,
-        "ACTIVE",
-        indexes,
-        TimeToLive.DISABLED,
-        List.of(),
-        StreamSpecifications.create(r.streamSpecification(), now),
-        SettingsValidation.create(r),
-        maxThroughput);
+    return keys;
   }
 
   /** Validates the request-level constraints of UpdateTable (before the table is looked up). */
