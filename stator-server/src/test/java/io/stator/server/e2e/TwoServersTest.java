@@ -9,7 +9,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.engine.Engine;
+import io.stator.lease.Leases;
 import io.stator.server.StatorServer;
+import io.stator.storage.Storage;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -69,10 +71,11 @@ class TwoServersTest {
   private final List<MovableClock> clocks = new ArrayList<>();
   private DynamoDbClient a;
   private DynamoDbClient b;
+  private String store;
 
   @BeforeEach
   void startTwoServersOnOneStore() {
-    String store = "two-" + UUID.randomUUID().toString().replace("-", "");
+    store = "two-" + UUID.randomUUID().toString().replace("-", "");
     for (int i = 0; i < 2; i++) {
       MovableClock clock = new MovableClock();
       Engine engine = (Engine) Stator.open(
@@ -167,6 +170,24 @@ class TwoServersTest {
     clocks.get(1).advance(Duration.ofSeconds(1));
     assertThat(b.scan(r -> r.tableName("Gone").consistentRead(true)).items())
         .containsExactly(item("g3", "v", n(3)));
+  }
+
+  @Test
+  void oneServerAtATimeHoldsALeaseAndAnotherTakesItOverOnceItExpires() {
+    // The leases of the servers' background jobs, on Cassandra's conditional commits.
+    try (Storage onA = CassandraForTests.open(store); Storage onB = CassandraForTests.open(store)) {
+      Leases leasesOfA = new Leases(onA, clocks.get(0));
+      Leases leasesOfB = new Leases(onB, clocks.get(1));
+      Duration term = Duration.ofSeconds(10);
+      assertThat(leasesOfA.hold("job", term)).isTrue();
+      assertThat(leasesOfB.hold("job", term)).isFalse();
+      assertThat(leasesOfA.hold("job", term)).isTrue(); // renewed
+      clocks.get(1).advance(term.plusSeconds(1)); // A renews no more: on B's clock, expired
+      assertThat(leasesOfB.hold("job", term)).isTrue();
+      assertThat(leasesOfA.hold("job", term)).isFalse();
+      leasesOfB.release("job");
+      assertThat(leasesOfA.hold("job", term)).isTrue();
+    }
   }
 
   @Test
