@@ -306,72 +306,9 @@ final class BatchOperations {
       Map<String, AttributeValue> item, long size, WriteRequest request) {}
 
   BatchWriteItemResponse batchWriteItem(BatchWriteItemRequest r) {
-    Map<String, List<WriteRequest>> requestItems = r.requestItems();
-    Constraints c = new Constraints();
-    c.notNull("requestItems", requestItems);
-    c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(), "INDEXES", "TOTAL", "NONE");
-    c.oneOf("returnItemCollectionMetrics", r.returnItemCollectionMetrics(), "SIZE", "NONE");
-    if (requestItems != null) {
-      String shown = ShownValue.writeRequests(requestItems);
-      c.lengthAtLeast("requestItems", shown, requestItems.size(), 1);
-      checkTableNames(c, requestItems.keySet(), shown);
-      for (List<WriteRequest> writes : requestItems.values()) {
-        if (writes == null || writes.isEmpty() || writes.size() > MAX_WRITES) {
-          c.add("requestItems", shown,
-              "Map value must satisfy constraint: [Member must have length less than or equal"
-                  + " to " + MAX_WRITES + ", Member must have length greater than or equal to 1]");
-          break;
-        }
-      }
-      requestItems.forEach(
-          (name, writes) -> {
-            for (int i = 0; writes != null && i < writes.size(); i++) {
-              String path = "requestItems." + name + ".member." + (i + 1) + ".member";
-              WriteRequest w = writes.get(i);
-              if (w.putRequest() != null) {
-                c.notNull(path + ".putRequest.item", w.putRequest().item());
-              }
-              if (w.deleteRequest() != null) {
-                c.notNull(path + ".deleteRequest.key", w.deleteRequest().key());
-              }
-            }
-          });
-    }
-    c.check();
-
-    int writeCount = 0;
-    for (List<WriteRequest> writes : requestItems.values()) {
-      for (WriteRequest w : writes) {
-        // DynamoDB words an empty (or doubly set) WriteRequest like an attribute value.
-        if ((w.putRequest() == null) == (w.deleteRequest() == null)) {
-          throw DynamoDbException.validation(
-              "Supplied AttributeValue has more than one datatypes set, must contain exactly one"
-                  + " of the supported datatypes");
-        }
-        if (w.putRequest() != null
-            && ItemSize.of(w.putRequest().item()) > ItemSize.MAX_ITEM_SIZE) {
-          throw DynamoDbException.validation("Item size has exceeded the maximum allowed size");
-        }
-        writeCount++;
-      }
-    }
-    if (writeCount > MAX_WRITES) {
-      throw DynamoDbException.validation("Too many items requested for the BatchWriteItem call");
-    }
-
-    List<Write> planned = new ArrayList<>();
-    for (Map.Entry<String, List<WriteRequest>> e : requestItems.entrySet()) {
-      TableDefinition table = tables.forItems(e.getKey());
-      Set<StorageKey> seen = new HashSet<>();
-      for (WriteRequest w : e.getValue()) {
-        Write write = plan(e.getKey(), table, w);
-        if (!seen.add(write.key())) {
-          throw DynamoDbException.validation("Provided list of item keys contains duplicates");
-        }
-        planned.add(write);
-      }
-    }
-
+    checkWrites(r);
+    checkWriteRequests(r.requestItems());
+    List<Write> planned = plannedWrites(r.requestItems());
     // Each write is its own atomic commit, charged to its partition first. It reads the old
     // item for its price and for the indexes: the entries to remove and the change-log record.
     Map<String, List<WriteRequest>> unprocessed = new LinkedHashMap<>();
@@ -405,6 +342,82 @@ final class BatchOperations {
     }
     return new BatchWriteItemResponse(unprocessed, metrics.isEmpty() ? null : metrics,
         Consumption.list(consumed.values(), r.returnConsumedCapacity()));
+  }
+
+  /** BatchWriteItem's request-level constraints, all reported at once as DynamoDB does. */
+  private static void checkWrites(BatchWriteItemRequest r) {
+    Map<String, List<WriteRequest>> requestItems = r.requestItems();
+    Constraints c = new Constraints();
+    c.notNull("requestItems", requestItems);
+    c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(), "INDEXES", "TOTAL", "NONE");
+    c.oneOf("returnItemCollectionMetrics", r.returnItemCollectionMetrics(), "SIZE", "NONE");
+    if (requestItems != null) {
+      String shown = ShownValue.writeRequests(requestItems);
+      c.lengthAtLeast("requestItems", shown, requestItems.size(), 1);
+      checkTableNames(c, requestItems.keySet(), shown);
+      for (List<WriteRequest> writes : requestItems.values()) {
+        if (writes == null || writes.isEmpty() || writes.size() > MAX_WRITES) {
+          c.add("requestItems", shown,
+              "Map value must satisfy constraint: [Member must have length less than or equal"
+                  + " to " + MAX_WRITES + ", Member must have length greater than or equal to 1]");
+          break;
+        }
+      }
+      requestItems.forEach(
+          (name, writes) -> {
+            for (int i = 0; writes != null && i < writes.size(); i++) {
+              String path = "requestItems." + name + ".member." + (i + 1) + ".member";
+              WriteRequest w = writes.get(i);
+              if (w.putRequest() != null) {
+                c.notNull(path + ".putRequest.item", w.putRequest().item());
+              }
+              if (w.deleteRequest() != null) {
+                c.notNull(path + ".deleteRequest.key", w.deleteRequest().key());
+              }
+            }
+          });
+    }
+    c.check();
+  }
+
+  /** Each write is a put or a delete of an item within the size limit; 25 at most in all. */
+  private static void checkWriteRequests(Map<String, List<WriteRequest>> requestItems) {
+    int writeCount = 0;
+    for (List<WriteRequest> writes : requestItems.values()) {
+      for (WriteRequest w : writes) {
+        // DynamoDB words an empty (or doubly set) WriteRequest like an attribute value.
+        if ((w.putRequest() == null) == (w.deleteRequest() == null)) {
+          throw DynamoDbException.validation(
+              "Supplied AttributeValue has more than one datatypes set, must contain exactly one"
+                  + " of the supported datatypes");
+        }
+        if (w.putRequest() != null
+            && ItemSize.of(w.putRequest().item()) > ItemSize.MAX_ITEM_SIZE) {
+          throw DynamoDbException.validation("Item size has exceeded the maximum allowed size");
+        }
+        writeCount++;
+      }
+    }
+    if (writeCount > MAX_WRITES) {
+      throw DynamoDbException.validation("Too many items requested for the BatchWriteItem call");
+    }
+  }
+
+  /** Each table's writes planned against its definition; no key twice in one table. */
+  private List<Write> plannedWrites(Map<String, List<WriteRequest>> requestItems) {
+    List<Write> planned = new ArrayList<>();
+    for (Map.Entry<String, List<WriteRequest>> e : requestItems.entrySet()) {
+      TableDefinition table = tables.forItems(e.getKey());
+      Set<StorageKey> seen = new HashSet<>();
+      for (WriteRequest w : e.getValue()) {
+        Write write = plan(e.getKey(), table, w);
+        if (!seen.add(write.key())) {
+          throw DynamoDbException.validation("Provided list of item keys contains duplicates");
+        }
+        planned.add(write);
+      }
+    }
+    return planned;
   }
 
   /**
