@@ -39,6 +39,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * ExportTableToPointInTime, DescribeExport and ListExports.
@@ -123,6 +124,19 @@ public final class Exports implements AutoCloseable {
           + " INCREMENTAL_EXPORT only.");
     }
     Path at = directory.resolve(r.s3Bucket(), r.s3Prefix());
+    String fingerprint = JobRecords.fingerprint(r);
+    if (r.clientToken() != null) {
+      Optional<Map<String, AttributeValue>> earlier =
+          records.byToken(r.clientToken(), clock.instant());
+      if (earlier.isPresent()) {
+        if (!fingerprint.equals(JobRecords.s(earlier.get(), "fingerprint"))) {
+          throw new DynamoDbException(ErrorType.ExportConflictException, "ClientToken "
+              + r.clientToken() + " was given to another export with other parameters within"
+              + " the last 8 hours: use a new token for a new export.");
+        }
+        return new ExportTableToPointInTimeResponse(decode(earlier.get())); // a retry
+      }
+    }
     String name = ContributorInsightsUpdates.tableNameOf(r.tableArn());
     TableDefinition table = table(name);
     PointInTimeRecovery pitr = table.settings().pointInTimeRecovery();
@@ -154,7 +168,7 @@ public final class Exports implements AutoCloseable {
         r.s3SseAlgorithm() == null ? "AES256" : r.s3SseAlgorithm(), r.s3SseKmsKeyId(), null,
         null, "DYNAMODB_JSON", 0L, 0L, incremental ? "INCREMENTAL_EXPORT" : "FULL_EXPORT",
         incremental ? spec : null);
-    record(started);
+    record(started, fingerprint);
     exporters.execute(() -> run(started, table, at.resolve("AWSDynamoDB").resolve(id),
         keyPrefix));
     return new ExportTableToPointInTimeResponse(started);
@@ -308,7 +322,14 @@ public final class Exports implements AutoCloseable {
   }
 
   private void record(ExportDescription d) {
+    record(d, JobRecords.s(records.byArn(d.exportArn(), JobIds.EXPORT).orElse(Map.of()),
+        "fingerprint"));
+  }
+
+  /** Records an export, with the fingerprint of the request that made it. */
+  private void record(ExportDescription d, String fingerprint) {
     records.put(JobIds.idOf(d.exportArn(), JobIds.EXPORT), new JobRecords.Fields()
+        .s("fingerprint", fingerprint)
         .s("arn", d.exportArn()).s("status", d.exportStatus()).t("start", d.startTime())
         .t("end", d.endTime()).s("manifest", d.exportManifest()).s("tableArn", d.tableArn())
         .s("tableId", d.tableId()).t("time", d.exportTime()).s("token", d.clientToken())

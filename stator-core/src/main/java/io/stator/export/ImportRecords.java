@@ -35,7 +35,8 @@ final class ImportRecords {
         processed, imported, code, message);
   }
 
-  static Map<String, AttributeValue> encode(ImportTableDescription d) {
+  /** The record of {@code d}, made by a request of the fingerprint given. */
+  static Map<String, AttributeValue> encode(ImportTableDescription d, String fingerprint) {
     S3BucketSource s = d.s3BucketSource();
     InputFormatOptions o = d.inputFormatOptions();
     TableCreationParameters t = d.tableCreationParameters();
@@ -48,7 +49,8 @@ final class ImportRecords {
         .t("end", d.endTime()).n("bytes", d.processedSizeBytes())
         .n("processed", d.processedItemCount()).n("imported", d.importedItemCount())
         .s("failureCode", d.failureCode()).s("failureMessage", d.failureMessage())
-        .s("table", t.tableName()).s("billing", t.billingMode());
+        .s("table", t.tableName()).s("billing", t.billingMode())
+        .s("fingerprint", fingerprint);
     if (o != null) {
       f.s("delimiter", o.csvDelimiter());
       if (o.csvHeaderList() != null) {

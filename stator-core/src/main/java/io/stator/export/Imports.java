@@ -30,6 +30,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * ImportTable, DescribeImport and ListImports.
@@ -110,6 +111,19 @@ public final class Imports implements AutoCloseable {
     }
     S3BucketSource source = r.s3BucketSource();
     directory.resolve(source.s3Bucket(), source.s3KeyPrefix()); // refuses a path out of it
+    String fingerprint = JobRecords.fingerprint(r);
+    if (r.clientToken() != null) {
+      Optional<Map<String, AttributeValue>> earlier =
+          records.byToken(r.clientToken(), clock.instant());
+      if (earlier.isPresent()) {
+        if (!fingerprint.equals(JobRecords.s(earlier.get(), "fingerprint"))) {
+          throw new DynamoDbException(ErrorType.ImportConflictException, "ClientToken "
+              + r.clientToken() + " was given to another import with other parameters within"
+              + " the last 8 hours: use a new token for a new import.");
+        }
+        return new ImportTableResponse(ImportRecords.decode(earlier.get())); // a retry
+      }
+    }
     Path bucket = directory.bucket(source.s3Bucket());
     List<Path> files = ImportFiles.matching(bucket, source.s3KeyPrefix());
     if (files.isEmpty()) {
@@ -127,7 +141,8 @@ public final class Imports implements AutoCloseable {
         r.clientToken(), source, 0L, r.inputFormat(), options,
         r.inputCompressionType() == null ? "NONE" : r.inputCompressionType(), params, now, null,
         0L, 0L, 0L, null, null);
-    record(started);
+    records.put(JobIds.idOf(started.importArn(), JobIds.IMPORT),
+        ImportRecords.encode(started, fingerprint));
     importers.execute(() -> run(started, bucket, files));
     return new ImportTableResponse(started);
   }
@@ -258,7 +273,9 @@ public final class Imports implements AutoCloseable {
   }
 
   private void record(ImportTableDescription d) {
-    records.put(JobIds.idOf(d.importArn(), JobIds.IMPORT), ImportRecords.encode(d));
+    String fingerprint = JobRecords.s(records.byArn(d.importArn(), JobIds.IMPORT)
+        .orElse(Map.of()), "fingerprint");
+    records.put(JobIds.idOf(d.importArn(), JobIds.IMPORT), ImportRecords.encode(d, fingerprint));
   }
 
   /** Stops the imports in progress (the next start records them FAILED). */

@@ -10,9 +10,13 @@ import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
 import io.stator.value.AttributeValue;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -115,6 +119,32 @@ final class JobRecords {
         return;
       }
       after = id(chunk.get(chunk.size() - 1));
+    }
+  }
+
+  /**
+   * The record a request with the client token {@code token} made less than 8 hours before
+   * {@code now}, DynamoDB's idempotency window for exports and imports; empty when none. A
+   * walk over the records, which are few: an export or import is a rare request.
+   */
+  Optional<Map<String, AttributeValue>> byToken(String token, Instant now) {
+    Instant since = now.minus(Duration.ofHours(8));
+    List<Map<String, AttributeValue>> found = new ArrayList<>();
+    forEach(r -> {
+      if (token.equals(s(r, "token")) && t(r, "start").isAfter(since)) {
+        found.add(r);
+      }
+    });
+    return found.isEmpty() ? Optional.empty() : Optional.of(found.get(found.size() - 1));
+  }
+
+  /** What tells two requests with one client token apart: a digest of all their members. */
+  static String fingerprint(Object request) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+          .digest(request.toString().getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
     }
   }
 

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.ExportConflictException;
 import software.amazon.awssdk.services.dynamodb.model.ExportDescription;
 import software.amazon.awssdk.services.dynamodb.model.ExportFormat;
 import software.amazon.awssdk.services.dynamodb.model.ExportNotFoundException;
@@ -194,6 +195,24 @@ class ExportTest extends TableFilesTest {
             .isEqualTo(view == ExportViewType.NEW_AND_OLD_IMAGES ? then : null);
       }
     }
+  }
+
+  @Test
+  void aRetryWithItsClientTokenIsTheSameExportAndOtherParametersAConflict() {
+    String table = recoveredTable("export-token");
+    String arn = tableArn(table);
+    ExportDescription first = dynamo.exportTableToPointInTime(r -> r.tableArn(arn)
+        .s3Bucket("bucket-token").clientToken("token-1")).exportDescription();
+    ExportDescription retried = dynamo.exportTableToPointInTime(r -> r.tableArn(arn)
+        .s3Bucket("bucket-token").clientToken("token-1")).exportDescription();
+    assertThat(retried.exportArn()).isEqualTo(first.exportArn());
+    assertThat(retried.clientToken()).isEqualTo("token-1");
+    assertErrorContaining(ExportConflictException.class, "ExportConflictException", "token-1",
+        () -> dynamo.exportTableToPointInTime(r -> r.tableArn(arn).s3Bucket("bucket-other")
+            .clientToken("token-1")));
+    assertThat(awaitExport(first.exportArn()).exportStatus()).isEqualTo(ExportStatus.COMPLETED);
+    assertThat(dynamo.listExports(r -> r.tableArn(arn)).exportSummaries())
+        .extracting(ExportSummary::exportArn).containsExactly(first.exportArn());
   }
 
   @Test

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.ExportDescription;
+import software.amazon.awssdk.services.dynamodb.model.ImportConflictException;
 import software.amazon.awssdk.services.dynamodb.model.ImportNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ImportStatus;
 import software.amazon.awssdk.services.dynamodb.model.ImportSummary;
@@ -227,6 +228,26 @@ class ImportTest extends TableFilesTest {
     awaitActive(target);
     assertThat(items(target)).containsOnlyKeys("a/1", "e/3");
     assertThat(items(target).get("a/1").get("v")).isEqualTo(ss("x", "y"));
+  }
+
+  @Test
+  void aRetryWithItsClientTokenIsTheSameImportAndOtherParametersAConflict() throws IOException {
+    write(bucket("bucket-token").resolve("x.json"),
+        "{\"Item\":{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"}}}\n", false);
+    String target = uniqueTableName("import-token");
+    Consumer<ImportTableRequest.Builder> request = r -> r.clientToken("import-token-1")
+        .s3BucketSource(b -> b.s3Bucket("bucket-token")).inputFormat(InputFormat.DYNAMODB_JSON)
+        .tableCreationParameters(sameShape(target));
+    ImportTableDescription first = startImport(request);
+    ImportTableDescription retried = dynamo.importTable(request).importTableDescription();
+    assertThat(retried.importArn()).isEqualTo(first.importArn());
+    assertErrorContaining(ImportConflictException.class, "ImportConflictException",
+        "import-token-1", () -> dynamo.importTable(r -> r.clientToken("import-token-1")
+            .s3BucketSource(b -> b.s3Bucket("bucket-token")).inputFormat(InputFormat.CSV)
+            .tableCreationParameters(sameShape(target))));
+    assertThat(awaitImport(first.importArn()).importedItemCount()).isEqualTo(1);
+    assertThat(dynamo.listImports(r -> r.tableArn(first.tableArn())).importSummaryList())
+        .extracting(ImportSummary::importArn).containsExactly(first.importArn());
   }
 
   @Test
