@@ -208,11 +208,16 @@ class ShapesTest {
 
   @Test
   void everyDatabaseAndStreamsOperationIsServed() {
+    // Database extends DynamoDbStreams: its own operations are those the Streams API has not
+    List<String> streams = java.util.Arrays.stream(
+            io.stator.api.streams.DynamoDbStreams.class.getDeclaredMethods())
+        .map(java.lang.reflect.Method::getName)
+        .toList();
     List<String> methods =
         java.util.stream.Stream.concat(
                 java.util.Arrays.stream(io.stator.api.Database.class.getDeclaredMethods())
                     .map(java.lang.reflect.Method::getName)
-                    .filter(name -> !name.equals("close"))
+                    .filter(name -> !name.equals("close") && !streams.contains(name))
                     .map(name -> Character.toUpperCase(name.charAt(0)) + name.substring(1)),
                 java.util.Arrays.stream(
                         io.stator.api.streams.DynamoDbStreams.class.getDeclaredMethods())
