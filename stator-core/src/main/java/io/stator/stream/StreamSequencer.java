@@ -8,8 +8,10 @@ import java.util.TreeSet;
  * every number taken is resolved (committed or abandoned).
  *
  * <p>A number is the writer's clock in epoch milliseconds times {@link #PER_MILLI}, plus a
- * counter within the millisecond, and never less than the last number plus one: numbers
- * strictly increase, carry the time the record was made (its ApproximateCreationDateTime and
+ * counter within the millisecond times {@link #WRITERS}, plus the engine's id among the engines
+ * writing on its storage ({@link WriterIds}), and never less than the last number plus one:
+ * numbers strictly increase, engines sharing a store never take the same one (they count
+ * alone, each in its own residue modulo {@code WRITERS}), carry the time the record was made (its ApproximateCreationDateTime and
  * its shard come from its number alone), and a restart continues above the old ones because
  * the clock moved on (and because {@link #advanceTo} is told the largest stored number).
  *
@@ -22,21 +24,38 @@ import java.util.TreeSet;
 final class StreamSequencer {
   /** Numbers per millisecond: room for a million records per millisecond. */
   static final long PER_MILLI = 1_000_000L;
+  /**
+   * Engines told apart by the low digits of a number, which leaves each a thousand numbers per
+   * millisecond; past that its numbers run ahead of its clock until the clock catches up.
+   */
+  static final int WRITERS = 1000;
 
   private final Clock clock;
+  private final int writer;
   private final TreeSet<Long> inFlight = new TreeSet<>();
   private long next;
 
-  StreamSequencer(Clock clock) {
+  /** @param writer this engine's id among those writing on its storage, below {@link #WRITERS} */
+  StreamSequencer(Clock clock, int writer) {
+    if (writer < 0 || writer >= WRITERS) {
+      throw new IllegalArgumentException("a writer id from 0 to " + (WRITERS - 1));
+    }
     this.clock = clock;
+    this.writer = writer;
   }
 
   /** The number of a record made now, at least {@code floor}; resolve it after the commit. */
   synchronized long take(long floor) {
-    long n = Math.max(Math.max(next, clock.millis() * PER_MILLI), floor);
+    long n = ours(Math.max(Math.max(next, clock.millis() * PER_MILLI), floor));
     next = n + 1;
     inFlight.add(n);
     return n;
+  }
+
+  /** The least number at or above {@code n} that ends in this engine's id. */
+  private long ours(long n) {
+    long m = n - Math.floorMod(n, (long) WRITERS) + writer;
+    return m < n ? m + WRITERS : m;
   }
 
   synchronized void resolve(long n) {

@@ -137,8 +137,11 @@ import java.util.function.Function;
  * Iterators are opaque strings carrying the stream, shard, position and the time they were made;
  * they expire after 15 minutes.
  *
- * <p>Like the table cache, the sequencer is in memory: one engine owns the streams of its
- * storage.
+ * <p>The sequencer is in memory, each engine's own; engines sharing a storage take distinct
+ * numbers (each ends in the engine's id, see {@link WriterIds}), so their records never share a
+ * SequenceNumber or an eventID. What stays per engine: an item changed through two engines within
+ * one millisecond, or with their clocks apart, may get its numbers out of commit order, and a
+ * reader settles only its own engine's writers.
  */
 public final class Streams implements DynamoDbStreams {
   static final long ITERATOR_LIFETIME_MILLIS = Duration.ofMinutes(15).toMillis();
@@ -180,7 +183,7 @@ public final class Streams implements DynamoDbStreams {
     this.catalog = catalog;
     this.region = options.region();
     this.arnPrefix = "arn:aws:dynamodb:" + options.region() + ":" + options.accountId() + ":table/";
-    this.sequencer = new StreamSequencer(options.clock());
+    this.sequencer = new StreamSequencer(options.clock(), WriterIds.claim(storage));
     this.partitions = partitions;
     this.onCatalogChange = onCatalogChange;
     recover();

@@ -174,8 +174,8 @@ class TableOperationsTest {
     db.createTable(create("Gone", "pk", "S", null, null));
     assertThat(db.getItem(Fixtures.get("Gone", item("pk", "a"))).item()).isNull();
     // the catalog, the resource policies, the backup records, the ClientRequestTokens, the
-    // leases, the export and import records and the new incarnation's items
-    assertThat(storage.spaces()).hasSize(8);
+    // leases, the stream writers, the export and import records and the new incarnation's items
+    assertThat(storage.spaces()).hasSize(9);
   }
 
   @Test

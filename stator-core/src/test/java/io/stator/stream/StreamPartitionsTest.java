@@ -157,10 +157,10 @@ class StreamPartitionsTest {
         .filter(s -> s.parentShardId() != null)
         .mapToLong(s -> Long.parseLong(s.sequenceNumberRange().startingSequenceNumber()))
         .max().orElseThrow();
-    // The clock stands still, so numbers are consecutive: the write's record has the number
-    // after the split's. Had its attempt recorded the split itself, that attempt would have
+    // The clock stands still, so the engine's numbers are consecutive (a step of WRITERS apart,
+    // the low digits being its id): the write's record has the number after the split's. Had its attempt recorded the split itself, that attempt would have
     // failed on the catalog version it read, after taking a number of its own.
-    assertThat(sequenceOf(new Consumer(arn).readAll(), "b")).isEqualTo(lastSplit + 1);
+    assertThat(sequenceOf(new Consumer(arn).readAll(), "b")).isEqualTo(lastSplit + StreamSequencer.WRITERS);
   }
 
   @Test
@@ -181,8 +181,10 @@ class StreamPartitionsTest {
 
     List<Record> records = new Consumer(arn).readAll();
     assertThat(keysOf(records)).containsExactlyInAnyOrder("a", "d");
-    // The clock stands still: consecutive numbers, none taken by the cancelled attempt.
-    assertThat(sequenceOf(records, "d")).isEqualTo(sequenceOf(records, "a") + 1);
+    // The clock stands still: consecutive numbers of the engine (a step of WRITERS apart), none
+    // taken by the cancelled attempt.
+    assertThat(sequenceOf(records, "d"))
+        .isEqualTo(sequenceOf(records, "a") + StreamSequencer.WRITERS);
   }
 
   @Test

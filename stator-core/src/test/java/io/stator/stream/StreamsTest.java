@@ -398,7 +398,7 @@ class StreamsTest {
   }
 
   /** A provisioned table with one partition, so its stream has one open shard at a time. */
-  private static CreateTableRequest create(String name, StreamSpecification stream) {
+  static CreateTableRequest create(String name, StreamSpecification stream) {
     return new CreateTableRequest(
         name, List.of(new AttributeDefinition("pk", "S")),
         List.of(new KeySchemaElement("pk", "HASH")), null, null, "PROVISIONED",
@@ -424,11 +424,20 @@ class StreamsTest {
         .shardIterator();
   }
 
-  /** Every record of every shard, following shards from the first, as a consumer does. */
   private List<Record> readAll(String arn) {
+    return readAll(streams, arn);
+  }
+
+  /** Every record of every shard, following shards from the first, as a consumer does. */
+  static List<Record> readAll(DynamoDbStreams streams, String arn) {
     List<Record> out = new ArrayList<>();
-    for (Shard shard : describeStream(arn).shards()) {
-      String it = iterator(arn, shard.shardId(), "TRIM_HORIZON", null);
+    StreamDescription stream =
+        streams.describeStream(new DescribeStreamRequest(arn, null, null, null))
+            .streamDescription();
+    for (Shard shard : stream.shards()) {
+      String it = streams.getShardIterator(
+              new GetShardIteratorRequest(arn, shard.shardId(), "TRIM_HORIZON", null))
+          .shardIterator();
       while (it != null) {
         GetRecordsResponse r = streams.getRecords(new GetRecordsRequest(it, null));
         out.addAll(r.records());
@@ -457,7 +466,7 @@ class StreamsTest {
         table, item("pk", pk), null, null, null, null, null, null, null, null, null));
   }
 
-  private static Map<String, AttributeValue> item(Object... namesAndValues) {
+  static Map<String, AttributeValue> item(Object... namesAndValues) {
     Map<String, AttributeValue> m = new LinkedHashMap<>();
     for (int i = 0; i < namesAndValues.length; i += 2) {
       Object v = namesAndValues[i + 1];
@@ -467,7 +476,7 @@ class StreamsTest {
     return m;
   }
 
-  private static String text(Map<String, AttributeValue> keys) {
+  static String text(Map<String, AttributeValue> keys) {
     return ((AttributeValue.S) keys.get("pk")).value();
   }
 
