@@ -29,7 +29,9 @@ libs=$(
       ! -name 'libmlib_image.so' -print0 | xargs -0 ldd 2>/dev/null \
       | awk -v own="$out" '/=> \// && index($3, own) != 1 {print $3}'
     for extra in libstdc++.so.6 libgcc_s.so.1 libm.so.6 libpthread.so.0 librt.so.1 libdl.so.2; do
-      ldconfig -p | awk -v name="$extra" '$1 == name && /x86-64/ {print $NF; exit}'
+      # awk reads all of ldconfig's output: quitting at the first match would end ldconfig with
+      # SIGPIPE, which pipefail turns into this script's failure whenever ldconfig is not done.
+      ldconfig -p | awk -v name="$extra" '$1 == name && /x86-64/ && !found {print $NF; found = 1}'
     done
   } | sort -u
 )
