@@ -30,6 +30,7 @@ import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
@@ -178,6 +179,25 @@ abstract class EndToEndTest {
         throw new AssertionError(e);
       }
     }
+  }
+
+  /**
+   * CreateTable of {@code name} keyed on pk and sk (strings), on demand, with an LSI byL on l
+   * (KEYS_ONLY) and a GSI byG on g (INCLUDE v): the backup and restore tests' table, which each
+   * test adds its own settings to.
+   */
+  static CreateTableRequest.Builder indexedTableRequest(String name) {
+    ScalarAttributeType s = ScalarAttributeType.S;
+    return CreateTableRequest.builder().tableName(name)
+        .keySchema(key("pk", KeyType.HASH), key("sk", KeyType.RANGE))
+        .attributeDefinitions(attribute("pk", s), attribute("sk", s), attribute("g", s),
+            attribute("l", s))
+        .billingMode(BillingMode.PAY_PER_REQUEST)
+        .localSecondaryIndexes(i -> i.indexName("byL")
+            .keySchema(key("pk", KeyType.HASH), key("l", KeyType.RANGE))
+            .projection(p -> p.projectionType(ProjectionType.KEYS_ONLY)))
+        .globalSecondaryIndexes(i -> i.indexName("byG").keySchema(key("g", KeyType.HASH))
+            .projection(p -> p.projectionType(ProjectionType.INCLUDE).nonKeyAttributes("v")));
   }
 
   static KeySchemaElement key(String name, KeyType type) {

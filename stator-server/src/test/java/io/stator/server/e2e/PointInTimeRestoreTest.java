@@ -14,10 +14,8 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.InvalidRestoreTimeException;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.PointInTimeRecoveryDescription;
 import software.amazon.awssdk.services.dynamodb.model.PointInTimeRecoveryUnavailableException;
-import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.TableAlreadyExistsException;
@@ -37,16 +35,7 @@ class PointInTimeRestoreTest extends EndToEndTest {
   /** pk, sk; LSI byL (KEYS_ONLY), GSI byG (INCLUDE v); point-in-time recovery enabled. */
   private String recoveredTable(String purpose) {
     String name = uniqueTableName(purpose);
-    dynamo.createTable(b -> b.tableName(name)
-        .keySchema(key("pk", KeyType.HASH), key("sk", KeyType.RANGE))
-        .attributeDefinitions(attribute("pk", S), attribute("sk", S), attribute("g", S),
-            attribute("l", S))
-        .billingMode(BillingMode.PAY_PER_REQUEST)
-        .localSecondaryIndexes(i -> i.indexName("byL")
-            .keySchema(key("pk", KeyType.HASH), key("l", KeyType.RANGE))
-            .projection(p -> p.projectionType(ProjectionType.KEYS_ONLY)))
-        .globalSecondaryIndexes(i -> i.indexName("byG").keySchema(key("g", KeyType.HASH))
-            .projection(p -> p.projectionType(ProjectionType.INCLUDE).nonKeyAttributes("v"))));
+    dynamo.createTable(indexedTableRequest(name).build());
     awaitActive(name);
     PointInTimeRecoveryDescription pitr = dynamo.updateContinuousBackups(r -> r.tableName(name)
             .pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true)))

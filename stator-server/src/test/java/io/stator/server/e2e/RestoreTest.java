@@ -48,18 +48,10 @@ class RestoreTest extends EndToEndTest {
   /** pk, sk; LSI byL (KEYS_ONLY), GSI byG (INCLUDE v), a stream, TTL and a tag. */
   private String indexedTable(String purpose) {
     String name = uniqueTableName(purpose);
-    dynamo.createTable(b -> b.tableName(name)
-        .keySchema(key("pk", KeyType.HASH), key("sk", KeyType.RANGE))
-        .attributeDefinitions(attribute("pk", S), attribute("sk", S), attribute("g", S),
-            attribute("l", S))
-        .billingMode(BillingMode.PAY_PER_REQUEST)
-        .localSecondaryIndexes(i -> i.indexName("byL")
-            .keySchema(key("pk", KeyType.HASH), key("l", KeyType.RANGE))
-            .projection(p -> p.projectionType(ProjectionType.KEYS_ONLY)))
-        .globalSecondaryIndexes(i -> i.indexName("byG").keySchema(key("g", KeyType.HASH))
-            .projection(p -> p.projectionType(ProjectionType.INCLUDE).nonKeyAttributes("v")))
+    dynamo.createTable(indexedTableRequest(name)
         .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_IMAGE))
-        .tags(t -> t.key("team").value("orders")));
+        .tags(t -> t.key("team").value("orders"))
+        .build());
     awaitActive(name);
     dynamo.updateTimeToLive(r -> r.tableName(name)
         .timeToLiveSpecification(t -> t.enabled(true).attributeName("expires")));
