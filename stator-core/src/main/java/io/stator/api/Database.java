@@ -1,14 +1,5 @@
 package io.stator.api;
 
-import io.stator.api.streams.DescribeStreamRequest;
-import io.stator.api.streams.DescribeStreamResponse;
-import io.stator.api.streams.DynamoDbStreams;
-import io.stator.api.streams.GetRecordsRequest;
-import io.stator.api.streams.GetRecordsResponse;
-import io.stator.api.streams.GetShardIteratorRequest;
-import io.stator.api.streams.GetShardIteratorResponse;
-import io.stator.api.streams.ListStreamsRequest;
-import io.stator.api.streams.ListStreamsResponse;
 
 /**
  * A DynamoDB database: one method per DynamoDB operation, with DynamoDB's semantics and errors.

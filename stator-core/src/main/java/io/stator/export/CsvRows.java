@@ -3,6 +3,7 @@ package io.stator.export;
 import io.stator.api.AttributeDefinition;
 import io.stator.api.DynamoDbException;
 import io.stator.value.AttributeValue;
+import io.stator.value.InvalidValueException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -74,11 +75,15 @@ final class CsvRows {
       }
       String name = header.get(i);
       String type = types.getOrDefault(name, "S");
-      item.put(name, switch (type) {
-        case "N" -> AttributeValue.n(cell);
-        case "B" -> new AttributeValue.B(DynamoDbJson.base64(cell));
-        default -> new AttributeValue.S(cell);
-      });
+      try {
+        item.put(name, switch (type) {
+          case "N" -> AttributeValue.n(cell);
+          case "B" -> new AttributeValue.B(DynamoDbJson.base64(cell));
+          default -> new AttributeValue.S(cell);
+        });
+      } catch (InvalidValueException e) {
+        throw DynamoDbException.validation(e.getMessage());
+      }
     }
     return item;
   }

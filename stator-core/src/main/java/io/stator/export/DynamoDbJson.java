@@ -2,6 +2,7 @@ package io.stator.export;
 
 import io.stator.api.DynamoDbException;
 import io.stator.value.AttributeValue;
+import io.stator.value.InvalidValueException;
 import io.stator.value.Bytes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -156,8 +157,15 @@ final class DynamoDbJson {
           + " type, such as {\"S\":\"text\"}");
     }
     Map.Entry<?, ?> e = typed.entrySet().iterator().next();
-    Object v = e.getValue();
-    return switch ((String) e.getKey()) {
+    try {
+      return attribute((String) e.getKey(), e.getValue(), depth);
+    } catch (InvalidValueException invalid) {
+      throw DynamoDbException.validation(invalid.getMessage());
+    }
+  }
+
+  private static AttributeValue attribute(String type, Object v, int depth) {
+    return switch (type) {
       case "S" -> new AttributeValue.S(text(v));
       case "N" -> AttributeValue.n(text(v));
       case "B" -> new AttributeValue.B(base64(text(v)));
@@ -180,7 +188,7 @@ final class DynamoDbJson {
       case "SS" -> AttributeValue.ss(texts(v));
       case "NS" -> AttributeValue.ns(texts(v));
       case "BS" -> AttributeValue.bs(texts(v).stream().map(DynamoDbJson::base64).toList());
-      default -> throw DynamoDbException.validation("Unknown attribute type " + e.getKey());
+      default -> throw DynamoDbException.validation("Unknown attribute type " + type);
     };
   }
 

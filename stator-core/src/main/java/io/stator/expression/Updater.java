@@ -2,6 +2,7 @@ package io.stator.expression;
 
 import io.stator.api.DynamoDbException;
 import io.stator.value.AttributeValue;
+import io.stator.value.InvalidValueException;
 import io.stator.value.Bytes;
 import io.stator.value.Numbers;
 import java.math.BigDecimal;
@@ -149,10 +150,14 @@ final class Updater {
    * numbers is an overflow or underflow error.
    */
   private static AttributeValue number(BigDecimal result) {
-    if (result.signum() != 0 && result.stripTrailingZeros().precision() > 38) {
-      throw Numbers.overflow();
+    try {
+      if (result.signum() != 0 && result.stripTrailingZeros().precision() > 38) {
+        throw Numbers.overflow();
+      }
+      return new AttributeValue.N(Numbers.toText(Numbers.check(result)));
+    } catch (InvalidValueException e) {
+      throw DynamoDbException.validation(e.getMessage());
     }
-    return new AttributeValue.N(Numbers.toText(Numbers.check(result)));
   }
 
   private static List<AttributeValue> list(AttributeValue value) {

@@ -2,6 +2,7 @@ package io.stator.partiql;
 
 import io.stator.api.DynamoDbException;
 import io.stator.value.AttributeValue;
+import io.stator.value.InvalidValueException;
 import io.stator.value.Bytes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -254,15 +255,21 @@ final class ExpressionText {
     if (members.isEmpty()) {
       throw DynamoDbException.validation("An empty set is not a value");
     }
-    if (members.stream().allMatch(m -> m instanceof AttributeValue.S)) {
-      return AttributeValue.ss(members.stream().map(m -> ((AttributeValue.S) m).value()).toList());
-    }
-    if (members.stream().allMatch(m -> m instanceof AttributeValue.N)) {
-      return AttributeValue.ns(members.stream().map(m -> ((AttributeValue.N) m).value()).toList());
-    }
-    if (members.stream().allMatch(m -> m instanceof AttributeValue.B)) {
-      List<Bytes> bytes = members.stream().map(m -> ((AttributeValue.B) m).value()).toList();
-      return AttributeValue.bs(bytes);
+    try {
+      if (members.stream().allMatch(m -> m instanceof AttributeValue.S)) {
+        return AttributeValue.ss(
+            members.stream().map(m -> ((AttributeValue.S) m).value()).toList());
+      }
+      if (members.stream().allMatch(m -> m instanceof AttributeValue.N)) {
+        return AttributeValue.ns(
+            members.stream().map(m -> ((AttributeValue.N) m).value()).toList());
+      }
+      if (members.stream().allMatch(m -> m instanceof AttributeValue.B)) {
+        List<Bytes> bytes = members.stream().map(m -> ((AttributeValue.B) m).value()).toList();
+        return AttributeValue.bs(bytes);
+      }
+    } catch (InvalidValueException e) {
+      throw DynamoDbException.validation(e.getMessage());
     }
     throw DynamoDbException.validation(
         "A set's members are all strings, all numbers or all binaries");

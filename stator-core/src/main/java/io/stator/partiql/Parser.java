@@ -6,6 +6,7 @@ import io.stator.partiql.Lexer.Token;
 import io.stator.partiql.Statement.Action;
 import io.stator.partiql.Term.PathTerm;
 import io.stator.value.AttributeValue;
+import io.stator.value.InvalidValueException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -557,7 +558,7 @@ final class Parser {
     }
     try {
       return new Term.Literal(AttributeValue.n(text));
-    } catch (DynamoDbException e) {
+    } catch (InvalidValueException e) {
       throw DynamoDbException.validation(e.getMessage() + " under " + valuePath);
     }
   }

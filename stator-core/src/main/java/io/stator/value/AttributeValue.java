@@ -14,8 +14,8 @@ import java.util.Set;
  *
  * <p>Instances are immutable and always valid: a number is already normalised (see {@link
  * Numbers}), a set is non-empty and free of duplicates. Factories that take user input ({@link
- * #n(String)}, {@link #ss(java.util.Collection)} ...) throw a {@code ValidationException} when the
- * input breaks DynamoDB's rules, so no invalid value reaches the engine.
+ * #n(String)}, {@link #ss(java.util.Collection)} ...) throw an {@link InvalidValueException}
+ * when the input breaks DynamoDB's rules, so no invalid value reaches the engine.
  */
 public sealed interface AttributeValue {
 
@@ -282,7 +282,7 @@ public sealed interface AttributeValue {
     return new S(value);
   }
 
-  /** A number from its text; normalises it or throws ValidationException. */
+  /** A number from its text; normalises it or throws {@link InvalidValueException}. */
   static N n(String text) {
     return new N(Numbers.normalize(text));
   }
@@ -305,7 +305,7 @@ public sealed interface AttributeValue {
     return new L(value);
   }
 
-  /** A string set; throws ValidationException when empty or when it holds duplicates. */
+  /** A string set; throws {@link InvalidValueException} when empty or when it holds duplicates. */
   static SS ss(java.util.Collection<String> values) {
     return new SS(Sets.checked(values, "SS"));
   }
@@ -316,7 +316,7 @@ public sealed interface AttributeValue {
     return new NS(Sets.checked(normalized, "NS"));
   }
 
-  /** A binary set; throws ValidationException when empty or when it holds duplicates. */
+  /** A binary set; throws {@link InvalidValueException} when empty or when it holds duplicates. */
   static BS bs(java.util.Collection<Bytes> values) {
     return new BS(Sets.checked(values, "BS"));
   }

@@ -1,6 +1,5 @@
 package io.stator.value;
 
-import io.stator.api.DynamoDbException;
 import java.math.BigDecimal;
 
 /**
@@ -17,7 +16,7 @@ public final class Numbers {
 
   private Numbers() {}
 
-  /** Normalises {@code text} or throws a ValidationException with DynamoDB's message. */
+  /** Normalises {@code text} or throws an {@link InvalidValueException} with DynamoDB's message. */
   public static String normalize(String text) {
     return toText(check(parse(text)));
   }
@@ -25,7 +24,7 @@ public final class Numbers {
   /** Parses number text as DynamoDB accepts it, without range checks. */
   public static BigDecimal parse(String text) {
     if (text == null || text.isEmpty()) {
-      throw DynamoDbException.validation("The parameter cannot be converted to a numeric value");
+      throw new InvalidValueException("The parameter cannot be converted to a numeric value");
     }
     if (text.length() > 1000 || !plausible(text)) {
       throw notANumber(text);
@@ -44,7 +43,7 @@ public final class Numbers {
     }
     BigDecimal stripped = value.stripTrailingZeros();
     if (stripped.precision() > 38) {
-      throw DynamoDbException.validation(
+      throw new InvalidValueException(
           "Attempting to store more than 38 significant digits in a Number");
     }
     BigDecimal magnitude = stripped.abs();
@@ -52,15 +51,15 @@ public final class Numbers {
       throw overflow();
     }
     if (magnitude.compareTo(MIN) < 0) {
-      throw DynamoDbException.validation(
+      throw new InvalidValueException(
           "Number underflow. Attempting to store a number with magnitude smaller than supported range");
     }
     return stripped;
   }
 
   /** DynamoDB's error for a number too large, and for a sum or difference too precise. */
-  public static DynamoDbException overflow() {
-    return DynamoDbException.validation(
+  public static InvalidValueException overflow() {
+    return new InvalidValueException(
         "Number overflow. Attempting to store a number with magnitude larger than supported range");
   }
 
@@ -81,9 +80,9 @@ public final class Numbers {
     return true;
   }
 
-  private static DynamoDbException notANumber(String text) {
+  private static InvalidValueException notANumber(String text) {
     String shown = text.length() > 64 ? text.substring(0, 64) + "..." : text;
-    return DynamoDbException.validation(
+    return new InvalidValueException(
         "The parameter cannot be converted to a numeric value: " + shown);
   }
 }

@@ -1,6 +1,5 @@
 package io.stator.value;
 
-import io.stator.api.DynamoDbException;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -12,7 +11,7 @@ final class Sets {
   // DynamoDB's messages differ per set type (recorded by peers): kept verbatim, odd spacing too.
   static <T> Set<T> checked(Collection<T> values, String type) {
     if (values.isEmpty()) {
-      throw DynamoDbException.validation(
+      throw new InvalidValueException(
           switch (type) {
             case "SS" -> "One or more parameter values were invalid: An string set  may not be empty";
             case "NS" -> "One or more parameter values were invalid: An number set  may not be empty";
@@ -21,7 +20,7 @@ final class Sets {
     }
     Set<T> set = new LinkedHashSet<>(values);
     if (set.size() != values.size()) {
-      throw DynamoDbException.validation(
+      throw new InvalidValueException(
           switch (type) {
             case "SS" -> "One or more parameter values were invalid: Input collection "
                 + values + " contains duplicates.";

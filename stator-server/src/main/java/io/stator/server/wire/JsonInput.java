@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.stator.api.DynamoDbException;
 import io.stator.item.ItemNesting;
 import io.stator.value.AttributeValue;
+import io.stator.value.InvalidValueException;
 import io.stator.value.Bytes;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -532,10 +533,8 @@ final class JsonInput {
   private AttributeValue validated(ValueRead factory) throws IOException {
     try {
       return factory.read();
-    } catch (DynamoDbException e) {
-      if (deferred == null) {
-        deferred = e;
-      }
+    } catch (InvalidValueException e) {
+      defer(e.getMessage());
       return AttributeValue.NULL;
     }
   }

@@ -1,10 +1,10 @@
 package io.stator.server.wire;
 
-import io.stator.api.streams.DescribeStreamRequest;
-import io.stator.api.streams.GetRecordsRequest;
-import io.stator.api.streams.GetShardIteratorRequest;
-import io.stator.api.streams.ListStreamsRequest;
-import io.stator.api.streams.ShardFilter;
+import io.stator.api.DescribeStreamRequest;
+import io.stator.api.GetRecordsRequest;
+import io.stator.api.GetShardIteratorRequest;
+import io.stator.api.ListStreamsRequest;
+import io.stator.api.ShardFilter;
 import java.io.IOException;
 
 /**

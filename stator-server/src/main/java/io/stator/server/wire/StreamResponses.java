@@ -3,16 +3,16 @@ package io.stator.server.wire;
 import static io.stator.server.wire.Responses.string;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.stator.api.DescribeStreamResponse;
+import io.stator.api.GetRecordsResponse;
+import io.stator.api.GetShardIteratorResponse;
 import io.stator.api.KeySchemaElement;
-import io.stator.api.streams.DescribeStreamResponse;
-import io.stator.api.streams.GetRecordsResponse;
-import io.stator.api.streams.GetShardIteratorResponse;
-import io.stator.api.streams.ListStreamsResponse;
-import io.stator.api.streams.Record;
-import io.stator.api.streams.Shard;
-import io.stator.api.streams.Stream;
-import io.stator.api.streams.StreamDescription;
-import io.stator.api.streams.StreamRecord;
+import io.stator.api.ListStreamsResponse;
+import io.stator.api.Record;
+import io.stator.api.Shard;
+import io.stator.api.Stream;
+import io.stator.api.StreamDescription;
+import io.stator.api.StreamRecord;
 import java.io.IOException;
 
 /**

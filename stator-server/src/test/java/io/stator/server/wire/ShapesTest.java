@@ -210,7 +210,7 @@ class ShapesTest {
   void everyDatabaseAndStreamsOperationIsServed() {
     // Database extends DynamoDbStreams: its own operations are those the Streams API has not
     List<String> streams = java.util.Arrays.stream(
-            io.stator.api.streams.DynamoDbStreams.class.getDeclaredMethods())
+            io.stator.api.DynamoDbStreams.class.getDeclaredMethods())
         .map(java.lang.reflect.Method::getName)
         .toList();
     List<String> methods =
@@ -220,7 +220,7 @@ class ShapesTest {
                     .filter(name -> !name.equals("close") && !streams.contains(name))
                     .map(name -> Character.toUpperCase(name.charAt(0)) + name.substring(1)),
                 java.util.Arrays.stream(
-                        io.stator.api.streams.DynamoDbStreams.class.getDeclaredMethods())
+                        io.stator.api.DynamoDbStreams.class.getDeclaredMethods())
                     .map(java.lang.reflect.Method::getName)
                     .map(name -> WireProtocol.STREAMS_TARGET_PREFIX
                         + Character.toUpperCase(name.charAt(0)) + name.substring(1)))

@@ -1,4 +1,4 @@
-package io.stator.api.streams;
+package io.stator.api;
 
 /** One event of a stream, with DynamoDB's member names ({@code dynamodb} is the record body). */
 public record Record(

@@ -1,4 +1,4 @@
-package io.stator.api.streams;
+package io.stator.api;
 
 /** A shard of a stream; {@code parentShardId} null for the first shard. */
 public record Shard(

@@ -1,4 +1,4 @@
-package io.stator.api.streams;
+package io.stator.api;
 
 /** GetShardIterator's answer: an opaque iterator, valid 15 minutes. */
 public record GetShardIteratorResponse(

@@ -1,4 +1,4 @@
-package io.stator.api.streams;
+package io.stator.api;
 
 /** The sequence numbers of a shard; {@code endingSequenceNumber} null while it is open. */
 public record SequenceNumberRange(

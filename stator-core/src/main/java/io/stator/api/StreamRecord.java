@@ -1,4 +1,4 @@
-package io.stator.api.streams;
+package io.stator.api;
 
 import io.stator.value.AttributeValue;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package io.stator.api.streams;
+package io.stator.api;
 
 /**
  * DynamoDB Streams: the change records of tables with a stream enabled, one method per

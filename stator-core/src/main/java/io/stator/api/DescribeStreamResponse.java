@@ -1,4 +1,4 @@
-package io.stator.api.streams;
+package io.stator.api;
 
 /** DescribeStream's answer. */
 public record DescribeStreamResponse(

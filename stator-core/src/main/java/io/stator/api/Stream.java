@@ -1,4 +1,4 @@
-package io.stator.api.streams;
+package io.stator.api;
 
 /** A stream as ListStreams lists it. */
 public record Stream(

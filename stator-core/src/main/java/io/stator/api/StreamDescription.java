@@ -1,6 +1,5 @@
-package io.stator.api.streams;
+package io.stator.api;
 
-import io.stator.api.KeySchemaElement;
 import java.time.Instant;
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package io.stator.api.streams;
+package io.stator.api;
 
 /** DescribeStream. Null members are absent, as on the wire. */
 public record DescribeStreamRequest(

@@ -1,4 +1,4 @@
-package io.stator.api.streams;
+package io.stator.api;
 
 /**
  * Who made a change: present only on Time to Live deletions ({@code Service}, {@code

@@ -1,4 +1,4 @@
-package io.stator.api.streams;
+package io.stator.api;
 
 /** DescribeStream's filter: {@code CHILD_SHARDS} of the shard {@code shardId}. */
 public record ShardFilter(
