@@ -72,10 +72,11 @@ public interface Database extends DynamoDbStreams, AutoCloseable {
 
   /**
    * Runs one PartiQL statement as DynamoDB does: as the PutItem, GetItem, UpdateItem or
-   * DeleteItem it stands for, through this database's own operations.
+   * DeleteItem it stands for; a database that does not speak PartiQL answers
+   * UnknownOperationException.
    */
   default ExecuteStatementResponse executeStatement(ExecuteStatementRequest request) {
-    return io.stator.partiql.Statements.execute(this, request);
+    throw new DynamoDbException(ErrorType.UnknownOperationException, null);
   }
 
   /**
@@ -84,7 +85,7 @@ public interface Database extends DynamoDbStreams, AutoCloseable {
    */
   default BatchExecuteStatementResponse batchExecuteStatement(
       BatchExecuteStatementRequest request) {
-    return io.stator.partiql.BatchStatements.execute(this, request);
+    throw new DynamoDbException(ErrorType.UnknownOperationException, null);
   }
 
   /**
@@ -92,7 +93,7 @@ public interface Database extends DynamoDbStreams, AutoCloseable {
    * TransactWriteItems: all apply or none.
    */
   default ExecuteTransactionResponse executeTransaction(ExecuteTransactionRequest request) {
-    return io.stator.partiql.TransactionStatements.execute(this, request);
+    throw new DynamoDbException(ErrorType.UnknownOperationException, null);
   }
 
   UpdateTimeToLiveResponse updateTimeToLive(UpdateTimeToLiveRequest request);

@@ -1,6 +1,8 @@
 package io.stator.engine;
 
 import io.stator.EngineOptions;
+import io.stator.api.BatchExecuteStatementRequest;
+import io.stator.api.BatchExecuteStatementResponse;
 import io.stator.api.BatchGetItemRequest;
 import io.stator.api.BatchGetItemResponse;
 import io.stator.api.BatchWriteItemRequest;
@@ -39,6 +41,10 @@ import io.stator.api.DescribeTimeToLiveRequest;
 import io.stator.api.DescribeTimeToLiveResponse;
 import io.stator.api.DynamoDbStreams;
 import io.stator.api.Endpoint;
+import io.stator.api.ExecuteStatementRequest;
+import io.stator.api.ExecuteStatementResponse;
+import io.stator.api.ExecuteTransactionRequest;
+import io.stator.api.ExecuteTransactionResponse;
 import io.stator.api.ExportTableToPointInTimeRequest;
 import io.stator.api.ExportTableToPointInTimeResponse;
 import io.stator.api.GetItemRequest;
@@ -103,6 +109,9 @@ import io.stator.export.Exports;
 import io.stator.export.Imports;
 import io.stator.index.Indexes;
 import io.stator.lease.Leases;
+import io.stator.partiql.BatchStatements;
+import io.stator.partiql.Statements;
+import io.stator.partiql.TransactionStatements;
 import io.stator.schema.Catalog;
 import io.stator.schema.IndexDefinition;
 import io.stator.schema.OrphanSpaces;
@@ -520,6 +529,22 @@ public final class Engine implements Database, ExpiredItemSweep, GroupCommit {
   @Override
   public TransactGetItemsResponse transactGetItems(TransactGetItemsRequest r) {
     return transactions.get(r);
+  }
+
+  /** PartiQL statements run through this engine's own operations (see {@code partiql}). */
+  @Override
+  public ExecuteStatementResponse executeStatement(ExecuteStatementRequest r) {
+    return Statements.execute(this, r);
+  }
+
+  @Override
+  public BatchExecuteStatementResponse batchExecuteStatement(BatchExecuteStatementRequest r) {
+    return BatchStatements.execute(this, r);
+  }
+
+  @Override
+  public ExecuteTransactionResponse executeTransaction(ExecuteTransactionRequest r) {
+    return TransactionStatements.execute(this, r);
   }
 
   @Override
