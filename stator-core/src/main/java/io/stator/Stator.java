@@ -2,6 +2,7 @@ package io.stator;
 
 import io.stator.api.Database;
 import io.stator.engine.Engine;
+import io.stator.engine.EngineOptions;
 import io.stator.storage.Storage;
 import io.stator.storage.memory.MemoryStorage;
 

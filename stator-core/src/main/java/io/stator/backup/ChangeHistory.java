@@ -1,8 +1,8 @@
 package io.stator.backup;
 
-import io.stator.index.IndexKeys;
 import io.stator.item.ItemCodec;
 import io.stator.schema.TableDefinition;
+import io.stator.schema.TableSettings.PointInTimeRecovery;
 import io.stator.storage.Bound;
 import io.stator.storage.Commit;
 import io.stator.storage.ScanPage;
@@ -12,7 +12,6 @@ import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
 import io.stator.value.AttributeValue;
 import java.nio.ByteBuffer;
-import io.stator.schema.TableSettings.PointInTimeRecovery;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -87,8 +86,7 @@ public final class ChangeHistory {
     if (!table.settings().pointInTimeRecovery().enabled() || Objects.equals(oldItem, newItem)) {
       return;
     }
-    StorageKey itemKey = IndexKeys.tableKey(table,
-        newItem != null ? newItem : oldItem);
+    StorageKey itemKey = table.storageKey(newItem != null ? newItem : oldItem);
     ByteBuffer sort = ByteBuffer.allocate(16);
     sort.putLong(clock.millis()).putLong(COUNTER.incrementAndGet());
     commit.put(table.history(), new StorageKey(partition(itemKey), sort.array()),

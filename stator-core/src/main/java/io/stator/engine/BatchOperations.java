@@ -18,10 +18,10 @@ import io.stator.capacity.Consumption;
 import io.stator.capacity.ReadConsistency;
 import io.stator.expression.ExpressionContext;
 import io.stator.expression.Path;
-import io.stator.item.ItemCodec;
-import io.stator.item.ItemSize;
 import io.stator.index.IndexKeys;
 import io.stator.index.IndexWrite;
+import io.stator.item.ItemCodec;
+import io.stator.item.ItemSize;
 import io.stator.schema.Constraints;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Consistency;
@@ -105,7 +105,7 @@ final class BatchOperations {
     Consistency hint = Consistency.EVENTUAL;
     for (TableReads t : resolved) {
       for (Map<String, AttributeValue> key : t.request().keys()) {
-        keyReads.add(new KeyRead(t.table().space(), ItemKeys.storageKey(t.table(), key)));
+        keyReads.add(new KeyRead(t.table().space(), t.table().storageKey(key)));
       }
       if (Boolean.TRUE.equals(t.request().consistentRead())) {
         hint = Consistency.STRONG;
@@ -489,12 +489,12 @@ final class BatchOperations {
         throw e;
       }
       IndexKeys.checkItem(table, item);
-      return new Write(tableName, table, ItemKeys.storageKey(table, item), ItemCodec.encode(item),
+      return new Write(tableName, table, table.storageKey(item), ItemCodec.encode(item),
           item, ItemSize.of(item), w);
     }
     Map<String, AttributeValue> key = w.deleteRequest().key();
     ItemKeys.checkKey(table, key);
-    return new Write(tableName, table, ItemKeys.storageKey(table, key), null, null, 0, w);
+    return new Write(tableName, table, table.storageKey(key), null, null, 0, w);
   }
 
   /** Table names are the keys of RequestItems: DynamoDB checks them as map keys. */

@@ -1,6 +1,5 @@
 package io.stator.engine;
 
-import io.stator.EngineOptions;
 import io.stator.api.BatchExecuteStatementRequest;
 import io.stator.api.BatchExecuteStatementResponse;
 import io.stator.api.BatchGetItemRequest;
@@ -80,7 +79,6 @@ import io.stator.api.RestoreTableToPointInTimeRequest;
 import io.stator.api.RestoreTableToPointInTimeResponse;
 import io.stator.api.ScanRequest;
 import io.stator.api.ScanResponse;
-import io.stator.api.TableDescription;
 import io.stator.api.TagResourceRequest;
 import io.stator.api.TagResourceResponse;
 import io.stator.api.TransactGetItemsRequest;
@@ -304,7 +302,8 @@ public final class Engine implements Database, ExpiredItemSweep, GroupCommit {
     // Streams follow the capacity model's partitions (one shard per partition); the model is
     // made below, and only asked once requests arrive.
     this.streams =
-        new Streams(storage, catalog, options, this::partitionStarts, this::forget);
+        new Streams(storage, catalog, options.region(), options.accountId(),
+            options.clock(), this::partitionStarts, this::forget);
     this.indexes =
         new Indexes(
             storage, catalog, options.gsiLag(), options.synchronousGlobalIndexes(),

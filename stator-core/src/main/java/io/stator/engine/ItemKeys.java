@@ -115,11 +115,6 @@ final class ItemKeys {
     checkSize(table, key, value);
   }
 
-  /** The storage key of an item (or key map) that passed {@link #checkItem} or checkKey. */
-  static StorageKey storageKey(TableDefinition table, Map<String, AttributeValue> item) {
-    return IndexKeys.tableKey(table, item);
-  }
-
   /** The key attributes of the item stored under {@code key} (for LastEvaluatedKey). */
   static Map<String, AttributeValue> keyOf(TableDefinition table, StorageKey key) {
     Map<String, AttributeValue> out = new LinkedHashMap<>();

@@ -1,11 +1,11 @@
 package io.stator.engine;
 
-import io.stator.capacity.CapacityCalculator;
-import io.stator.capacity.Consumption;
 import io.stator.api.AttributeValueUpdate;
 import io.stator.api.DynamoDbException;
 import io.stator.api.UpdateItemRequest;
 import io.stator.api.UpdateItemResponse;
+import io.stator.capacity.CapacityCalculator;
+import io.stator.capacity.Consumption;
 import io.stator.expression.ConditionExpression;
 import io.stator.expression.ExpressionContext;
 import io.stator.expression.Expressions;
@@ -13,13 +13,13 @@ import io.stator.expression.Operand;
 import io.stator.expression.Path;
 import io.stator.expression.SetValue;
 import io.stator.expression.UpdateExpression;
+import io.stator.index.IndexKeys;
+import io.stator.index.IndexWrite;
 import io.stator.item.ItemCodec;
 import io.stator.item.ItemNesting;
 import io.stator.item.ItemSize;
 import io.stator.schema.Constraints;
 import io.stator.schema.TableDefinition;
-import io.stator.index.IndexKeys;
-import io.stator.index.IndexWrite;
 import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
 import io.stator.value.AttributeValue;
@@ -122,7 +122,7 @@ final class ItemUpdates {
       UpdateItemRequest r, TableDefinition validatedAgainst, UpdateExpression update,
       ConditionExpression condition) {
     boolean legacy = r.attributeUpdates() != null;
-    StorageKey key = ItemKeys.storageKey(validatedAgainst, r.key());
+    StorageKey key = validatedAgainst.storageKey(r.key());
     // An update of an item of a running transaction is rejected, as on DynamoDB (Writer.CLIENT).
     return pipeline.write(validatedAgainst, key, ReadModifyWrite.Writer.CLIENT,
         (table, old, oldSize) -> {

@@ -14,11 +14,11 @@ import io.stator.capacity.CapacityModel;
 import io.stator.capacity.Consumption;
 import io.stator.capacity.ReadConsistency;
 import io.stator.expression.ConditionExpression;
-import io.stator.index.IndexKeys;
-import io.stator.index.IndexWrite;
 import io.stator.expression.ExpressionContext;
 import io.stator.expression.Expressions;
 import io.stator.expression.Path;
+import io.stator.index.IndexKeys;
+import io.stator.index.IndexWrite;
 import io.stator.item.ItemCodec;
 import io.stator.item.ItemSize;
 import io.stator.schema.Constraints;
@@ -71,7 +71,7 @@ final class Items {
     TableDefinition table = tables.forItems(r.tableName());
     Map<String, AttributeValue> item = r.item();
     checkPut(table, item);
-    StorageKey key = ItemKeys.storageKey(table, item);
+    StorageKey key = table.storageKey(item);
     Written written =
         write(table, key, condition, r.returnValuesOnConditionCheckFailure(), item);
     return new PutItemResponse(
@@ -103,7 +103,7 @@ final class Items {
     }
     TableDefinition table = tables.forItems(r.tableName());
     ItemKeys.checkKey(table, r.key());
-    StorageKey key = ItemKeys.storageKey(table, r.key());
+    StorageKey key = table.storageKey(r.key());
     Optional<StoredRecord> record;
     try {
       record = storage.get(table.space(), key);
@@ -164,7 +164,7 @@ final class Items {
         r.expressionAttributeNames(), r.expressionAttributeValues());
     TableDefinition table = tables.forItems(r.tableName());
     ItemKeys.checkKey(table, r.key());
-    StorageKey key = ItemKeys.storageKey(table, r.key());
+    StorageKey key = table.storageKey(r.key());
     Written written =
         write(table, key, condition, r.returnValuesOnConditionCheckFailure(), null);
     return new DeleteItemResponse(
@@ -195,7 +195,7 @@ final class Items {
   void putImported(String tableName, Map<String, AttributeValue> item) {
     TableDefinition table = tables.forItems(tableName);
     checkPut(table, item);
-    write(table, ItemKeys.storageKey(table, item), null, "NONE", item,
+    write(table, table.storageKey(item), null, "NONE", item,
         ReadModifyWrite.Writer.RESTORE);
   }
 
@@ -205,7 +205,7 @@ final class Items {
    */
   void restore(String tableName, Map<String, AttributeValue> item) {
     TableDefinition table = tables.forItems(tableName);
-    write(table, ItemKeys.storageKey(table, item), null, "NONE", item,
+    write(table, table.storageKey(item), null, "NONE", item,
         ReadModifyWrite.Writer.RESTORE);
   }
 

@@ -74,7 +74,7 @@ final class ReadSource {
       return entry;
     }
     return storage
-        .get(table.space(), ItemKeys.storageKey(table, entry))
+        .get(table.space(), table.storageKey(entry))
         .map(rec -> ItemCodec.decode(rec.value()))
         .orElse(entry);
   }

@@ -13,9 +13,9 @@ import io.stator.expression.ExpressionContext;
 import io.stator.expression.Expressions;
 import io.stator.expression.Operand;
 import io.stator.expression.Path;
+import io.stator.index.IndexKeys;
 import io.stator.item.ItemSize;
 import io.stator.key.KeyCodec;
-import io.stator.index.IndexKeys;
 import io.stator.schema.Constraints;
 import io.stator.schema.IndexDefinition;
 import io.stator.schema.TableDefinition;
@@ -214,7 +214,7 @@ final class Reads {
     if (r.exclusiveStartKey() != null) {
       start =
           index == null
-              ? ItemKeys.storageKey(table, startKey(table, r.exclusiveStartKey()))
+              ? table.storageKey(startKey(table, r.exclusiveStartKey()))
               : IndexKeys.startKey(table, index, r.exclusiveStartKey());
       if (!segment.contains(start)) {
         throw DynamoDbException.validation(

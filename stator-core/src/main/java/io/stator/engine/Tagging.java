@@ -1,6 +1,5 @@
 package io.stator.engine;
 
-import io.stator.EngineOptions;
 import io.stator.api.DynamoDbException;
 import io.stator.api.ErrorType;
 import io.stator.api.ListTagsOfResourceRequest;

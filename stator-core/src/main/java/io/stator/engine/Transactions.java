@@ -8,9 +8,9 @@ import io.stator.api.ErrorType;
 import io.stator.api.Get;
 import io.stator.api.ItemCollectionMetrics;
 import io.stator.api.ItemResponse;
+import io.stator.api.Put;
 import io.stator.api.ThrottledException;
 import io.stator.api.ThrottlingException;
-import io.stator.api.Put;
 import io.stator.api.TransactGetItem;
 import io.stator.api.TransactGetItemsRequest;
 import io.stator.api.TransactGetItemsResponse;
@@ -18,13 +18,13 @@ import io.stator.api.TransactWriteItem;
 import io.stator.api.TransactWriteItemsRequest;
 import io.stator.api.TransactWriteItemsResponse;
 import io.stator.api.TransactionCanceledException;
-import io.stator.engine.UnknownOutcomes.UnknownCommit;
 import io.stator.capacity.CapacityCalculator;
 import io.stator.capacity.CapacityModel;
-import io.stator.capacity.GlobalIndexWrite;
 import io.stator.capacity.Consumption;
+import io.stator.capacity.GlobalIndexWrite;
 import io.stator.capacity.ReadConsistency;
 import io.stator.engine.OngoingTransactions.ItemId;
+import io.stator.engine.UnknownOutcomes.UnknownCommit;
 import io.stator.expression.ConditionExpression;
 import io.stator.expression.ExpressionContext;
 import io.stator.expression.Expressions;
@@ -819,7 +819,7 @@ final class Transactions {
       context.checkAllUsed();
       TableDefinition table = tables.forItems(a.tableName());
       checkKey(table, a.key());
-      return new Action(Kind.CONDITION_CHECK, table, ItemKeys.storageKey(table, a.key()),
+      return new Action(Kind.CONDITION_CHECK, table, table.storageKey(a.key()),
           a.key(), condition, null, null, allOld(a.returnValuesOnConditionCheckFailure()));
     }
     if (item.put() != null) {
@@ -844,7 +844,7 @@ final class Transactions {
       if (ItemSize.of(a.item()) > ItemSize.MAX_ITEM_SIZE) {
         throw DynamoDbException.validation("Item size has exceeded the maximum allowed size");
       }
-      return new Action(Kind.PUT, table, ItemKeys.storageKey(table, a.item()),
+      return new Action(Kind.PUT, table, table.storageKey(a.item()),
           ItemKeys.project(table, a.item()), condition, null, a.item(),
           allOld(a.returnValuesOnConditionCheckFailure()));
     }
@@ -857,7 +857,7 @@ final class Transactions {
       context.checkAllUsed();
       TableDefinition table = tables.forItems(a.tableName());
       checkKey(table, a.key());
-      return new Action(Kind.DELETE, table, ItemKeys.storageKey(table, a.key()), a.key(),
+      return new Action(Kind.DELETE, table, table.storageKey(a.key()), a.key(),
           condition, null, null, allOld(a.returnValuesOnConditionCheckFailure()));
     }
     io.stator.api.Update a = item.update();
@@ -878,7 +878,7 @@ final class Transactions {
         }
       }
     }
-    return new Action(Kind.UPDATE, table, ItemKeys.storageKey(table, a.key()), a.key(),
+    return new Action(Kind.UPDATE, table, table.storageKey(a.key()), a.key(),
         condition, update, null, allOld(a.returnValuesOnConditionCheckFailure()));
   }
 
@@ -1022,7 +1022,7 @@ final class Transactions {
         reads.add(null);
         continue;
       }
-      reads.add(new Read(table, ItemKeys.storageKey(table, get.key()), projection));
+      reads.add(new Read(table, table.storageKey(get.key()), projection));
     }
     mismatches.check(items.size());
     Set<ItemId> seen = new HashSet<>();

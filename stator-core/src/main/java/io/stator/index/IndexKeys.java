@@ -150,14 +150,6 @@ public final class IndexKeys {
     return new StorageKey(partition(hash), sort.toByteArray());
   }
 
-  /** The key of an item (or key map) in its table's space. */
-  public static StorageKey tableKey(TableDefinition table, Map<String, AttributeValue> item) {
-    byte[] partition = KeyCodec.partition(item.get(table.hashKey().name()));
-    byte[] sort =
-        table.hasRangeKey() ? KeyCodec.sort(item.get(table.rangeKey().name())) : new byte[0];
-    return new StorageKey(partition, sort);
-  }
-
   /** The index partition bytes of partition key values. */
   public static byte[] partition(List<AttributeValue> hashValues) {
     if (hashValues.size() == 1) {

@@ -98,7 +98,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * single-node engine only a few more keys in a commit it makes anyway, and saves the change
  * record (both images), its later delete and this thread's work. A distributed storage, where
  * each GSI entry may live on another node and a write would touch up to 20 more partitions in one
- * transaction, would choose the other way with {@link io.stator.EngineOptions}'s {@code
+ * transaction, would choose the other way with {@link io.stator.engine.EngineOptions}'s {@code
  * synchronousGlobalIndexes} off: every write then goes through the log, as DynamoDB's GSIs do.
  * Applications must cope with GSI lag anyway; {@code --gsi-lag} lets them test that, and makes
  * every write asynchronous.
@@ -488,7 +488,7 @@ final class Propagator {
           break;
         }
         if (change.image() != null) { // else a delete of no item: nothing to repair
-          byItem.computeIfAbsent(IndexKeys.tableKey(table, change.image()),
+          byItem.computeIfAbsent(table.storageKey(change.image()),
               k -> new ArrayList<>()).add(change);
         }
         commit.delete(table.changeLog(), r.key());

@@ -1,8 +1,12 @@
 package io.stator.schema;
 
+import io.stator.key.KeyCodec;
+import io.stator.storage.StorageKey;
+import io.stator.value.AttributeValue;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -181,6 +185,16 @@ public record TableDefinition(
 
   public boolean hasRangeKey() {
     return rangeKey != null;
+  }
+
+  /**
+   * Where this table keeps an item (or a key map) in its space: the partition key's bytes, and
+   * the sort key's when the table has one.
+   */
+  public StorageKey storageKey(Map<String, AttributeValue> item) {
+    byte[] partition = KeyCodec.partition(item.get(hashKey.name()));
+    byte[] sort = rangeKey != null ? KeyCodec.sort(item.get(rangeKey.name())) : new byte[0];
+    return new StorageKey(partition, sort);
   }
 
   /** The key attributes: the hash key, then the range key if any. */

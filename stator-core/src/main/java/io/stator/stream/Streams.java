@@ -1,6 +1,5 @@
 package io.stator.stream;
 
-import io.stator.EngineOptions;
 import io.stator.api.DescribeStreamRequest;
 import io.stator.api.DescribeStreamResponse;
 import io.stator.api.DynamoDbException;
@@ -35,6 +34,7 @@ import io.stator.storage.StorageException;
 import io.stator.storage.StoredRecord;
 import io.stator.value.AttributeValue;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -177,13 +177,13 @@ public final class Streams implements DynamoDbStreams {
    *     CapacityModel.partitionStarts}), the same array until a partition splits
    * @param onCatalogChange told the table name after this class changed its definition
    */
-  public Streams(Storage storage, Catalog catalog, EngineOptions options,
+  public Streams(Storage storage, Catalog catalog, String region, String accountId, Clock clock,
       Function<TableDefinition, long[]> partitions, Consumer<String> onCatalogChange) {
     this.storage = storage;
     this.catalog = catalog;
-    this.region = options.region();
-    this.arnPrefix = "arn:aws:dynamodb:" + options.region() + ":" + options.accountId() + ":table/";
-    this.sequencer = new StreamSequencer(options.clock(), WriterIds.claim(storage));
+    this.region = region;
+    this.arnPrefix = "arn:aws:dynamodb:" + region + ":" + accountId + ":table/";
+    this.sequencer = new StreamSequencer(clock, WriterIds.claim(storage));
     this.partitions = partitions;
     this.onCatalogChange = onCatalogChange;
     recover();

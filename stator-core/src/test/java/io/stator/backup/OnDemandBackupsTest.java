@@ -3,7 +3,6 @@ package io.stator.backup;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.stator.EngineOptions;
 import io.stator.api.AttributeDefinition;
 import io.stator.api.CreateBackupRequest;
 import io.stator.api.CreateBackupResponse;
@@ -16,6 +15,7 @@ import io.stator.api.KeySchemaElement;
 import io.stator.api.ListBackupsRequest;
 import io.stator.api.PutItemRequest;
 import io.stator.engine.Engine;
+import io.stator.engine.EngineOptions;
 import io.stator.engine.InterceptingStorage;
 import io.stator.storage.Commit;
 import io.stator.storage.StorageException;

@@ -3,7 +3,6 @@ package io.stator.capacity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.api.AttributeDefinition;
 import io.stator.api.Capacity;
@@ -20,6 +19,7 @@ import io.stator.api.QueryRequest;
 import io.stator.api.ScanRequest;
 import io.stator.api.UpdateItemRequest;
 import io.stator.engine.Engine;
+import io.stator.engine.EngineOptions;
 import io.stator.item.ItemSize;
 import io.stator.storage.memory.MemoryStorage;
 import io.stator.value.AttributeValue;

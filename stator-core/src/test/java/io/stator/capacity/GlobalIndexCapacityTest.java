@@ -3,7 +3,6 @@ package io.stator.capacity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.api.AttributeDefinition;
 import io.stator.api.BatchWriteItemRequest;
@@ -22,6 +21,7 @@ import io.stator.api.ThrottlingReason;
 import io.stator.api.UpdateItemRequest;
 import io.stator.api.WriteRequest;
 import io.stator.engine.Engine;
+import io.stator.engine.EngineOptions;
 import io.stator.storage.memory.MemoryStorage;
 import io.stator.value.AttributeValue;
 import java.time.Instant;

@@ -2,7 +2,6 @@ package io.stator.capacity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.api.AttributeDefinition;
 import io.stator.api.CreateTableRequest;
@@ -12,6 +11,7 @@ import io.stator.api.Projection;
 import io.stator.api.ProvisionedThroughput;
 import io.stator.api.PutItemRequest;
 import io.stator.engine.Engine;
+import io.stator.engine.EngineOptions;
 import io.stator.storage.memory.MemoryStorage;
 import io.stator.value.AttributeValue;
 import java.time.Instant;

@@ -1,6 +1,5 @@
 package io.stator.engine;
 
-import io.stator.EngineOptions;
 import io.stator.storage.Storage;
 import io.stator.storage.memory.MemoryStorage;
 import java.nio.file.Path;

@@ -1,6 +1,5 @@
 package io.stator.engine;
 
-import io.stator.EngineOptions;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

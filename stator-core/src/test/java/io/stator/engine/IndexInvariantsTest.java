@@ -4,7 +4,6 @@ import static io.stator.engine.Fixtures.item;
 import static io.stator.engine.Fixtures.put;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.api.AttributeDefinition;
 import io.stator.api.CreateTableRequest;

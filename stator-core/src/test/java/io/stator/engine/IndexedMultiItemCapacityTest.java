@@ -7,7 +7,6 @@ import static io.stator.engine.IndexesTest.order;
 import static io.stator.engine.IndexesTest.orders;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.stator.EngineOptions;
 import io.stator.api.BatchWriteItemRequest;
 import io.stator.api.BatchWriteItemResponse;
 import io.stator.api.ConsumedCapacity;

@@ -8,7 +8,6 @@ import static io.stator.engine.TableOperationsTest.expect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.stator.EngineOptions;
 import io.stator.api.BatchWriteItemRequest;
 import io.stator.api.BatchWriteItemResponse;
 import io.stator.api.Capacity;

@@ -9,7 +9,6 @@ import static io.stator.engine.IndexesTest.order;
 import static io.stator.engine.IndexesTest.orders;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.stator.EngineOptions;
 import io.stator.api.ConsumedCapacity;
 import io.stator.api.GetItemRequest;
 import io.stator.api.PutItemRequest;

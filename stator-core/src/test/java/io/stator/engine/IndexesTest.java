@@ -6,7 +6,6 @@ import static io.stator.engine.Fixtures.values;
 import static io.stator.engine.TableOperationsTest.expect;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.stator.EngineOptions;
 import io.stator.api.AttributeDefinition;
 import io.stator.api.CreateGlobalSecondaryIndexAction;
 import io.stator.api.CreateTableRequest;

@@ -9,7 +9,6 @@ import static io.stator.engine.IndexesTest.hash;
 import static io.stator.engine.IndexesTest.indexScan;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.stator.EngineOptions;
 import io.stator.api.CreateGlobalSecondaryIndexAction;
 import io.stator.api.DescribeTableRequest;
 import io.stator.api.GlobalSecondaryIndexUpdate;

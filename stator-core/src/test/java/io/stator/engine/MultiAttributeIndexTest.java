@@ -9,7 +9,6 @@ import static io.stator.engine.IndexesTest.range;
 import static io.stator.engine.TableOperationsTest.expect;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.stator.EngineOptions;
 import io.stator.api.Condition;
 import io.stator.api.CreateTableRequest;
 import io.stator.api.DescribeTableRequest;

@@ -7,7 +7,6 @@ import static io.stator.engine.Fixtures.put;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.stator.EngineOptions;
 import io.stator.capacity.ManualClock;
 import io.stator.schema.Catalog;
 import io.stator.schema.OrphanSpaces;

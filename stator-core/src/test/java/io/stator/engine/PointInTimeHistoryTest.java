@@ -4,7 +4,6 @@ import static io.stator.engine.Fixtures.item;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.stator.EngineOptions;
 import io.stator.api.AttributeDefinition;
 import io.stator.api.CreateTableRequest;
 import io.stator.api.DeleteItemRequest;
@@ -22,7 +21,6 @@ import io.stator.api.TransactWriteItemsRequest;
 import io.stator.api.UpdateContinuousBackupsRequest;
 import io.stator.backup.ChangeHistory;
 import io.stator.capacity.ManualClock;
-import io.stator.index.IndexKeys;
 import io.stator.schema.Catalog;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.FaultyStorage;
@@ -98,7 +96,7 @@ class PointInTimeHistoryTest {
     TableDefinition t = orders();
     Map<String, AttributeValue> key = item("id", id);
     Optional<ChangeHistory.AsOf> h =
-        ChangeHistory.asOf(memory, t, IndexKeys.tableKey(t, key), at);
+        ChangeHistory.asOf(memory, t, t.storageKey(key), at);
     if (h.isPresent()) {
       return h.get().item();
     }

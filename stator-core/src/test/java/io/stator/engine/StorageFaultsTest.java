@@ -4,7 +4,6 @@ import static io.stator.engine.Fixtures.item;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.stator.EngineOptions;
 import io.stator.api.AttributeDefinition;
 import io.stator.api.CreateTableRequest;
 import io.stator.api.GetItemRequest;

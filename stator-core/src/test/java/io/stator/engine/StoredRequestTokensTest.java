@@ -4,7 +4,6 @@ import static io.stator.engine.Fixtures.create;
 import static io.stator.engine.Fixtures.item;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.stator.EngineOptions;
 import io.stator.api.Put;
 import io.stator.api.TransactWriteItem;
 import io.stator.api.TransactWriteItemsRequest;

@@ -4,7 +4,6 @@ import static io.stator.engine.Fixtures.create;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.api.CreateTableRequest;
 import io.stator.api.Database;

@@ -8,7 +8,6 @@ import static io.stator.engine.Fixtures.putRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.stator.EngineOptions;
 import io.stator.api.DeleteItemRequest;
 import io.stator.api.DynamoDbException;
 import io.stator.api.ErrorType;

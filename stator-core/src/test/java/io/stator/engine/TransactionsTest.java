@@ -7,7 +7,6 @@ import static io.stator.engine.TableOperationsTest.expect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.api.BatchGetItemRequest;
 import io.stator.api.BatchGetItemResponse;

@@ -2,7 +2,6 @@ package io.stator.index;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.stator.EngineOptions;
 import io.stator.api.AttributeDefinition;
 import io.stator.api.CreateTableRequest;
 import io.stator.api.GlobalSecondaryIndex;
@@ -11,6 +10,7 @@ import io.stator.api.Projection;
 import io.stator.api.PutItemRequest;
 import io.stator.api.QueryRequest;
 import io.stator.engine.Engine;
+import io.stator.engine.EngineOptions;
 import io.stator.item.ItemCodec;
 import io.stator.schema.Catalog;
 import io.stator.schema.IndexDefinition;

@@ -3,7 +3,6 @@ package io.stator.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.api.AttributeDefinition;
 import io.stator.api.ConditionCheck;
@@ -33,6 +32,7 @@ import io.stator.api.TransactWriteItemsRequest;
 import io.stator.api.TransactionCanceledException;
 import io.stator.api.UpdateTableRequest;
 import io.stator.capacity.ManualClock;
+import io.stator.engine.EngineOptions;
 import io.stator.key.KeyCodec;
 import io.stator.schema.StreamDefinition;
 import io.stator.storage.memory.MemoryStorage;

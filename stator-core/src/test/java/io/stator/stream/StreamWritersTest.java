@@ -7,7 +7,6 @@ import static io.stator.stream.StreamsTest.text;
 import static java.util.stream.Collectors.groupingBy;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.api.Database;
 import io.stator.api.DescribeTableRequest;
@@ -15,6 +14,7 @@ import io.stator.api.PutItemRequest;
 import io.stator.api.Record;
 import io.stator.api.StreamSpecification;
 import io.stator.capacity.ManualClock;
+import io.stator.engine.EngineOptions;
 import io.stator.storage.memory.MemoryStorage;
 import io.stator.value.AttributeValue;
 import java.time.Duration;

@@ -3,7 +3,6 @@ package io.stator.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.api.AttributeDefinition;
 import io.stator.api.BatchWriteItemRequest;
@@ -39,6 +38,7 @@ import io.stator.api.UpdateTableRequest;
 import io.stator.api.UpdateTimeToLiveRequest;
 import io.stator.api.WriteRequest;
 import io.stator.capacity.ManualClock;
+import io.stator.engine.EngineOptions;
 import io.stator.schema.StreamDefinition;
 import io.stator.storage.memory.MemoryStorage;
 import io.stator.ttl.ExpiredItemSweep;

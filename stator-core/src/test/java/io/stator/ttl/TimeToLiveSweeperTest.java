@@ -2,7 +2,6 @@ package io.stator.ttl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.api.AttributeDefinition;
 import io.stator.api.CreateTableRequest;
@@ -12,6 +11,7 @@ import io.stator.api.KeySchemaElement;
 import io.stator.api.PutItemRequest;
 import io.stator.api.TimeToLiveSpecification;
 import io.stator.api.UpdateTimeToLiveRequest;
+import io.stator.engine.EngineOptions;
 import io.stator.expression.ConditionExpression;
 import io.stator.expression.Expressions;
 import io.stator.lease.Leases;

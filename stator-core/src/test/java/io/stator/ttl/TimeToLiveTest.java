@@ -3,7 +3,6 @@ package io.stator.ttl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.api.AttributeDefinition;
 import io.stator.api.CreateTableRequest;
@@ -18,6 +17,7 @@ import io.stator.api.PutItemRequest;
 import io.stator.api.TimeToLiveDescription;
 import io.stator.api.TimeToLiveSpecification;
 import io.stator.api.UpdateTimeToLiveRequest;
+import io.stator.engine.EngineOptions;
 import io.stator.storage.memory.MemoryStorage;
 import io.stator.value.AttributeValue;
 import java.time.Duration;

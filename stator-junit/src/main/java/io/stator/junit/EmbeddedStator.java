@@ -1,9 +1,9 @@
 package io.stator.junit;
 
-import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.api.Database;
 import io.stator.capacity.CapacityMode;
+import io.stator.engine.EngineOptions;
 import io.stator.server.StatorServer;
 import io.stator.storage.Storage;
 import io.stator.storage.memory.MemoryStorage;

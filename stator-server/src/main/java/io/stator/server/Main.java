@@ -1,11 +1,11 @@
 package io.stator.server;
 
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.ResourceLeakDetector;
-import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.api.Database;
 import io.stator.capacity.CapacityMode;
-import io.netty.handler.ssl.SslContext;
+import io.stator.engine.EngineOptions;
 import io.stator.server.auth.Credential;
 import io.stator.server.auth.Credentials;
 import io.stator.server.auth.SigV4;
@@ -32,11 +32,11 @@ import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** The {@code stator} command line. */
 @Command(

@@ -3,8 +3,8 @@ package io.stator.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.stator.EngineOptions;
 import io.stator.Stator;
+import io.stator.engine.EngineOptions;
 import io.stator.server.auth.Credentials;
 import io.stator.server.auth.SigV4;
 import io.stator.storage.memory.MemoryStorage;

@@ -1,6 +1,6 @@
 package io.stator.server.auth;
 
-import io.stator.EngineOptions;
+import io.stator.engine.EngineOptions;
 import io.stator.server.access.UsersFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,9 +1,9 @@
 package io.stator.server.e2e;
 
-import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.api.Database;
 import io.stator.engine.Engine;
+import io.stator.engine.EngineOptions;
 import io.stator.server.StatorServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;

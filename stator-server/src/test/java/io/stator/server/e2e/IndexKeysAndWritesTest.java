@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.api.Database;
+import io.stator.engine.EngineOptions;
 import io.stator.server.StatorServer;
 import io.stator.storage.memory.MemoryStorage;
 import java.util.ArrayList;

@@ -3,9 +3,9 @@ package io.stator.server.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.capacity.ManualClock;
+import io.stator.engine.EngineOptions;
 import io.stator.server.StatorServer;
 import io.stator.storage.memory.MemoryStorage;
 import java.net.URI;

@@ -6,9 +6,9 @@ import static io.stator.server.e2e.ServersOnOneStore.transfer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.engine.Engine;
+import io.stator.engine.EngineOptions;
 import io.stator.lease.Leases;
 import io.stator.server.StatorServer;
 import io.stator.storage.Storage;

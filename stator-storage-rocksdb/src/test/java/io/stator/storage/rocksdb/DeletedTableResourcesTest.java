@@ -2,7 +2,6 @@ package io.stator.storage.rocksdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.stator.EngineOptions;
 import io.stator.Stator;
 import io.stator.api.AttributeDefinition;
 import io.stator.api.CreateTableRequest;
@@ -15,6 +14,7 @@ import io.stator.api.ListStreamsResponse;
 import io.stator.api.PutItemRequest;
 import io.stator.api.StreamSpecification;
 import io.stator.capacity.ManualClock;
+import io.stator.engine.EngineOptions;
 import io.stator.schema.StreamDefinition;
 import io.stator.value.AttributeValue;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.stator;
+package io.stator.engine;
 
 import io.stator.capacity.CapacityMode;
 import io.stator.capacity.CapacitySettings;
