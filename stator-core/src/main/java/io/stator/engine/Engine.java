@@ -101,6 +101,7 @@ import io.stator.backup.OnDemandBackups;
 import io.stator.capacity.CapacityModel;
 import io.stator.capacity.ContributorInsightsUpdates;
 import io.stator.capacity.PartitionReport;
+import io.stator.capacity.PartitionReports;
 import io.stator.capacity.SavedPartitions;
 import io.stator.export.ExportDirectory;
 import io.stator.export.Exports;
@@ -111,6 +112,7 @@ import io.stator.partiql.BatchStatements;
 import io.stator.partiql.Statements;
 import io.stator.partiql.TransactionStatements;
 import io.stator.schema.Catalog;
+import io.stator.schema.PartitionKeys;
 import io.stator.schema.IndexDefinition;
 import io.stator.schema.OrphanSpaces;
 import io.stator.schema.TableDefinition;
@@ -266,7 +268,8 @@ import java.util.List;
  * change, DescribeTable reports them, and DeleteTable refuses a protected table. None of them
  * changes how items are stored or read.
  */
-public final class Engine implements Database, ExpiredItemSweep, GroupCommit {
+public final class Engine
+    implements Database, ExpiredItemSweep, GroupCommit, PartitionReports, PartitionKeys {
   private final Storage storage;
   private volatile Tables tables;
   private final Items items;
@@ -476,25 +479,14 @@ public final class Engine implements Database, ExpiredItemSweep, GroupCommit {
     return partitions(tableName, null);
   }
 
-  /**
-   * The same for the table's global secondary index {@code indexName} (null: the table): a GSI
-   * has partitions, throughput and hot keys of its own, keyed by its own partition key.
-   *
-   * @throws io.stator.api.DynamoDbException ResourceNotFoundException when there is no such table or GSI
-   */
+  @Override
   public PartitionReport partitions(String tableName, String indexName) {
     TableDefinition table = tables.forItems(tableName);
     ContributorInsightsUpdates.checkIndex(table, indexName);
     return capacity.report(table, indexName);
   }
 
-  /**
-   * The partition key attribute of a table, or of one of its indexes (the first, for an index
-   * keyed on several); null for no such index. From the definition the engine holds, without
-   * the size that DescribeTable reads: access control asks it for {@code dynamodb:LeadingKeys}.
-   *
-   * @throws DynamoDbException ResourceNotFoundException when there is no such table
-   */
+  @Override
   public String partitionKey(String tableName, String indexName) {
     TableDefinition table = tables.definition(tableName);
     if (indexName == null) {

@@ -6,7 +6,7 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 import io.stator.api.Database;
 import io.stator.api.DynamoDbException;
 import io.stator.capacity.PartitionReport;
-import io.stator.engine.Engine;
+import io.stator.capacity.PartitionReports;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URLDecoder;
@@ -41,7 +41,7 @@ final class PartitionsEndpoint {
     String path = decoder.rawPath();
     if (!path.startsWith(TABLES) || !path.endsWith(PARTITIONS)
         || path.length() <= TABLES.length() + PARTITIONS.length()
-        || !(database instanceof Engine engine)) {
+        || !(database instanceof PartitionReports reports)) {
       return json(404, "NotFound", "No such resource: " + path);
     }
     String table;
@@ -58,7 +58,7 @@ final class PartitionsEndpoint {
     String index = indexes == null || indexes.isEmpty() ? null : indexes.get(0);
     PartitionReport report;
     try {
-      report = engine.partitions(table, index);
+      report = reports.partitions(table, index);
     } catch (DynamoDbException e) {
       return json(404, e.type().name(), index == null
           ? "Table not found: " + table

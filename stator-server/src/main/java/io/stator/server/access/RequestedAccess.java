@@ -48,8 +48,8 @@ import io.stator.api.UpdateItemRequest;
 import io.stator.api.UpdateTableRequest;
 import io.stator.api.UpdateTimeToLiveRequest;
 import io.stator.api.WriteRequest;
-import io.stator.engine.Engine;
 import io.stator.partiql.StatementTarget;
+import io.stator.schema.PartitionKeys;
 import io.stator.stream.ShardIterators;
 import io.stator.value.AttributeValue;
 import java.util.ArrayList;
@@ -87,16 +87,16 @@ public final class RequestedAccess {
     String partitionKey(String table, String index);
 
     /**
-     * The engine's key schemas, read from its definitions (never a table's size); none for a
-     * database that is not the engine, so a condition on leading keys is refused there.
+     * The database's key schemas, read from its definitions (never a table's size); none for a
+     * database that does not offer them, so a condition on leading keys is refused there.
      */
     static KeySchemas of(Database database) {
-      if (!(database instanceof Engine engine)) {
+      if (!(database instanceof PartitionKeys keys)) {
         return (table, index) -> null;
       }
       return (table, index) -> {
         try {
-          return engine.partitionKey(table, index);
+          return keys.partitionKey(table, index);
         } catch (DynamoDbException noSuchTable) {
           return null;
         }
