@@ -278,6 +278,7 @@ public final class Engine
   private final ItemUpdates updates;
   private final BatchOperations batches;
   private final Transactions transactions;
+  private final TransactGets transactGets;
   private final Clock clock;
   private final TimeToLiveSweeper sweeper;
   private final CapacityModel capacity;
@@ -331,6 +332,7 @@ public final class Engine
             storage, tables, indexes, new ClientRequestTokens(options.clock()),
             storedTokens, capacity,
             ongoing, pipeline);
+    this.transactGets = new TransactGets(storage, tables, capacity);
     this.clock = options.clock();
     this.tagging = new Tagging(tables, options);
     this.resourcePolicies = new ResourcePolicies(storage, tables, options.clock());
@@ -519,7 +521,7 @@ public final class Engine
 
   @Override
   public TransactGetItemsResponse transactGetItems(TransactGetItemsRequest r) {
-    return transactions.get(r);
+    return transactGets.get(r);
   }
 
   /** PartiQL statements run through this engine's own operations (see {@code partiql}). */

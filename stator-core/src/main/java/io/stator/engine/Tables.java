@@ -299,6 +299,20 @@ final class Tables {
   }
 
   /**
+   * The same for a request of several tables (a transaction): ResourceNotFoundException when
+   * DeleteTable dropped any of them under it, else the failure.
+   */
+  RuntimeException failure(List<TableDefinition> touched, StorageException e) {
+    for (TableDefinition table : touched) {
+      RuntimeException mapped = failure(table, e);
+      if (mapped != e) {
+        return mapped;
+      }
+    }
+    return e;
+  }
+
+  /**
    * The definition of a table for a table-level operation (such as DescribeTimeToLive):
    * ResourceNotFoundException naming the table when it does not exist.
    */

@@ -7,14 +7,8 @@ import io.stator.api.DynamoDbException;
 import io.stator.api.ErrorType;
 import io.stator.api.Get;
 import io.stator.api.ItemCollectionMetrics;
-import io.stator.api.ItemResponse;
 import io.stator.api.Put;
 import io.stator.api.ThrottledException;
-import io.stator.api.ThrottlingException;
-import io.stator.api.TransactGetItem;
-import io.stator.api.TransactGetItemsRequest;
-import io.stator.api.TransactGetItemsResponse;
-import io.stator.api.TransactWriteItem;
 import io.stator.api.TransactWriteItemsRequest;
 import io.stator.api.TransactWriteItemsResponse;
 import io.stator.api.TransactionCanceledException;
@@ -25,11 +19,7 @@ import io.stator.capacity.GlobalIndexWrite;
 import io.stator.capacity.ReadConsistency;
 import io.stator.engine.OngoingTransactions.ItemId;
 import io.stator.engine.UnknownOutcomes.UnknownCommit;
-import io.stator.expression.ConditionExpression;
-import io.stator.expression.ExpressionContext;
 import io.stator.expression.Expressions;
-import io.stator.expression.Path;
-import io.stator.expression.UpdateExpression;
 import io.stator.index.IndexChanges;
 import io.stator.index.IndexKeys;
 import io.stator.index.IndexWrite;
@@ -38,32 +28,23 @@ import io.stator.item.ItemCodec;
 import io.stator.item.ItemNesting;
 import io.stator.item.ItemSize;
 import io.stator.schema.Catalog;
-import io.stator.schema.Constraints;
-import io.stator.schema.KeyAttribute;
-import io.stator.schema.TableDefinition;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitConflictException;
-import io.stator.storage.Consistency;
-import io.stator.storage.KeyRead;
-import io.stator.storage.OnConflict;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
-import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
 import io.stator.value.AttributeValue;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.function.Function;
 
 /**
- * TransactWriteItems and TransactGetItems.
+ * TransactWriteItems: the write protocol below, after {@link TransactWriteValidation}; its
+ * cancellations are {@link Cancellations}'. TransactGetItems ({@link TransactGets}) shares the
+ * design.
  *
  * <h2>What a transaction guarantees</h2>
  *
@@ -178,29 +159,10 @@ import java.util.function.Function;
  * items (strongly consistent), which are not charged to the partition model.
  */
 final class Transactions {
-  /** DynamoDB's limits: 100 actions per transaction, 4 MB of data. */
+  /** DynamoDB's limit of 100 actions per transaction, of reads or of writes. */
   static final int MAX_ACTIONS = 100;
 
-  static final long MAX_TRANSACTION_BYTES = 4L * 1024 * 1024;
-
-  /** How often a TransactGetItems re-reads when items change under it before it gives up. */
-  static final int SNAPSHOT_ATTEMPTS = 8;
-
-  private static final String CONFLICT_MESSAGE = "Transaction is ongoing for the item";
-
-  private static final String[] RETURN_CONSUMED_CAPACITY = {"INDEXES", "TOTAL", "NONE"};
-
-  /** The cancellation messages of a throttled action, as the API reference words them. */
-  private static final String PROVISIONED_MESSAGE =
-      "The level of configured provisioned throughput for the table was exceeded. Consider"
-          + " increasing your provisioning level with the UpdateTable API.";
-
-  private static final String ON_DEMAND_MESSAGE =
-      "Throughput exceeds the current capacity of your table or index. DynamoDB is automatically"
-          + " scaling your table or index so please try again shortly. If exceptions persist,"
-          + " check if you have a hot key:"
-          + " https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/"
-          + "bp-partition-key-design.html.";
+  static final String[] RETURN_CONSUMED_CAPACITY = {"INDEXES", "TOTAL", "NONE"};
 
   private final Storage storage;
   private final Tables tables;
@@ -210,6 +172,7 @@ final class Transactions {
   private final CapacityModel capacity;
   private final OngoingTransactions ongoing;
   private final ReadModifyWrite pipeline;
+  private final TransactWriteValidation validation;
 
   Transactions(
       Storage storage, Tables tables, Indexes indexes, ClientRequestTokens tokens,
@@ -223,30 +186,11 @@ final class Transactions {
     this.capacity = capacity;
     this.ongoing = ongoing;
     this.pipeline = pipeline;
+    this.validation = new TransactWriteValidation(tables);
   }
-
-  // ---- TransactWriteItems -------------------------------------------------------------------
-
-  private enum Kind {
-    CONDITION_CHECK,
-    PUT,
-    DELETE,
-    UPDATE
-  }
-
-  /** One validated action, ready to meet the current item. */
-  private record Action(
-      Kind kind,
-      TableDefinition table,
-      StorageKey key,
-      Map<String, AttributeValue> keyAttributes,
-      ConditionExpression condition,
-      UpdateExpression update,
-      Map<String, AttributeValue> item,
-      boolean returnOldOnFailure) {}
 
   TransactWriteItemsResponse write(TransactWriteItemsRequest r) {
-    List<Action> actions = validate(r);
+    List<TransactAction> actions = validation.validate(r);
     String token = r.clientRequestToken();
     byte[] fingerprint = token == null ? null : ClientRequestTokens.fingerprint(r);
     ClientRequestTokens.Begun begun = token == null
@@ -261,7 +205,7 @@ final class Transactions {
         applied = pipeline.landed(unknown, null);
       } catch (StorageException e) {
         tokens.unknown(token, unknown);
-        throw failure(actions.stream().map(Action::table).toList(), e);
+        throw tables.failure(actions.stream().map(TransactAction::table).toList(), e);
       }
     }
     // Applied through another engine on the storage, or before a restart: the stored token
@@ -278,7 +222,7 @@ final class Transactions {
           tokens.unknown(token, unknown);
         }
         throw e instanceof StorageException se
-            ? failure(actions.stream().map(Action::table).toList(), se) : e;
+            ? tables.failure(actions.stream().map(TransactAction::table).toList(), se) : e;
       }
     }
     if (applied) {
@@ -290,7 +234,7 @@ final class Transactions {
         return new TransactWriteItemsResponse(
             Consumption.list(replayReads(actions), r.returnConsumedCapacity()), null);
       } catch (StorageException e) {
-        throw failure(actions.stream().map(Action::table).toList(), e);
+        throw tables.failure(actions.stream().map(TransactAction::table).toList(), e);
       }
     }
     boolean committed = false;
@@ -304,7 +248,7 @@ final class Transactions {
       done = commit(actions, unknown, token, fingerprint, found);
       committed = true;
     } catch (StorageException e) {
-      throw failure(actions.stream().map(Action::table).toList(), e);
+      throw tables.failure(actions.stream().map(TransactAction::table).toList(), e);
     } finally {
       ongoing.end(marked);
       if (token != null) {
@@ -351,7 +295,7 @@ final class Transactions {
    * and the index writes of the attempt that committed (doubled, as every transactional write
    * is), with that attempt's index side.
    */
-  private Committed commit(List<Action> actions, List<UnknownCommit> unknown, String token,
+  private Committed commit(List<TransactAction> actions, List<UnknownCommit> unknown, String token,
       byte[] fingerprint, StoredRequestTokens.Found found) {
     Map<String, Consumption> consumed = new LinkedHashMap<>();
     return pipeline.writeAll(new ReadModifyWrite.Attempt<>() {
@@ -399,7 +343,8 @@ final class Transactions {
    * {@code consumed} when given (the first attempt: ReadModifyWrite charges once).
    */
   private Commit attempt(
-      List<Action> actions, List<IndexWrite> indexWrites, Map<String, Consumption> consumed) {
+      List<TransactAction> actions, List<IndexWrite> indexWrites,
+      Map<String, Consumption> consumed) {
     List<CancellationReason> reasons = new ArrayList<>(actions.size());
     boolean cancelled = false;
     Commit commit = new Commit();
@@ -410,14 +355,14 @@ final class Transactions {
     // layout in the catalog, which an action already staged against the old one would conflict
     // with.
     Map<String, Catalog.Entry> entries = new HashMap<>();
-    for (Action a : actions) {
-      if (a.kind() != Kind.CONDITION_CHECK) {
+    for (TransactAction a : actions) {
+      if (a.kind() != TransactAction.Kind.CONDITION_CHECK) {
         entries.computeIfAbsent(a.table().name(), tables::entryForItems);
       }
     }
     for (int i = 0; i < actions.size(); i++) {
       globalWrites.add(List.of());
-      Action a = actions.get(i);
+      TransactAction a = actions.get(i);
       String space = a.table().space();
       Optional<StoredRecord> current = storage.get(space, a.key());
       Map<String, AttributeValue> old =
@@ -438,12 +383,12 @@ final class Transactions {
           Written written = write(commit, a, old);
           Map<String, AttributeValue> updated = written.item();
           newSizes[i] = updated == null ? 0 : ItemSize.of(updated);
-          if (a.kind() != Kind.CONDITION_CHECK) {
+          if (a.kind() != TransactAction.Kind.CONDITION_CHECK) {
             Catalog.Entry entry = entries.get(a.table().name());
             if (!entry.table().tableId().equals(a.table().tableId())) {
               throw DynamoDbException.resourceNotFound("Requested resource not found");
             }
-            if (a.kind() == Kind.UPDATE && updated != null) {
+            if (a.kind() == TransactAction.Kind.UPDATE && updated != null) {
               refused = IndexKeys.emptyKey(entry.table(), updated, true);
             }
             if (refused == null) {
@@ -495,27 +440,27 @@ final class Transactions {
    * transaction.
    */
   private void charge(
-      List<Action> actions, long[] oldSizes, long[] newSizes,
+      List<TransactAction> actions, long[] oldSizes, long[] newSizes,
       List<List<GlobalIndexWrite>> globalWrites, Map<String, Consumption> consumed) {
     boolean cancelled = globalWrites == null;
     for (int i = 0; i < actions.size(); i++) {
-      Action a = actions.get(i);
+      TransactAction a = actions.get(i);
       double units = CapacityCalculator.write(oldSizes[i], newSizes[i], true);
       long sizeDelta = cancelled ? 0 : newSizes[i] - oldSizes[i];
       try {
         capacity.write(a.table(), a.key().partition(), units, sizeDelta,
             cancelled ? List.of() : globalWrites.get(i));
       } catch (ThrottledException e) {
-        throw throttled(actions.size(), i, a.table(), e);
+        throw Cancellations.throttled(actions.size(), i, a.table(), e);
       }
       consumed.computeIfAbsent(a.table().name(), Consumption::transactional).tableWrite(units);
     }
   }
 
   /** What a repeated request reports: strongly consistent reads of its items, per table. */
-  private List<Consumption> replayReads(List<Action> actions) {
+  private List<Consumption> replayReads(List<TransactAction> actions) {
     Map<String, Consumption> consumed = new LinkedHashMap<>();
-    for (Action a : actions) {
+    for (TransactAction a : actions) {
       long size = storage.get(a.table().space(), a.key())
           .map(rec -> ItemSize.of(ItemCodec.decode(rec.value()))).orElse(0L);
       consumed.computeIfAbsent(a.table().name(), Consumption::transactional)
@@ -525,79 +470,10 @@ final class Transactions {
   }
 
   /**
-   * The cancellation of a transaction whose action {@code index} was throttled, with the code
-   * and message the API reference gives for a provisioned or an on-demand table.
-   */
-  private static TransactionCanceledException throttled(
-      int actions, int index, TableDefinition table, ThrottledException e) {
-    boolean onDemand = TableDefinition.PAY_PER_REQUEST.equals(table.billingMode());
-    CancellationReason reason = onDemand
-        // above a configured maximum the reason carries its own words, else the scaling ones
-        ? new CancellationReason(null, "ThrottlingError",
-            e instanceof ThrottlingException ? e.getMessage() : ON_DEMAND_MESSAGE)
-        : new CancellationReason(null, "ProvisionedThroughputExceeded", PROVISIONED_MESSAGE);
-    return cancelledAt(actions, index, reason);
-  }
-
-  /** A cancellation for one action's reason, every other action's reason None. */
-  private static TransactionCanceledException cancelledAt(
-      int actions, int index, CancellationReason reason) {
-    List<CancellationReason> reasons = new ArrayList<>(actions);
-    for (int i = 0; i < actions; i++) {
-      reasons.add(i == index ? reason : CancellationReason.NONE);
-    }
-    return new TransactionCanceledException(reasons);
-  }
-
-  /**
-   * Checks an action's key map. An empty or oversized key value fails the whole request, as
-   * DynamoDB checks values before it opens the transaction; a key that does not match the
-   * table's schema (an attribute missing, extra or of another type) is found once the action
-   * meets its table, so DynamoDB cancels the transaction with a ValidationError reason for that
-   * action instead.
-   */
-  private static void checkKey(TableDefinition table, Map<String, AttributeValue> key) {
-    ItemKeys.checkValues(table, key);
-    if (!ItemKeys.matchesSchema(table, key)) {
-      throw new KeyMismatch(ItemKeys.SCHEMA_MISMATCH);
-    }
-  }
-
-  /** An action whose key does not match its table's schema: its cancellation reason. */
-  private static final class KeyMismatch extends RuntimeException {
-    KeyMismatch(String message) {
-      super(message, null, false, false);
-    }
-  }
-
-  /**
-   * The first action whose key did not match its table. Every action is checked first, so a
-   * request error in a later action (an empty key value, an unknown table) still wins over the
-   * cancellation; then the first mismatch gets its ValidationError and the others None.
-   */
-  private static final class Mismatches {
-    private int index = -1;
-    private String message;
-
-    void note(int action, KeyMismatch e) {
-      if (index < 0) {
-        index = action;
-        message = e.getMessage();
-      }
-    }
-
-    void check(int actions) {
-      if (index >= 0) {
-        throw cancelledAt(actions, index, new CancellationReason(null, "ValidationError", message));
-      }
-    }
-  }
-
-  /**
    * Adds the action's write, computed from the current item, to the commit; returns what it
    * wrote.
    */
-  private static Written write(Commit commit, Action a, Map<String, AttributeValue> old) {
+  private static Written write(Commit commit, TransactAction a, Map<String, AttributeValue> old) {
     String space = a.table().space();
     switch (a.kind()) {
       case CONDITION_CHECK -> {
@@ -643,411 +519,7 @@ final class Transactions {
   private record Written(Map<String, AttributeValue> item, byte[] encoded) {}
 
   private static TransactionCanceledException conflict(
-      List<Action> actions, Commit.Expectation failed) {
-    return conflictOn(actions, Action::table, Action::key, failed);
-  }
-
-  /**
-   * TransactionConflict on the entry whose item changed under the transaction, None on the
-   * others; shared by TransactWriteItems and TransactGetItems, which DynamoDB cancels alike.
-   */
-  private static <T> TransactionCanceledException conflictOn(
-      List<T> entries,
-      Function<T, TableDefinition> table,
-      Function<T, StorageKey> key,
-      Commit.Expectation failed) {
-    List<CancellationReason> reasons = new ArrayList<>(entries.size());
-    for (T entry : entries) {
-      boolean conflicting =
-          table.apply(entry).space().equals(failed.space())
-              && key.apply(entry).equals(failed.key());
-      reasons.add(
-          conflicting
-              ? new CancellationReason(null, "TransactionConflict", CONFLICT_MESSAGE)
-              : CancellationReason.NONE);
-    }
-    return new TransactionCanceledException(reasons);
-  }
-
-  /**
-   * Everything DynamoDB checks before it touches an item, in its order: the parameter
-   * constraints of the whole request, then each action's shape, expressions, table and key.
-   * Any problem here is a ValidationException (or ResourceNotFoundException) for the whole
-   * request, not a cancellation reason.
-   */
-  /**
-   * A storage failure while a transaction runs: ResourceNotFoundException when DeleteTable
-   * dropped one of its tables under it (see {@link Tables#failure}), else the failure.
-   */
-  private RuntimeException failure(List<TableDefinition> touched, StorageException e) {
-    for (TableDefinition table : touched) {
-      RuntimeException mapped = tables.failure(table, e);
-      if (mapped != e) {
-        return mapped;
-      }
-    }
-    return e;
-  }
-
-  private List<Action> validate(TransactWriteItemsRequest r) {
-    List<TransactWriteItem> items = r.transactItems();
-    Constraints c = new Constraints();
-    c.notNull("transactItems", items);
-    if (items != null) {
-      c.lengthAtLeast("transactItems", shown(items, "TransactWriteItem"), items.size(), 1);
-      c.lengthAtMost(
-          "transactItems", shown(items, "TransactWriteItem"), items.size(), MAX_ACTIONS);
-    }
-    c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(), RETURN_CONSUMED_CAPACITY);
-    c.oneOf("returnItemCollectionMetrics", r.returnItemCollectionMetrics(), "SIZE", "NONE");
-    if (r.clientRequestToken() != null) {
-      int length = r.clientRequestToken().length();
-      c.lengthAtLeast("clientRequestToken", r.clientRequestToken(), length, 1);
-      c.lengthAtMost("clientRequestToken", r.clientRequestToken(), length, 36);
-    }
-    if (items != null && items.size() <= MAX_ACTIONS) {
-      for (int i = 0; i < items.size(); i++) {
-        memberConstraints(c, "transactItems." + (i + 1) + ".member", items.get(i));
-      }
-    }
-    c.check();
-
-    for (TransactWriteItem item : items) {
-      int set = (item.conditionCheck() == null ? 0 : 1) + (item.put() == null ? 0 : 1)
-          + (item.delete() == null ? 0 : 1) + (item.update() == null ? 0 : 1);
-      if (set != 1) {
-        throw DynamoDbException.validation(
-            "TransactItems can only contain one of Check, Put, Update or Delete");
-      }
-    }
-
-    List<Action> actions = new ArrayList<>(items.size());
-    Mismatches mismatches = new Mismatches();
-    for (int i = 0; i < items.size(); i++) {
-      try {
-        actions.add(action(items.get(i)));
-      } catch (KeyMismatch e) {
-        mismatches.note(i, e);
-        actions.add(null);
-      }
-    }
-    mismatches.check(items.size());
-    Set<ItemId> seen = new HashSet<>();
-    long bytes = 0;
-    for (int i = 0; i < items.size(); i++) {
-      TransactWriteItem item = items.get(i);
-      Action action = actions.get(i);
-      if (!seen.add(new ItemId(action.table().space(), action.key()))) {
-        throw DynamoDbException.validation(
-            "Transaction request cannot include multiple operations on one item");
-      }
-      bytes += size(item, action);
-      if (bytes > MAX_TRANSACTION_BYTES) {
-        // Wording not confirmed against DynamoDB; the limit is its documented 4 MB.
-        throw DynamoDbException.validation(
-            "Transaction request size has exceeded the maximum allowed size of 4 MB");
-      }
-    }
-    return actions;
-  }
-
-  /**
-   * What an action adds to the 4 MB aggregate ("the aggregate size of the items in the
-   * transaction cannot exceed 4 MB"): a Put its item; an Update its key and the values it
-   * brings (its ExpressionAttributeValues), which is what it can add to the item; a Delete or a
-   * ConditionCheck its key. Counted from the request, before anything is read, so an oversized
-   * transaction is refused without touching an item.
-   */
-  private static long size(TransactWriteItem item, Action action) {
-    if (action.item() != null) {
-      return ItemSize.of(action.item());
-    }
-    long size = ItemSize.of(action.keyAttributes());
-    if (item.update() != null && item.update().expressionAttributeValues() != null) {
-      for (AttributeValue value : item.update().expressionAttributeValues().values()) {
-        size += ItemSize.of(value);
-      }
-    }
-    return size;
-  }
-
-  private static void memberConstraints(Constraints c, String path, TransactWriteItem item) {
-    String[] rvoccf = {"ALL_OLD", "NONE"};
-    if (item.conditionCheck() != null) {
-      ConditionCheck a = item.conditionCheck();
-      String p = path + ".conditionCheck";
-      c.notNull(p + ".key", a.key());
-      c.notNull(p + ".tableName", a.tableName()).name(p + ".tableName", a.tableName());
-      c.notNull(p + ".conditionExpression", a.conditionExpression());
-      c.oneOf(p + ".returnValuesOnConditionCheckFailure",
-          a.returnValuesOnConditionCheckFailure(), rvoccf);
-    }
-    if (item.put() != null) {
-      Put a = item.put();
-      String p = path + ".put";
-      c.notNull(p + ".item", a.item());
-      c.notNull(p + ".tableName", a.tableName()).name(p + ".tableName", a.tableName());
-      c.oneOf(p + ".returnValuesOnConditionCheckFailure",
-          a.returnValuesOnConditionCheckFailure(), rvoccf);
-    }
-    if (item.delete() != null) {
-      Delete a = item.delete();
-      String p = path + ".delete";
-      c.notNull(p + ".key", a.key());
-      c.notNull(p + ".tableName", a.tableName()).name(p + ".tableName", a.tableName());
-      c.oneOf(p + ".returnValuesOnConditionCheckFailure",
-          a.returnValuesOnConditionCheckFailure(), rvoccf);
-    }
-    if (item.update() != null) {
-      io.stator.api.Update a = item.update();
-      String p = path + ".update";
-      c.notNull(p + ".key", a.key());
-      c.notNull(p + ".updateExpression", a.updateExpression());
-      c.notNull(p + ".tableName", a.tableName()).name(p + ".tableName", a.tableName());
-      c.oneOf(p + ".returnValuesOnConditionCheckFailure",
-          a.returnValuesOnConditionCheckFailure(), rvoccf);
-    }
-  }
-
-  private Action action(TransactWriteItem item) {
-    if (item.conditionCheck() != null) {
-      ConditionCheck a = item.conditionCheck();
-      ExpressionContext context = context(
-          a.conditionExpression(), null, a.expressionAttributeNames(),
-          a.expressionAttributeValues());
-      ConditionExpression condition = condition(a.conditionExpression(), context);
-      context.checkAllUsed();
-      TableDefinition table = tables.forItems(a.tableName());
-      checkKey(table, a.key());
-      return new Action(Kind.CONDITION_CHECK, table, table.storageKey(a.key()),
-          a.key(), condition, null, null, allOld(a.returnValuesOnConditionCheckFailure()));
-    }
-    if (item.put() != null) {
-      Put a = item.put();
-      ExpressionContext context = context(
-          a.conditionExpression(), null, a.expressionAttributeNames(),
-          a.expressionAttributeValues());
-      ConditionExpression condition = condition(a.conditionExpression(), context);
-      context.checkAllUsed();
-      TableDefinition table = tables.forItems(a.tableName());
-      ItemKeys.checkValues(table, a.item());
-      String mismatch = ItemKeys.itemMismatch(table, a.item());
-      if (mismatch != null) {
-        throw new KeyMismatch(mismatch);
-      }
-      // An empty index key fails the request; one of the wrong type cancels this Put when it is
-      // staged, with a ValidationError reason, as DynamoDB answers each.
-      DynamoDbException emptyIndexKey = IndexKeys.emptyKey(table, a.item(), false);
-      if (emptyIndexKey != null) {
-        throw emptyIndexKey;
-      }
-      if (ItemSize.of(a.item()) > ItemSize.MAX_ITEM_SIZE) {
-        throw DynamoDbException.validation("Item size has exceeded the maximum allowed size");
-      }
-      return new Action(Kind.PUT, table, table.storageKey(a.item()),
-          ItemKeys.project(table, a.item()), condition, null, a.item(),
-          allOld(a.returnValuesOnConditionCheckFailure()));
-    }
-    if (item.delete() != null) {
-      Delete a = item.delete();
-      ExpressionContext context = context(
-          a.conditionExpression(), null, a.expressionAttributeNames(),
-          a.expressionAttributeValues());
-      ConditionExpression condition = condition(a.conditionExpression(), context);
-      context.checkAllUsed();
-      TableDefinition table = tables.forItems(a.tableName());
-      checkKey(table, a.key());
-      return new Action(Kind.DELETE, table, table.storageKey(a.key()), a.key(),
-          condition, null, null, allOld(a.returnValuesOnConditionCheckFailure()));
-    }
-    io.stator.api.Update a = item.update();
-    ExpressionContext context = context(
-        a.conditionExpression(), a.updateExpression(), a.expressionAttributeNames(),
-        a.expressionAttributeValues());
-    UpdateExpression update = Expressions.parseUpdate(a.updateExpression(), context);
-    ConditionExpression condition = condition(a.conditionExpression(), context);
-    context.checkAllUsed();
-    TableDefinition table = tables.forItems(a.tableName());
-    checkKey(table, a.key());
-    for (Path path : update.paths()) {
-      for (KeyAttribute key : table.keyAttributes()) {
-        if (key.name().equals(path.attribute())) {
-          throw DynamoDbException.validation(
-              "One or more parameter values were invalid: Cannot update attribute "
-                  + key.name() + ". This attribute is part of the key");
-        }
-      }
-    }
-    return new Action(Kind.UPDATE, table, table.storageKey(a.key()), a.key(),
-        condition, update, null, allOld(a.returnValuesOnConditionCheckFailure()));
-  }
-
-  private static ExpressionContext context(
-      String conditionExpression,
-      String updateExpression,
-      Map<String, String> names,
-      Map<String, AttributeValue> values) {
-    Map<String, Object> expressions =
-        updateExpression == null
-            ? RequestConstraints.params("ConditionExpression", conditionExpression)
-            : RequestConstraints.params(
-                "UpdateExpression", updateExpression, "ConditionExpression", conditionExpression);
-    RequestConstraints.expressionParameters(expressions, Map.of(), names, values);
-    return new ExpressionContext(names, values);
-  }
-
-  private static ConditionExpression condition(String expression, ExpressionContext context) {
-    return expression == null
-        ? null
-        : Expressions.parseCondition(expression, context, "ConditionExpression");
-  }
-
-  private static boolean allOld(String returnValuesOnConditionCheckFailure) {
-    return "ALL_OLD".equals(returnValuesOnConditionCheckFailure);
-  }
-
-  // ---- TransactGetItems ---------------------------------------------------------------------
-
-  /** One validated Get. */
-  private record Read(TableDefinition table, StorageKey key, List<Path> projection) {}
-
-  TransactGetItemsResponse get(TransactGetItemsRequest r) {
-    List<Read> reads = validate(r);
-    try {
-      return snapshot(reads, r.returnConsumedCapacity());
-    } catch (StorageException e) {
-      throw failure(reads.stream().map(Read::table).toList(), e);
-    }
-  }
-
-  private TransactGetItemsResponse snapshot(List<Read> reads, String returnConsumedCapacity) {
-    return OnConflict.rerun(
-        SNAPSHOT_ATTEMPTS,
-        () -> snapshotOnce(reads, returnConsumedCapacity),
-        conflict -> readConflict(reads, conflict.failed()));
-  }
-
-  private TransactGetItemsResponse snapshotOnce(List<Read> reads, String returnConsumedCapacity) {
-    List<ItemResponse> responses = new ArrayList<>(reads.size());
-    long[] sizes = new long[reads.size()];
-    Commit check = new Commit();
-    // All keys in one call; the reads need not be one snapshot, the check below proves it.
-    List<Optional<StoredRecord>> records = storage.getAll(
-        reads.stream().map(read -> new KeyRead(read.table().space(), read.key())).toList(),
-        Consistency.STRONG);
-    for (int i = 0; i < reads.size(); i++) {
-      Read read = reads.get(i);
-      Optional<StoredRecord> record = records.get(i);
-      check.expect(read.table().space(), read.key(),
-          record.map(StoredRecord::version).orElse(Commit.Expectation.ABSENT));
-      Map<String, AttributeValue> item =
-          record.map(rec -> ItemCodec.decode(rec.value())).orElse(null);
-      sizes[i] = item == null ? 0 : ItemSize.of(item);
-      Map<String, AttributeValue> shown =
-          item == null ? null : RequestConstraints.project(item, read.projection());
-      // A projection that matches nothing of the item answers no Item, as GetItem does.
-      responses.add(new ItemResponse(shown == null || shown.isEmpty() ? null : shown));
-    }
-    storage.commit(check); // writes nothing: only proves all versions held at one instant
-    return new TransactGetItemsResponse(
-        Consumption.list(charge(reads, sizes), returnConsumedCapacity),
-        Collections.unmodifiableList(responses));
-  }
-
-  /**
-   * Charges each Get to its partition: two RCU per 4 KB of its whole item (the projection does
-   * not reduce it), rounded per item; a throttle cancels the read transaction.
-   */
-  private List<Consumption> charge(List<Read> reads, long[] sizes) {
-    Map<String, Consumption> consumed = new LinkedHashMap<>();
-    for (int i = 0; i < reads.size(); i++) {
-      Read read = reads.get(i);
-      double units = CapacityCalculator.getItem(sizes[i], ReadConsistency.TRANSACTIONAL);
-      try {
-        capacity.read(read.table(), read.key().partition(), units);
-      } catch (ThrottledException e) {
-        throw throttled(reads.size(), i, read.table(), e);
-      }
-      consumed.computeIfAbsent(read.table().name(), Consumption::transactional).tableRead(units);
-    }
-    return new ArrayList<>(consumed.values());
-  }
-
-  /** A TransactGetItems that kept meeting changes: TransactionConflict on the changed item. */
-  private static TransactionCanceledException readConflict(
-      List<Read> reads, Commit.Expectation failed) {
-    return conflictOn(reads, Read::table, Read::key, failed);
-  }
-
-  private List<Read> validate(TransactGetItemsRequest r) {
-    List<TransactGetItem> items = r.transactItems();
-    Constraints c = new Constraints();
-    c.notNull("transactItems", items);
-    if (items != null) {
-      c.lengthAtLeast("transactItems", shown(items, "TransactGetItem"), items.size(), 1);
-      c.lengthAtMost("transactItems", shown(items, "TransactGetItem"), items.size(), MAX_ACTIONS);
-    }
-    c.oneOf("returnConsumedCapacity", r.returnConsumedCapacity(), RETURN_CONSUMED_CAPACITY);
-    if (items != null && items.size() <= MAX_ACTIONS) {
-      for (int i = 0; i < items.size(); i++) {
-        String path = "transactItems." + (i + 1) + ".member.get";
-        Get get = items.get(i).get();
-        c.notNull(path, get);
-        if (get != null) {
-          c.notNull(path + ".key", get.key());
-          c.notNull(path + ".tableName", get.tableName()).name(path + ".tableName",
-              get.tableName());
-        }
-      }
-    }
-    c.check();
-
-    List<Read> reads = new ArrayList<>(items.size());
-    Mismatches mismatches = new Mismatches();
-    for (int i = 0; i < items.size(); i++) {
-      Get get = items.get(i).get();
-      RequestConstraints.expressionParameters(
-          RequestConstraints.params("ProjectionExpression", get.projectionExpression()),
-          Map.of(),
-          get.expressionAttributeNames(),
-          null);
-      ExpressionContext context = new ExpressionContext(get.expressionAttributeNames(), null);
-      List<Path> projection = RequestConstraints.projection(get.projectionExpression(), null, context);
-      context.checkAllUsed();
-      TableDefinition table = tables.forItems(get.tableName());
-      try {
-        checkKey(table, get.key());
-      } catch (KeyMismatch e) {
-        mismatches.note(i, e);
-        reads.add(null);
-        continue;
-      }
-      reads.add(new Read(table, table.storageKey(get.key()), projection));
-    }
-    mismatches.check(items.size());
-    Set<ItemId> seen = new HashSet<>();
-    for (Read read : reads) {
-      if (!seen.add(new ItemId(read.table().space(), read.key()))) {
-        throw DynamoDbException.validation(
-            "Transaction request cannot include multiple operations on one item");
-      }
-    }
-    return reads;
-  }
-
-  /**
-   * How DynamoDB shows a list of structures in a constraint message: Java's default {@code
-   * toString} of each element, e.g. {@code [com.amazonaws.dynamodb.v20120810.TransactGetItem@1f]}.
-   */
-  private static String shown(List<?> items, String shape) {
-    StringBuilder sb = new StringBuilder("[");
-    for (int i = 0; i < items.size(); i++) {
-      if (i > 0) {
-        sb.append(", ");
-      }
-      sb.append("com.amazonaws.dynamodb.v20120810.").append(shape).append('@')
-          .append(Integer.toHexString(System.identityHashCode(items.get(i))));
-    }
-    return sb.append(']').toString();
+      List<TransactAction> actions, Commit.Expectation failed) {
+    return Cancellations.conflictOn(actions, TransactAction::table, TransactAction::key, failed);
   }
 }
