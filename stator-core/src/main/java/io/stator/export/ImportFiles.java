@@ -1,22 +1,16 @@
 package io.stator.export;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import java.util.zip.GZIPInputStream;
 
 /**
  * An import's files: as S3 lists the objects whose keys start with a prefix, the regular files
  * under the bucket's directory whose path in it (with {@code /}) starts with the key prefix, in
- * key order; each read as lines of UTF-8 text, decompressed as they are read, so no file is held
- * in memory whole.
+ * key order, each read by {@link ImportReader}.
  */
 final class ImportFiles {
   private ImportFiles() {}
@@ -39,19 +33,5 @@ final class ImportFiles {
 
   static String key(Path bucket, Path file) {
     return bucket.relativize(file).toString().replace('\\', '/');
-  }
-
-  /** The file's lines, gunzipped as read when {@code gzip}. */
-  static BufferedReader lines(Path file, boolean gzip) throws IOException {
-    InputStream in = Files.newInputStream(file);
-    try {
-      if (gzip) {
-        in = new GZIPInputStream(in, 1 << 16);
-      }
-    } catch (IOException notGzip) {
-      in.close();
-      throw notGzip;
-    }
-    return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
   }
 }

@@ -22,7 +22,6 @@ import io.stator.backup.SourceTables;
 import io.stator.schema.Constraints;
 import io.stator.storage.Storage;
 import io.stator.value.AttributeValue;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -157,46 +156,31 @@ public final class Imports implements AutoCloseable {
 
   private void run(ImportTableDescription d, Path bucket, List<Path> files) {
     String table = d.tableCreationParameters().tableName();
-    boolean gzip = d.inputCompressionType().equals("GZIP");
-    boolean csv = d.inputFormat().equals("CSV");
-    InputFormatOptions options = d.inputFormatOptions();
-    List<String> givenHeader = options == null ? null : options.csvHeaderList();
-    CsvRows rows = csv ? new CsvRows(options == null ? null : options.csvDelimiter(),
-        d.tableCreationParameters().attributeDefinitions()) : null;
+    ImportReader reader = new ImportReader(d.inputFormat(), d.inputCompressionType(),
+        d.inputFormatOptions(), d.tableCreationParameters().attributeDefinitions());
     Counts counts = new Counts();
     try {
       for (Path file : files) {
         String key = ImportFiles.key(bucket, file);
-        try (BufferedReader in = ImportFiles.lines(file, gzip)) {
-          List<String> header = givenHeader;
-          long lineNumber = 0;
-          for (String line; (line = in.readLine()) != null; ) {
-            lineNumber++;
-            if (Thread.currentThread().isInterrupted()) {
-              return; // the engine closes: the next start records the import FAILED
-            }
-            if (line.isBlank()) {
-              continue;
-            }
-            if (csv && header == null) {
-              header = rows.cells(line);
-              continue;
-            }
-            counts.processed++;
-            try {
-              tables.putImported(table, csv ? rows.item(header, line) : DynamoDbJson.item(line));
-              counts.imported++;
-            } catch (RuntimeException bad) {
-              if (counts.errors++ < LOGGED_ERRORS) {
-                System.err.println("stator: import " + d.importArn() + ": " + key + " line "
-                    + lineNumber + " skipped: " + message(bad));
-              }
-            }
-            if (counts.processed % PROGRESS_EVERY == 0) {
-              record(ImportRecords.ended(d, IN_PROGRESS, null, counts.bytes, counts.processed,
-                  counts.imported, counts.errors, null, null));
-            }
+        boolean whole = reader.read(Files.newInputStream(file), new ImportReader.Lines() {
+          @Override
+          public void item(Map<String, AttributeValue> item, long number) {
+            tables.putImported(table, item);
+            counts.imported++;
+            processed(d, counts);
           }
+
+          @Override
+          public void error(long number, RuntimeException why) {
+            if (counts.errors++ < LOGGED_ERRORS) {
+              System.err.println("stator: import " + d.importArn() + ": " + key + " line "
+                  + number + " skipped: " + message(why));
+            }
+            processed(d, counts);
+          }
+        });
+        if (!whole) {
+          return; // the engine closes: the next start records the import FAILED
         }
         counts.bytes += Files.size(file);
       }
@@ -208,6 +192,14 @@ public final class Imports implements AutoCloseable {
       record(ImportRecords.ended(d, FAILED, clock.instant(), counts.bytes, counts.processed,
           counts.imported, counts.errors, e instanceof IOException ? "S3ReadFailed" : "UNKNOWN",
           "The import stopped: " + message(e)));
+    }
+  }
+
+  /** Counts a line read and records the progress every {@value #PROGRESS_EVERY} lines. */
+  private void processed(ImportTableDescription d, Counts counts) {
+    if (++counts.processed % PROGRESS_EVERY == 0) {
+      record(ImportRecords.ended(d, IN_PROGRESS, null, counts.bytes, counts.processed,
+          counts.imported, counts.errors, null, null));
     }
   }
 

@@ -46,7 +46,7 @@ import picocli.CommandLine;
     description = "Stator: a DynamoDB-compatible database.",
     subcommands = {
       Main.Serve.class, HotKeysCommand.class, CassandraCommand.class, ClassDataTraining.class,
-      NativeLibraryCommand.class,
+      NativeLibraryCommand.class, ExportCommand.class, ImportCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

@@ -139,11 +139,21 @@ public final class SigV4 {
    * and Authorization. For Stator's own clients (the hot-keys report) of a server that checks.
    */
   public static Map<String, String> signGet(Credential key, String host, String uri, Instant now) {
+    return sign(key, "GET", host, uri, new byte[0], now);
+  }
+
+  /**
+   * The headers that sign a request of {@code method} to {@code uri} on {@code host} with the
+   * body {@code body}, as {@link #signGet} does a GET: for Stator's own clients of the API (the
+   * export and import commands).
+   */
+  public static Map<String, String> sign(Credential key, String method, String host, String uri,
+      byte[] body, Instant now) {
     int q = uri.indexOf('?');
     String path = q < 0 ? uri : uri.substring(0, q);
     Map<String, List<String>> query = QueryString.parse(q < 0 ? "" : uri.substring(q + 1));
     String amzDate = AMZ_DATE.format(now);
-    String payloadHash = HEX.formatHex(sha256(ByteBuffer.allocate(0)));
+    String payloadHash = HEX.formatHex(sha256(ByteBuffer.wrap(body)));
     TreeMap<String, String> headers = new TreeMap<>();
     headers.put("host", host);
     headers.put("x-amz-content-sha256", payloadHash);
@@ -156,7 +166,7 @@ public final class SigV4 {
         .append('\n'));
     Signed signed = new Signed(key.accessKeyId(), amzDate.substring(0, 8), "us-east-1",
         List.copyOf(headers.keySet()), amzDate, "");
-    String signature = signature(key, "GET", path, query, false, canonicalHeaders.toString(),
+    String signature = signature(key, method, path, query, false, canonicalHeaders.toString(),
         signed, payloadHash);
     Map<String, String> out = new java.util.LinkedHashMap<>(headers);
     out.remove("host");

@@ -4,18 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
-import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -69,33 +65,6 @@ class ImportTest extends TableFilesTest {
     return started;
   }
 
-  /** Polls DescribeImport until the import is no longer IN_PROGRESS. */
-  ImportTableDescription awaitImport(String arn) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (true) {
-      ImportTableDescription d =
-          dynamo.describeImport(r -> r.importArn(arn)).importTableDescription();
-      if (d.importStatus() != ImportStatus.IN_PROGRESS) {
-        return d;
-      }
-      assertThat(System.nanoTime()).as("import %s", arn).isLessThan(deadline);
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
-  }
-
-  Map<String, Map<String, AttributeValue>> items(String table) {
-    Map<String, Map<String, AttributeValue>> out = new TreeMap<>();
-    for (var page : dynamo.scanPaginator(r -> r.tableName(table).consistentRead(true))) {
-      page.items().forEach(i -> out.put(keyOf(i), i));
-    }
-    return out;
-  }
-
   List<Map<String, AttributeValue>> queryIndex(String table, String g) {
     List<Map<String, AttributeValue>> out = new ArrayList<>();
     for (var page : dynamo.queryPaginator(r -> r.tableName(table).indexName("byG")
@@ -104,14 +73,6 @@ class ImportTest extends TableFilesTest {
     }
     out.sort(Comparator.comparing(ExportTest::keyOf));
     return out;
-  }
-
-  void write(Path file, String text, boolean gzip) throws IOException {
-    Files.createDirectories(file.getParent());
-    try (OutputStream out = gzip ? new GZIPOutputStream(Files.newOutputStream(file))
-        : Files.newOutputStream(file)) {
-      out.write(text.getBytes(StandardCharsets.UTF_8));
-    }
   }
 
   @Test

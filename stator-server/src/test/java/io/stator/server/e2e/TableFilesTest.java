@@ -2,17 +2,25 @@ package io.stator.server.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.zip.GZIPOutputStream;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.ExportDescription;
 import software.amazon.awssdk.services.dynamodb.model.ExportFormat;
 import software.amazon.awssdk.services.dynamodb.model.ExportStatus;
+import software.amazon.awssdk.services.dynamodb.model.ImportStatus;
+import software.amazon.awssdk.services.dynamodb.model.ImportTableDescription;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
@@ -68,6 +76,15 @@ abstract class TableFilesTest extends EndToEndTest {
     model.put(keyOf(item), item);
   }
 
+  /** The table's items by {@link #keyOf}, read with a consistent Scan. */
+  Map<String, Map<String, AttributeValue>> items(String table) {
+    Map<String, Map<String, AttributeValue>> out = new TreeMap<>();
+    for (var page : dynamo.scanPaginator(r -> r.tableName(table).consistentRead(true))) {
+      page.items().forEach(i -> out.put(keyOf(i), i));
+    }
+    return out;
+  }
+
   String tableArn(String table) {
     return dynamo.describeTable(r -> r.tableName(table)).table().tableArn();
   }
@@ -87,6 +104,34 @@ abstract class TableFilesTest extends EndToEndTest {
         Thread.currentThread().interrupt();
         throw new AssertionError(e);
       }
+    }
+  }
+
+  /** Polls DescribeImport until the import is no longer IN_PROGRESS. */
+  ImportTableDescription awaitImport(String arn) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (true) {
+      ImportTableDescription d =
+          dynamo.describeImport(r -> r.importArn(arn)).importTableDescription();
+      if (d.importStatus() != ImportStatus.IN_PROGRESS) {
+        return d;
+      }
+      assertThat(System.nanoTime()).as("import %s", arn).isLessThan(deadline);
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
+  }
+
+  /** Writes {@code text} to {@code file}, gzip'd when {@code gzip}. */
+  void write(Path file, String text, boolean gzip) throws IOException {
+    Files.createDirectories(file.getParent());
+    try (OutputStream out = gzip ? new GZIPOutputStream(Files.newOutputStream(file))
+        : Files.newOutputStream(file)) {
+      out.write(text.getBytes(StandardCharsets.UTF_8));
     }
   }
 
