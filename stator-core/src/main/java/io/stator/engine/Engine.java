@@ -311,7 +311,7 @@ public final class Engine
     this.indexes =
         new Indexes(
             storage, catalog, options.gsiLag(), options.synchronousGlobalIndexes(),
-            options.clock(), this::forget, streams,
+            options.clock(), this::forget, streams.writes(),
             options.itemCollectionSizeLimit(), leases);
     this.tables = new Tables(storage, catalog, options, indexes, streams);
     this.capacity =

@@ -4,7 +4,8 @@ import io.stator.api.ItemCollectionMetrics;
 import io.stator.capacity.CapacityCalculator;
 import io.stator.capacity.Consumption;
 import io.stator.storage.Commit;
-import io.stator.stream.Streams;
+import io.stator.stream.StagedRecord;
+import io.stator.stream.StreamWrites;
 import java.util.List;
 
 /**
@@ -24,7 +25,7 @@ public final class IndexWrite implements AutoCloseable {
   /** The change log of an asynchronous write (see {@link Propagator}), else null. */
   private final String changeLog;
   private final byte[] change;
-  private final Streams.StagedRecord streamRecord;
+  private final StagedRecord streamRecord;
   private final List<IndexUnits> units;
   private final ItemCollectionMetrics itemCollectionMetrics;
   private long sequence = -1;
@@ -32,7 +33,7 @@ public final class IndexWrite implements AutoCloseable {
 
   IndexWrite(
       Indexes indexes, String tableName, String changeLog, byte[] change,
-      Streams.StagedRecord streamRecord, List<IndexUnits> units,
+      StagedRecord streamRecord, List<IndexUnits> units,
       ItemCollectionMetrics itemCollectionMetrics) {
     this.indexes = indexes;
     this.tableName = tableName;

@@ -13,7 +13,8 @@ import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
-import io.stator.stream.Streams;
+import io.stator.stream.StagedRecord;
+import io.stator.stream.StreamWrites;
 import io.stator.stream.UserIdentity;
 import io.stator.value.AttributeValue;
 import java.time.Clock;
@@ -81,7 +82,7 @@ public final class Indexes implements AutoCloseable {
    */
   public Indexes(
       Storage storage, Catalog catalog, Duration gsiLag, boolean synchronousGlobalIndexes,
-      Clock clock, Consumer<String> onCatalogChange, Streams streams,
+      Clock clock, Consumer<String> onCatalogChange, StreamWrites streams,
       long itemCollectionSizeLimit, Leases leases) {
     this.synchronous = synchronousGlobalIndexes && (gsiLag == null || gsiLag.isZero());
     this.itemCollectionSizeLimit =
@@ -171,7 +172,7 @@ public final class Indexes implements AutoCloseable {
   }
 
   private final Consumer<String> onCatalogChange;
-  private final Streams streams;
+  private final StreamWrites streams;
   private final long itemCollectionSizeLimit;
   /** GSI lag zero and synchronous GSIs allowed: writes may maintain GSIs in their commit. */
   private final boolean synchronous;
@@ -223,7 +224,7 @@ public final class Indexes implements AutoCloseable {
             ? ItemCollections.stage(storage, t, oldItem, newItem, commit, itemCollectionSizeLimit)
             : null;
     // The stream record, if the table has a stream: in this same commit (see Streams).
-    Streams.StagedRecord streamRecord = streams.stage(t, oldItem, newItem, identity);
+    StagedRecord streamRecord = streams.stage(t, oldItem, newItem, identity);
     // The change's point-in-time recovery record, if the table keeps a history: same commit.
     ChangeHistory.stage(t, oldItem, newItem, clock, commit);
     if (!t.hasGlobalIndexes()) {
@@ -264,7 +265,7 @@ public final class Indexes implements AutoCloseable {
     return sequence;
   }
 
-  long numberStreamRecord(Streams.StagedRecord record, Commit commit) {
+  long numberStreamRecord(StagedRecord record, Commit commit) {
     return streams.number(record, commit);
   }
 
