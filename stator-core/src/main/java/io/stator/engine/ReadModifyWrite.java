@@ -8,6 +8,7 @@ import io.stator.index.Indexes;
 import io.stator.item.ItemCodec;
 import io.stator.item.ItemSize;
 import io.stator.schema.Catalog;
+import io.stator.schema.SpaceNames;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitConflictException;
@@ -229,9 +230,6 @@ final class ReadModifyWrite {
 
   // ---- several items in one commit (TransactWriteItems) -------------------------------------
 
-  /** The prefix of item collection spaces (see io.stator.index.ItemCollections). */
-  private static final String ITEM_COLLECTIONS = "collections.";
-
   /**
    * One attempt of a write of several items in one commit: reads every item, computes, charges
    * when told to (the first attempt), and stages the commit and each item's index side.
@@ -293,7 +291,7 @@ final class ReadModifyWrite {
           return attempt.committed(indexWrites);
         }
         String space = e.failed().space();
-        if (!space.equals(Catalog.SPACE) && !space.startsWith(ITEM_COLLECTIONS)) {
+        if (!space.equals(Catalog.SPACE) && !SpaceNames.isItemCollections(space)) {
           throw attempt.conflicted(e);
         }
         tables.conflicted(e);

@@ -6,6 +6,7 @@ import io.stator.item.ItemCodec;
 import io.stator.lease.Leases;
 import io.stator.schema.Catalog;
 import io.stator.schema.IndexDefinition;
+import io.stator.schema.SpaceNames;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.Commit;
 import io.stator.storage.SpaceStats;
@@ -361,7 +362,7 @@ public final class Indexes implements AutoCloseable {
   private long lastSequence() {
     long last = 0;
     for (String space : storage.spaces()) {
-      if (!space.startsWith("changes.")) {
+      if (!SpaceNames.isChangeLog(space)) {
         continue;
       }
       StorageKey after = null;

@@ -41,8 +41,6 @@ public final class Catalog {
   /** How long a disabled stream stays readable: 24 hours, as DynamoDB keeps stream records. */
   static final long STREAM_RETENTION_MILLIS = 24L * 60 * 60 * 1000;
   static final int FORMAT_VERSION = 1;
-  private static final List<String> SPACE_PREFIXES =
-      List.of("table.", "index.", "changes.", "collections.", "stream.", "history.");
 
   private final Storage storage;
   /**
@@ -257,8 +255,7 @@ public final class Catalog {
     }
     Set<String> unused = new HashSet<>();
     for (String space : storage.spaces()) {
-      boolean ours = SPACE_PREFIXES.stream().anyMatch(space::startsWith);
-      if (ours && !used.contains(space)) {
+      if (SpaceNames.isOfATable(space) && !used.contains(space)) {
         unused.add(space);
       }
     }

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 
 /**
  * The rules for secondary indexes in CreateTable and UpdateTable, in DynamoDB's order and with its
@@ -354,8 +353,7 @@ final class IndexValidation {
         g.projection().nonKeyAttributes() == null ? List.of() : g.projection().nonKeyAttributes();
     // Each incarnation of an index gets its own space, so a re-created index never sees entries
     // of a deleted one, even if dropping the old space was interrupted.
-    String space =
-        "index." + tableId + "." + g.indexName() + "." + UUID.randomUUID().toString().substring(0, 8);
+    String space = SpaceNames.newIndex(tableId, g.indexName());
     return new IndexDefinition(
         g.indexName(), global, keys.subList(0, hashCount), keys.subList(hashCount, keys.size()),
         g.projection().projectionType(), nonKey, read, write, status, space,

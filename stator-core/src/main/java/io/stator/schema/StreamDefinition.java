@@ -66,7 +66,7 @@ public record StreamDefinition(
 
   /** The stream's name among all the streams of the store: its table and its creation. */
   public String id(String tableId) {
-    return "stream." + tableId + "." + created.toEpochMilli();
+    return SpaceNames.stream(tableId, created.toEpochMilli());
   }
 
   /**

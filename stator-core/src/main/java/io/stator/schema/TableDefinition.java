@@ -104,7 +104,7 @@ public record TableDefinition(
 
   /** The space of the table's change log, read by the GSI propagator (io.stator.index). */
   public String changeLog() {
-    return "changes." + tableId;
+    return SpaceNames.changeLog(tableId);
   }
 
   /**
@@ -112,7 +112,7 @@ public record TableDefinition(
    * {@code io.stator.backup.ChangeHistory}).
    */
   public String history() {
-    return "history." + tableId;
+    return SpaceNames.history(tableId);
   }
 
   /**
@@ -120,7 +120,7 @@ public record TableDefinition(
    * {@code io.stator.index.ItemCollections}).
    */
   public String itemCollections() {
-    return "collections." + tableId;
+    return SpaceNames.itemCollections(tableId);
   }
 
   /** True when the table has a local secondary index (and so item collections). */

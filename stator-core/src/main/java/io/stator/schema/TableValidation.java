@@ -52,7 +52,7 @@ public final class TableValidation {
     return new TableDefinition(
         r.tableName(),
         id,
-        "table." + id,
+        SpaceNames.table(id),
         hash,
         range,
         definitions,
