@@ -24,8 +24,6 @@ import java.util.List;
  * count of the backup's copy.
  */
 final class BackupDescriptions {
-  static final String USER = "USER";
-
   private final SourceTables tables;
 
   BackupDescriptions(SourceTables tables) {
@@ -33,14 +31,14 @@ final class BackupDescriptions {
   }
 
   static BackupDetails details(StoredBackup b) {
-    return new BackupDetails(b.arn(), b.name(), b.sizeBytes(), b.status(), USER, b.created(),
-        null);
+    return new BackupDetails(b.arn(), b.name(), b.sizeBytes(), b.status(), b.type(),
+        b.created(), b.expires());
   }
 
   BackupSummary summary(StoredBackup b) {
     TableDefinition t = b.table();
     return new BackupSummary(t.name(), t.tableId(), tableArn(b), b.arn(), b.name(), b.created(),
-        null, b.status(), USER, b.sizeBytes());
+        b.expires(), b.status(), b.type(), b.sizeBytes());
   }
 
   BackupDescription description(StoredBackup b) {

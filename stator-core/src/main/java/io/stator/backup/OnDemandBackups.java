@@ -47,6 +47,11 @@ import java.util.Set;
  *
  * <p>DeleteBackup drops the record first and the space after: a stop between the two leaves a
  * space no record names, which the next start drops too.
+ *
+ * <p>DeleteTable of a table with point-in-time recovery enabled leaves a SYSTEM backup ({@link
+ * #deleted}), made as CreateBackup makes one. It is listed with BackupType SYSTEM or ALL,
+ * restored and deleted as any backup, and expires 35 days after it was made: from then on the
+ * operations no longer find it, and the next start drops it.
  */
 public final class OnDemandBackups implements AutoCloseable {
   static final String SPACE_PREFIX = "backup.";
@@ -83,9 +88,12 @@ public final class OnDemandBackups implements AutoCloseable {
     for (String after = null; ; ) {
       List<BackupRecords.Read> chunk = records.after(after, READ_CHUNK);
       for (BackupRecords.Read r : chunk) {
+        boolean unused = !records.restoring(r.backup().id());
         if (r.backup().status().equals(StoredBackup.CREATING)
-            || !r.backup().listed() && !records.restoring(r.backup().id())) {
-          records.abandon(r.backup()); // cut short, or a point-in-time copy whose restore is done
+            || !r.backup().listed() && unused
+            || r.backup().expiredAt(clock.instant()) && unused) {
+          // cut short, a point-in-time copy whose restore is done, or a SYSTEM backup expired
+          records.abandon(r.backup());
         } else {
           kept.add(r.backup().space());
         }
@@ -138,28 +146,49 @@ public final class OnDemandBackups implements AutoCloseable {
       throw new DynamoDbException(ErrorType.TableInUseException, "Table is being created: "
           + name + "; back it up once it is ACTIVE.");
     }
-    Instant created = clock.instant();
-    String id = BackupArns.newId(created);
-    String arn = BackupArns.arn(tables.describe(table).tableArn(), id);
-    StoredBackup creating =
-        new StoredBackup(id, r.backupName(), StoredBackup.CREATING, arn, created, 0, 0, table,
-            StoredBackup.USER);
-    records.creating(creating);
     StoredBackup made;
     try {
-      storage.copySpace(table.space(), creating.space());
-      SpaceStats copied = storage.stats(creating.space());
-      made = creating.with(StoredBackup.AVAILABLE, copied.bytes(), copied.records());
-      BackupRecords.Read read = records.get(id).orElseThrow();
-      records.made(read, made);
-    } catch (RuntimeException e) {
-      abandon(creating);
-      if (e instanceof StorageException && !storage.spaces().contains(table.space())) {
+      made = take(table, r.backupName(), StoredBackup.USER);
+    } catch (StorageException e) {
+      if (!storage.spaces().contains(table.space())) {
         throw tableNotFound(name); // deleted while the copy read it
       }
       throw e;
     }
     return new CreateBackupResponse(BackupDescriptions.details(made));
+  }
+
+  /**
+   * The SYSTEM backup DynamoDB leaves of a table with point-in-time recovery enabled when it is
+   * deleted, named {@code <table>$DeletedTableBackup} as DynamoDB names it, kept 35 days; for
+   * DeleteTable to call once the table's record is gone and before its items are dropped, so
+   * the backup holds the table as it was when deleted. Nothing for a table without recovery.
+   */
+  public void deleted(TableDefinition table) {
+    if (table.settings().pointInTimeRecovery().enabled()) {
+      take(table, table.name() + "$DeletedTableBackup", StoredBackup.SYSTEM);
+    }
+  }
+
+  /** A backup of the table's items as they are now: recorded CREATING, copied, AVAILABLE. */
+  private StoredBackup take(TableDefinition table, String name, String type) {
+    Instant created = clock.instant();
+    String id = BackupArns.newId(created);
+    String arn = BackupArns.arn(tables.describe(table).tableArn(), id);
+    StoredBackup creating =
+        new StoredBackup(id, name, StoredBackup.CREATING, arn, created, 0, 0, table, type);
+    records.creating(creating);
+    try {
+      storage.copySpace(table.space(), creating.space());
+      SpaceStats copied = storage.stats(creating.space());
+      StoredBackup made = creating.with(StoredBackup.AVAILABLE, copied.bytes(), copied.records());
+      BackupRecords.Read read = records.get(id).orElseThrow();
+      records.made(read, made);
+      return made;
+    } catch (RuntimeException e) {
+      abandon(creating);
+      throw e;
+    }
   }
 
   private void abandon(StoredBackup b) {
@@ -200,9 +229,11 @@ public final class OnDemandBackups implements AutoCloseable {
             + " LastEvaluatedBackupArn of the previous page.");
       }
     }
-    // Stator makes on-demand backups only: USER, the default, and ALL list them.
-    boolean listed = r.backupType() == null || r.backupType().equals("USER")
-        || r.backupType().equals("ALL");
+    // USER (the default) lists on-demand backups, SYSTEM those of deleted tables, ALL both;
+    // AWS_BACKUP none, as Stator has no AWS Backup.
+    String type = r.backupType() == null ? StoredBackup.USER : r.backupType();
+    boolean listed = !type.equals("AWS_BACKUP");
+    Instant now = clock.instant();
     String table = r.tableName() == null ? null
         : ContributorInsightsUpdates.tableNameOf(r.tableName());
     int limit = r.limit() == null ? DEFAULT_PAGE : r.limit();
@@ -212,7 +243,8 @@ public final class OnDemandBackups implements AutoCloseable {
       List<BackupRecords.Read> chunk = records.after(after, READ_CHUNK);
       for (BackupRecords.Read read : chunk) {
         StoredBackup b = read.backup();
-        if (b.listed() && (table == null || b.table().name().equals(table))
+        if (b.listed() && (type.equals("ALL") || b.type().equals(type))
+            && !b.expiredAt(now) && (table == null || b.table().name().equals(table))
             && (lower == null || !b.created().isBefore(lower))
             && (upper == null || b.created().isBefore(upper))) {
           if (page.size() == limit) {
@@ -256,7 +288,8 @@ public final class OnDemandBackups implements AutoCloseable {
   BackupRecords.Read backup(String arn) {
     String id = BackupArns.idOf(arn);
     Optional<BackupRecords.Read> read = id == null ? Optional.empty() : records.get(id);
-    if (read.isEmpty() || !read.get().backup().arn().equals(arn) || !read.get().backup().listed()) {
+    if (read.isEmpty() || !read.get().backup().arn().equals(arn) || !read.get().backup().listed()
+        || read.get().backup().expiredAt(clock.instant())) {
       throw new DynamoDbException(ErrorType.BackupNotFoundException, "Backup not found: " + arn);
     }
     return read.get();

@@ -6,6 +6,7 @@ import io.stator.schema.TableDefinition;
 import io.stator.storage.StorageException;
 import io.stator.value.AttributeValue;
 import io.stator.value.Bytes;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -16,7 +17,9 @@ import java.util.Map;
  * time), name, status, ARN, creation time, the size and item count of its copy, the table's
  * definition when it was taken, and its type: {@link #USER} for CreateBackup's, {@link
  * #POINT_IN_TIME} for the copy of a table as of a time that RestoreTableToPointInTime makes and
- * restores from, which no backup operation shows and which goes once its restore is done. Stored as a format version byte and the fields as an item
+ * restores from, which no backup operation shows and which goes once its restore is done; and
+ * {@link #SYSTEM} for the backup DeleteTable leaves of a table with point-in-time recovery
+ * enabled, kept {@link #SYSTEM_RETENTION}. Stored as a format version byte and the fields as an item
  * ({@link ItemCodec}), the definition in the catalog's own versioned encoding.
  */
 record StoredBackup(
@@ -31,6 +34,9 @@ record StoredBackup(
     String type) {
   static final String USER = "USER";
   static final String POINT_IN_TIME = "POINT_IN_TIME";
+  static final String SYSTEM = "SYSTEM";
+  /** How long a SYSTEM backup is kept, as DynamoDB keeps it: 35 days from its creation. */
+  static final Duration SYSTEM_RETENTION = Duration.ofDays(35);
   static final String CREATING = "CREATING";
   static final String AVAILABLE = "AVAILABLE";
   static final String DELETED = "DELETED";
@@ -38,7 +44,18 @@ record StoredBackup(
 
   /** Whether a backup operation shows it (RestoreTableToPointInTime's copies it does not). */
   boolean listed() {
-    return type.equals(USER);
+    return type.equals(USER) || type.equals(SYSTEM);
+  }
+
+  /** When a SYSTEM backup expires; null for a USER backup, which is kept until deleted. */
+  Instant expires() {
+    return type.equals(SYSTEM) ? created.plus(SYSTEM_RETENTION) : null;
+  }
+
+  /** Whether it has expired at {@code now}: from then on it is as if deleted. */
+  boolean expiredAt(Instant now) {
+    Instant expires = expires();
+    return expires != null && !now.isBefore(expires);
   }
 
   /** The space that holds the backup's items. */

@@ -432,7 +432,7 @@ public final class Engine
 
   @Override
   public DeleteTableResponse deleteTable(DeleteTableRequest r) {
-    DeleteTableResponse deleted = tables.delete(r, capacity::forget);
+    DeleteTableResponse deleted = tables.delete(r, backups::deleted, capacity::forget);
     streams.forgetExpired();
     return deleted;
   }

@@ -116,10 +116,12 @@ final class Tables {
   }
 
   /**
-   * DeleteTable; {@code deleted} is told the definition of the incarnation it removed (so the
-   * capacity model forgets its partitions).
+   * DeleteTable; {@code retiring} is told the definition of the incarnation it removes once its
+   * record is gone and while its items are still there (for the SYSTEM backup), {@code deleted}
+   * once they are dropped (so the capacity model forgets its partitions).
    */
-  DeleteTableResponse delete(DeleteTableRequest r, Consumer<TableDefinition> deleted) {
+  DeleteTableResponse delete(DeleteTableRequest r, Consumer<TableDefinition> retiring,
+      Consumer<TableDefinition> deleted) {
     checkName(r.tableName());
     // A conflict: the definition changed under us (UpdateTable, or delete and re-create).
     return OnConflict.rerun(() -> {
@@ -131,7 +133,7 @@ final class Tables {
       }
       TableDescription before = describe(entry.table());
       try {
-        catalog.delete(entry.table(), entry.version(), options.clock().instant());
+        catalog.delete(entry.table(), entry.version(), options.clock().instant(), retiring);
       } finally {
         cache.invalidate(entry.table().name());
       }

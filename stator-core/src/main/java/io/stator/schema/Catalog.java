@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -153,6 +154,16 @@ public final class Catalog {
    * until {@link #forgetRetired}.
    */
   public void delete(TableDefinition table, long version, Instant now) {
+    delete(table, version, now, t -> { });
+  }
+
+  /**
+   * As {@link #delete(TableDefinition, long, Instant)}, telling {@code committed} of the table
+   * once its record is gone and before its spaces are dropped (the SYSTEM backup of a table
+   * with point-in-time recovery is taken there); the spaces are dropped whatever it throws.
+   */
+  public void delete(TableDefinition table, long version, Instant now,
+      Consumer<TableDefinition> committed) {
     List<StreamDefinition> kept = new ArrayList<>();
     for (StreamDefinition s : table.streams()) {
       StreamDefinition closed = s.enabled() ? s.disabledAt(now) : s;
@@ -169,9 +180,13 @@ public final class Catalog {
     }
     storage.commit(commit);
     List<String> keep = kept.isEmpty() ? List.of() : retiredSpaces(retired);
-    for (String space : spaces(table)) {
-      if (!keep.contains(space)) {
-        storage.dropSpace(space);
+    try {
+      committed.accept(table);
+    } finally {
+      for (String space : spaces(table)) {
+        if (!keep.contains(space)) {
+          storage.dropSpace(space);
+        }
       }
     }
   }
