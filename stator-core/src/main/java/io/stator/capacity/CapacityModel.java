@@ -103,6 +103,7 @@ public final class CapacityModel {
   private final ToLongFunction<String> spaceSize;
   private final SavedPartitions saved;
   private final ConcurrentHashMap<String, TableThroughput> tables = new ConcurrentHashMap<>();
+  private final ConsumedUnits consumed = new ConsumedUnits();
   /** The end of the ThrottlingReason of a request above an OnDemandThroughput ceiling. */
   static final String MAX_ON_DEMAND = "MaxOnDemandThroughputExceeded";
 
@@ -145,12 +146,14 @@ public final class CapacityModel {
     long now = clock.millis();
     throttled(table, table(table, now).read(
         index, KeyCodec.hashOf(partition), partition, units, now));
+    consumed.read(table.name(), globalName(index), units);
   }
 
   /** A read attributed to a hash only (a Scan page): no hot key to name. */
   public void readAt(TableDefinition table, IndexDefinition index, long hash, double units) {
     long now = clock.millis();
     throttled(table, table(table, now).read(index, hash, null, units, now));
+    consumed.read(table.name(), globalName(index), units);
   }
 
   /**
@@ -176,6 +179,22 @@ public final class CapacityModel {
     long now = clock.millis();
     throttled(table, table(table, now).write(KeyCodec.hashOf(partition), partition, units,
         sizeDelta, indexWrites, now));
+    consumed.write(table.name(), null, units);
+    for (GlobalIndexWrite w : indexWrites) {
+      consumed.write(table.name(), w.indexName(), w.units());
+    }
+  }
+
+  /**
+   * The capacity units consumed since start, per table and GSI (see {@link CapacityTotals}).
+   */
+  public List<CapacityTotals.Consumed> consumedCapacity() {
+    return consumed.totals();
+  }
+
+  /** A GSI's name, for its own figures; null for the table or an LSI, which count as it. */
+  private static String globalName(IndexDefinition index) {
+    return index != null && index.global() ? index.name() : null;
   }
 
   private void throttled(TableDefinition table, ThrottlingReason reason) {
@@ -244,6 +263,7 @@ public final class CapacityModel {
   /** Forgets a deleted table incarnation, with the partitions kept for it and its indexes. */
   public void forget(TableDefinition table) {
     tables.remove(table.tableId());
+    consumed.forget(table.name());
     saved.forget(table.space());
     for (IndexDefinition index : table.indexes()) {
       if (index.global()) {

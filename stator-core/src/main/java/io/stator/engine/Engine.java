@@ -99,6 +99,7 @@ import io.stator.api.UpdateTimeToLiveRequest;
 import io.stator.api.UpdateTimeToLiveResponse;
 import io.stator.backup.OnDemandBackups;
 import io.stator.capacity.CapacityModel;
+import io.stator.capacity.CapacityTotals;
 import io.stator.capacity.ContributorInsightsUpdates;
 import io.stator.capacity.PartitionReport;
 import io.stator.capacity.PartitionReports;
@@ -107,6 +108,7 @@ import io.stator.export.ExportDirectory;
 import io.stator.export.Exports;
 import io.stator.export.Imports;
 import io.stator.index.Indexes;
+import io.stator.index.PropagationBacklog;
 import io.stator.lease.Leases;
 import io.stator.partiql.BatchStatements;
 import io.stator.partiql.Statements;
@@ -269,7 +271,8 @@ import java.util.List;
  * changes how items are stored or read.
  */
 public final class Engine
-    implements Database, ExpiredItemSweep, GroupCommit, PartitionReports, PartitionKeys {
+    implements Database, ExpiredItemSweep, GroupCommit, PartitionReports, PartitionKeys,
+        CapacityTotals, PropagationBacklog {
   private final Storage storage;
   private volatile Tables tables;
   private final Items items;
@@ -486,6 +489,16 @@ public final class Engine
     TableDefinition table = tables.forItems(tableName);
     ContributorInsightsUpdates.checkIndex(table, indexName);
     return capacity.report(table, indexName);
+  }
+
+  @Override
+  public long propagationBacklog(String tableName) {
+    return indexes.backlog(tables.definition(tableName));
+  }
+
+  @Override
+  public List<CapacityTotals.Consumed> consumedCapacity() {
+    return capacity.consumedCapacity();
   }
 
   @Override

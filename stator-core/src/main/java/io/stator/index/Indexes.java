@@ -358,6 +358,28 @@ public final class Indexes implements AutoCloseable {
     }
   }
 
+  /**
+   * The records waiting in the table's change log (applied records are deleted), counted up to
+   * {@link PropagationBacklog#COUNTED_UP_TO}; zero for a table that never had one.
+   */
+  public long backlog(TableDefinition table) {
+    String space = table.changeLog();
+    if (!storage.spaces().contains(space)) {
+      return 0;
+    }
+    long count = 0;
+    StorageKey after = null;
+    while (count < PropagationBacklog.COUNTED_UP_TO) {
+      var batch = storage.scan(space, null, null, after, 1024);
+      count += batch.size();
+      if (batch.size() < 1024) {
+        break;
+      }
+      after = batch.get(batch.size() - 1).key();
+    }
+    return Math.min(count, PropagationBacklog.COUNTED_UP_TO);
+  }
+
   /** The largest sequence number in any change log (records are deleted once applied). */
   private long lastSequence() {
     long last = 0;

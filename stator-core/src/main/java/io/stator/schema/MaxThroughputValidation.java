@@ -17,7 +17,7 @@ import java.util.List;
  * table takes none, and a table that becomes provisioned loses those it had. The words of each
  * refusal are those DynamoDB is recorded to answer.
  */
-public final class MaxThroughputValidation {
+final class MaxThroughputValidation {
   /** The developer guide's default table-level throughput quota (adjustable on AWS). */
   static final long MAX_REQUEST_UNITS = 40_000;
 

@@ -14,9 +14,12 @@ import io.stator.api.Database;
 import io.stator.api.DescribeTableRequest;
 import io.stator.api.DynamoDbException;
 import io.stator.api.ErrorType;
+import io.stator.api.GlobalSecondaryIndexDescription;
 import io.stator.api.ListTablesRequest;
 import io.stator.api.ListTablesResponse;
 import io.stator.api.TableDescription;
+import io.stator.capacity.CapacityTotals;
+import io.stator.index.PropagationBacklog;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,6 +28,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The server's metrics in Prometheus's text format, for {@code GET /stator/metrics}: requests by
@@ -95,6 +99,64 @@ final class RequestMetrics {
         .callback(callback -> described.forEach(t -> callback.call(
             t.tableSizeBytes() == null ? 0 : t.tableSizeBytes(), t.tableName())))
         .register(registry);
+    registerIndexGauges();
+    if (database instanceof CapacityTotals totals) {
+      registerConsumedCapacity(totals);
+    }
+  }
+
+  /**
+   * Each GSI's backfill (1 while UpdateTable's new index is being filled from its table, then
+   * 0) and each table's propagation backlog: the changes its GSIs have yet to apply.
+   */
+  private void registerIndexGauges() {
+    GaugeWithCallback.builder()
+        .name("stator_gsi_backfilling")
+        .help("1 while a global secondary index added by UpdateTable is being backfilled, else 0")
+        .labelNames("table", "index")
+        .callback(callback -> described.forEach(t -> indexes(t).forEach(g -> callback.call(
+            Boolean.TRUE.equals(g.backfilling()) ? 1 : 0, t.tableName(), g.indexName()))))
+        .register(registry);
+    if (database instanceof PropagationBacklog backlog) {
+      GaugeWithCallback.builder()
+          .name("stator_gsi_propagation_backlog")
+          .help("Changes of a table its global secondary indexes have yet to apply (counted up to "
+              + PropagationBacklog.COUNTED_UP_TO + ")")
+          .labelNames("table")
+          .callback(callback -> described.stream().filter(t -> !indexes(t).isEmpty())
+              .forEach(t -> {
+                try {
+                  callback.call(backlog.propagationBacklog(t.tableName()), t.tableName());
+                } catch (DynamoDbException deletedMeanwhile) {
+                  // no figure for a table gone since it was described
+                }
+              }))
+          .register(registry);
+    }
+  }
+
+  /** Capacity units consumed since start, per table and GSI ({@code index=""}: the table). */
+  private void registerConsumedCapacity(CapacityTotals totals) {
+    consumed(totals, "read", "ConsumedReadCapacityUnits",
+        CapacityTotals.Consumed::readCapacityUnits);
+    consumed(totals, "write", "ConsumedWriteCapacityUnits",
+        CapacityTotals.Consumed::writeCapacityUnits);
+  }
+
+  private void consumed(CapacityTotals totals, String kind, String cloudWatchName,
+      ToDoubleFunction<CapacityTotals.Consumed> units) {
+    CounterWithCallback.builder()
+        .name("stator_consumed_" + kind + "_capacity_units_total")
+        .help("Capacity units consumed, by table and global secondary index (index=\"\": the"
+            + " table), as CloudWatch's " + cloudWatchName + " counts them")
+        .labelNames("table", "index")
+        .callback(callback -> totals.consumedCapacity().forEach(c -> callback.call(
+            units.applyAsDouble(c), c.tableName(), c.indexName() == null ? "" : c.indexName())))
+        .register(registry);
+  }
+
+  private static List<GlobalSecondaryIndexDescription> indexes(TableDescription table) {
+    return table.globalSecondaryIndexes() == null ? List.of() : table.globalSecondaryIndexes();
   }
 
   /**

@@ -4,10 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stator.Stator;
+import io.stator.capacity.CapacitySettings;
+import io.stator.engine.EngineOptions;
+import io.stator.storage.memory.MemoryStorage;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -19,6 +24,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
@@ -101,5 +107,50 @@ class MetricsEndpointTest {
     assertThat(samples.get("stator_connections_open")).isGreaterThanOrEqualTo(1.0);
     // The classes loaded at start leave no series behind
     assertThat(samples.keySet()).noneMatch(name -> name.contains("\"Unknown\""));
+  }
+
+  @Test
+  void consumedCapacityBackfillsAndThePropagationBacklogAreReported() throws Exception {
+    // A GSI lag of an hour keeps every change waiting in the change log.
+    server.close();
+    server = StatorServer.start("127.0.0.1", 0, Stator.open(new MemoryStorage(),
+        new EngineOptions("us-east-1", EngineOptions.DEFAULT_ACCOUNT_ID, Clock.systemUTC(),
+            EngineOptions.DEFAULT_TTL_SWEEP_INTERVAL, CapacitySettings.defaults(),
+            Duration.ofHours(1))));
+    dynamo.close();
+    dynamo = SdkProtocolTest.client(server);
+    dynamo.createTable(b -> b.tableName("Orders")
+        .attributeDefinitions(
+            a -> a.attributeName("id").attributeType(ScalarAttributeType.S),
+            a -> a.attributeName("status").attributeType(ScalarAttributeType.S))
+        .keySchema(k -> k.attributeName("id").keyType(KeyType.HASH))
+        .globalSecondaryIndexes(g -> g.indexName("byStatus")
+            .keySchema(k -> k.attributeName("status").keyType(KeyType.HASH))
+            .projection(p -> p.projectionType(ProjectionType.ALL)))
+        .billingMode(BillingMode.PAY_PER_REQUEST));
+    for (String id : new String[] {"a", "b", "c"}) {
+      dynamo.putItem(b -> b.tableName("Orders").item(Map.of(
+          "id", AttributeValue.fromS(id), "status", AttributeValue.fromS("new"))));
+    }
+    dynamo.getItem(b -> b.tableName("Orders").key(Map.of("id", AttributeValue.fromS("a")))
+        .consistentRead(true));
+    dynamo.getItem(b -> b.tableName("Orders").key(Map.of("id", AttributeValue.fromS("b"))));
+
+    Map<String, Double> samples = scrape();
+    // Three puts of a small item: a WCU each on the table and on the GSI; a strongly
+    // consistent read of a small item is one RCU, an eventually consistent one half.
+    assertThat(samples)
+        .containsEntry("stator_consumed_write_capacity_units_total{index=\"\",table=\"Orders\"}",
+            3.0)
+        .containsEntry(
+            "stator_consumed_write_capacity_units_total{index=\"byStatus\",table=\"Orders\"}",
+            3.0)
+        .containsEntry("stator_consumed_read_capacity_units_total{index=\"\",table=\"Orders\"}",
+            1.5)
+        .containsEntry("stator_gsi_backfilling{index=\"byStatus\",table=\"Orders\"}", 0.0)
+        .containsEntry("stator_gsi_propagation_backlog{table=\"Orders\"}", 3.0);
+
+    dynamo.deleteTable(b -> b.tableName("Orders"));
+    assertThat(scrape().keySet()).noneMatch(name -> name.contains("\"Orders\""));
   }
 }
