@@ -18,6 +18,7 @@ import io.stator.api.RestoreTableToPointInTimeRequest;
 import io.stator.api.RestoreTableToPointInTimeResponse;
 import io.stator.capacity.ContributorInsightsUpdates;
 import io.stator.schema.Constraints;
+import io.stator.schema.SpaceNames;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.CommitConflictException;
 import io.stator.storage.SpaceStats;
@@ -54,7 +55,6 @@ import java.util.Set;
  * operations no longer find it, and the next start drops it.
  */
 public final class OnDemandBackups implements AutoCloseable {
-  static final String SPACE_PREFIX = "backup.";
   private static final int DEFAULT_PAGE = 100;
   private static final int READ_CHUNK = 100;
 
@@ -104,7 +104,7 @@ public final class OnDemandBackups implements AutoCloseable {
       after = chunk.get(chunk.size() - 1).backup().id();
     }
     for (String space : storage.spaces()) {
-      if (space.startsWith(SPACE_PREFIX) && !kept.contains(space)) {
+      if (SpaceNames.isBackup(space) && !kept.contains(space)) {
         storage.dropSpace(space);
       }
     }

@@ -2,6 +2,7 @@ package io.stator.backup;
 
 import io.stator.item.ItemCodec;
 import io.stator.schema.Catalog;
+import io.stator.schema.SpaceNames;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.StorageException;
 import io.stator.value.AttributeValue;
@@ -64,7 +65,7 @@ record StoredBackup(
   }
 
   static String space(String id) {
-    return OnDemandBackups.SPACE_PREFIX + id;
+    return SpaceNames.backup(id);
   }
 
   StoredBackup with(String newStatus, long size, long count) {

@@ -18,7 +18,8 @@ import java.util.UUID;
  *   <li>{@code collections.<tableId>}: item collection sizes (tables with an LSI);
  *   <li>{@code history.<tableId>}: the change history of point-in-time recovery;
  *   <li>{@code stream.<tableId>.<createdMillis>}: a stream's records, for streams made before
- *       they shared one space.
+ *       they shared one space;
+ *   <li>{@code backup.<backupId>}: an on-demand or system backup's copy of its table's items.
  * </ul>
  */
 public final class SpaceNames {
@@ -28,8 +29,9 @@ public final class SpaceNames {
   private static final String COLLECTIONS = "collections.";
   private static final String HISTORY = "history.";
   private static final String STREAM = "stream.";
+  private static final String BACKUP = "backup.";
 
-  /** The kinds of space that belong to a table. */
+  /** The kinds of space that belong to a table (a backup's belongs to the backup). */
   private static final List<String> OF_TABLES =
       List.of(TABLE, INDEX, CHANGES, COLLECTIONS, STREAM, HISTORY);
 
@@ -60,6 +62,10 @@ public final class SpaceNames {
     return STREAM + tableId + "." + createdMillis;
   }
 
+  public static String backup(String backupId) {
+    return BACKUP + backupId;
+  }
+
   /** Whether the space is one of some table's (of a live table, a retired one, or no more). */
   public static boolean isOfATable(String space) {
     return OF_TABLES.stream().anyMatch(space::startsWith);
@@ -71,5 +77,9 @@ public final class SpaceNames {
 
   public static boolean isItemCollections(String space) {
     return space.startsWith(COLLECTIONS);
+  }
+
+  public static boolean isBackup(String space) {
+    return space.startsWith(BACKUP);
   }
 }

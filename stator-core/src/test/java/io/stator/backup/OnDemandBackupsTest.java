@@ -17,6 +17,7 @@ import io.stator.api.PutItemRequest;
 import io.stator.engine.Engine;
 import io.stator.engine.EngineOptions;
 import io.stator.engine.InterceptingStorage;
+import io.stator.schema.SpaceNames;
 import io.stator.storage.Commit;
 import io.stator.storage.StorageException;
 import io.stator.storage.memory.MemoryStorage;
@@ -137,7 +138,7 @@ class OnDemandBackupsTest {
         .isInstanceOf(StorageException.class);
     assertThat(db.listBackups(new ListBackupsRequest(null, null, null, null, null, "ALL"))
         .backupSummaries()).isEmpty();
-    assertThat(memory.spaces()).noneMatch(s -> s.startsWith(OnDemandBackups.SPACE_PREFIX));
+    assertThat(memory.spaces()).noneMatch(SpaceNames::isBackup);
   }
 
   @Test
@@ -150,7 +151,7 @@ class OnDemandBackupsTest {
       assertThat(restarted.listBackups(
           new ListBackupsRequest(null, null, null, null, null, "ALL")).backupSummaries())
           .isEmpty();
-      assertThat(memory.spaces()).noneMatch(s -> s.startsWith(OnDemandBackups.SPACE_PREFIX));
+      assertThat(memory.spaces()).noneMatch(SpaceNames::isBackup);
       assertThat(restarted.createBackup(new CreateBackupRequest("Orders", "after")).backupDetails()
           .backupStatus()).isEqualTo("AVAILABLE");
     } finally {

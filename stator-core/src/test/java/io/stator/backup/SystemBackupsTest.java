@@ -17,6 +17,7 @@ import io.stator.api.PutItemRequest;
 import io.stator.api.UpdateContinuousBackupsRequest;
 import io.stator.engine.Engine;
 import io.stator.engine.EngineOptions;
+import io.stator.schema.SpaceNames;
 import io.stator.storage.memory.MemoryStorage;
 import io.stator.value.AttributeValue;
 import java.time.Clock;
@@ -89,7 +90,7 @@ class SystemBackupsTest {
     db.deleteTable(new DeleteTableRequest("Orders"));
     BackupSummary made = system().get(0);
     assertThat(made.backupExpiryDateTime()).isEqualTo(clock.instant().plus(Duration.ofDays(35)));
-    String space = OnDemandBackups.SPACE_PREFIX + BackupArns.idOf(made.backupArn());
+    String space = SpaceNames.backup(BackupArns.idOf(made.backupArn()));
     assertThat(storage.spaces()).contains(space);
 
     clock.advance(Duration.ofDays(35).minusSeconds(1));
