@@ -2,7 +2,7 @@
 # Issue 21's checks across Stator servers on a three-node Cassandra cluster, in one command.
 #
 #   bench/servers.sh [--nodes 3] [--servers 2] [--heap 1g] [--dir bench/out/servers-cluster]
-#                    [--native-port 19042] [--storage-port 17000] [--keep]
+#                    [--native-port 19042] [--storage-port 17000] [--faults] [--keep]
 #
 # Starts NODES Cassandra nodes on 127.0.0.1 ... 127.0.0.NODES (`./stator cassandra start`, in
 # --dir, on ports of their own so as not to meet a cluster of `./stator cassandra start`'s
@@ -13,9 +13,14 @@
 #     every server, each item's history checked by the Wing-Gong search (LinearizabilityChecker);
 #   - transactions: TransactWriteItems transfers through every server conserve the total;
 #   - streams: one record per acknowledged write, in per-item order, read through every server.
-# and prints operations, acknowledged writes verified and anomalies found (must be 0). Stops the
-# nodes at the end unless --keep. Not part of the build's tests; keeps its output in
-# bench/out/servers-*/.
+# and prints operations, acknowledged writes verified and anomalies found (must be 0).
+# With --faults (three nodes or more), then ClusterFaultsCheck: three Stator servers as processes
+# of their own (`stator serve --storage cassandra`, on a keyspace of their own) under mixed load
+# (linearizability histories, transfers, puts read back), while
+#   - a Cassandra node is killed with SIGKILL for a minute and started again
+#     (`./stator cassandra start --node i`): nothing acknowledged may be lost;
+# printing the same figures. Stops the nodes at the end unless --keep. Not part of the build's
+# tests; keeps its output in bench/out/servers-*/.
 set -euo pipefail
 
 bench="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -28,6 +33,7 @@ dir=bench/out/servers-cluster
 native_port=19042
 storage_port=17000
 keep=false
+faults=false
 
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -37,12 +43,18 @@ while [[ $# -gt 0 ]]; do
     --dir) dir="$2"; shift ;;
     --native-port) native_port="$2"; shift ;;
     --storage-port) storage_port="$2"; shift ;;
+    --faults) faults=true ;;
     --keep) keep=true ;;
-    -h|--help) sed -n '2,21p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "unknown option: $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
 done
+
+if [[ "$faults" == true ]] && ((nodes < 3)); then
+  echo "--faults needs three nodes or more (a quorum of three survives one node killed)" >&2
+  exit 2
+fi
 
 out="$bench/out/servers-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out"
@@ -59,14 +71,24 @@ fi
 
 cluster="$(seq -s, -f "127.0.0.%g:$native_port" 1 "$nodes")"
 log "checking across $servers Stator servers on $cluster (log: $out/check.log)"
+checks=ClusterServersCheck
+if [[ "$faults" == true ]]; then
+  checks="$checks,ClusterFaultsCheck"
+  log "then the faults (ClusterFaultsCheck), with three Stator server processes"
+fi
 status=0
 ./mvnw -B -ntp -pl stator-core,stator-storage-cassandra,stator-server -am test \
-  -Dtest=ClusterServersCheck -Dsurefire.failIfNoSpecifiedTests=false \
-  -Dstator.cluster="$cluster" -Dstator.servers="$servers" >"$out/check.log" 2>&1 || status=$?
-# The check's own lines, which surefire keeps beside its report.
-grep -E '^(servers|linearizability|unchecked|transfers|streams|not linearizable):' \
-  stator-server/target/surefire-reports/io.stator.server.e2e.ClusterServersCheck-output.txt \
-  | tee "$out/figures.txt" || true
+  -Dtest="$checks" -Dsurefire.failIfNoSpecifiedTests=false \
+  -Dstator.cluster="$cluster" -Dstator.servers="$servers" \
+  -Dstator.cluster.dir="$dir" -Dstator.cluster.storage-port="$storage_port" \
+  -Dstator.cluster.heap="$heap" >"$out/check.log" 2>&1 || status=$?
+# The checks' own lines, which surefire keeps beside its reports.
+for check in ${checks//,/ }; do
+  report="stator-server/target/surefire-reports/io.stator.server.e2e.$check-output.txt"
+  [[ -f "$report" ]] || continue
+  grep -E '^(servers|linearizability|unchecked|transfers|streams|not linearizable|lost|node fault):' \
+    "$report" || true
+done | tee "$out/figures.txt"
 if ((status != 0)); then
   log "the check failed (exit $status): see $out/check.log"
 fi

@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
  * Node {@code i} (from 1) listens on 127.0.0.{@code i}, every node on the same ports, each with
  * one token of {@code N} evenly spaced over the ring, so a table's rows spread evenly; each
  * node's data, logs and pid file are in {@code D/node-i}. The nodes run on in the background
- * until {@code stop}.
+ * until {@code stop}; {@code start --node i} starts node {@code i} alone, as after a crash.
  */
 @Command(
     name = "cassandra",
@@ -64,6 +64,14 @@ final class CassandraCommand implements Runnable {
         defaultValue = "1",
         description = "Number of nodes, 1 to " + MAX_NODES + " (default: ${DEFAULT-VALUE}).")
     int nodes;
+
+    @Option(
+        names = "--node",
+        paramLabel = "I",
+        description =
+            "Start only node I of the N (1 to N) and leave the others as they are: restarts a node"
+                + " that stopped or was killed, with its data, to join the nodes still running.")
+    Integer node;
 
     @Option(
         names = "--dir",
@@ -109,10 +117,19 @@ final class CassandraCommand implements Runnable {
         throw new CommandLine.ParameterException(
             cli, "--heap must be a size in m or g (examples: 512m, 1g), not '" + heap + "'");
       }
+      if (node != null && (node < 1 || node > nodes)) {
+        throw new CommandLine.ParameterException(
+            cli, "--node must be between 1 and --nodes (" + nodes + "), not " + node);
+      }
+      int first = node == null ? 1 : node;
+      int last = node == null ? nodes : node;
       PrintWriter out = cli.getOut();
       PrintWriter err = cli.getErr();
       List<String> contactPoints = new ArrayList<>();
       for (int i = 1; i <= nodes; i++) {
+        contactPoints.add(address(i) + ":" + nativePort);
+      }
+      for (int i = first; i <= last; i++) {
         String address = address(i);
         Optional<String> problem = cannotListenOn(address, nativePort, storagePort);
         if (problem.isPresent()) {
@@ -128,10 +145,9 @@ final class CassandraCommand implements Runnable {
           err.flush();
           return 1;
         }
-        contactPoints.add(address + ":" + nativePort);
       }
       String seed = address(1) + ":" + storagePort;
-      for (int i = 1; i <= nodes; i++) {
+      for (int i = first; i <= last; i++) {
         Path nodeDir = dir.resolve("node-" + i);
         out.println("stator: starting Cassandra node " + i + " of " + nodes + " on " + address(i)
             + " (log: " + nodeDir.resolve("system.log") + ") ...");

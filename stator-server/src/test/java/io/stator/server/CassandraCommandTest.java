@@ -22,7 +22,7 @@ class CassandraCommandTest {
     assertThat(run("--help")).isZero();
     assertThat(cli.out()).contains("cassandra");
     assertThat(run("cassandra", "start", "--help")).isZero();
-    assertThat(cli.out()).contains("--nodes", "--dir", "--native-port", "--heap");
+    assertThat(cli.out()).contains("--nodes", "--node", "--dir", "--native-port", "--heap");
     assertThat(run("cassandra", "stop", "--help")).isZero();
     assertThat(cli.out()).contains("--dir");
   }
@@ -41,6 +41,16 @@ class CassandraCommandTest {
     assertThat(cli.err()).contains("not 10");
     assertThat(run("cassandra", "start", "--nodes", "two")).isEqualTo(2);
     assertThat(cli.err()).contains("--nodes");
+    assertThat(dir).isEmptyDirectory();
+  }
+
+  @Test
+  void theNodeToStartAloneMustBeOneOfTheNodes(@TempDir Path dir) {
+    assertThat(run("cassandra", "start", "--nodes", "3", "--node", "4", "--dir", dir.toString()))
+        .isEqualTo(2);
+    assertThat(cli.err()).contains("--node must be between 1 and --nodes (3), not 4");
+    assertThat(run("cassandra", "start", "--node", "0", "--dir", dir.toString())).isEqualTo(2);
+    assertThat(cli.err()).contains("not 0");
     assertThat(dir).isEmptyDirectory();
   }
 

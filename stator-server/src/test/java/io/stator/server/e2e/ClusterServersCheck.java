@@ -8,23 +8,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.stator.Stator;
 import io.stator.engine.Engine;
 import io.stator.engine.LinearizabilityChecker;
-import io.stator.engine.LinearizabilityChecker.ConditionalPut;
-import io.stator.engine.LinearizabilityChecker.Entry;
-import io.stator.engine.LinearizabilityChecker.Put;
-import io.stator.engine.LinearizabilityChecker.Read;
 import io.stator.storage.cassandra.CassandraStorage;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -32,10 +25,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.Record;
-import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
-import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
@@ -96,107 +86,24 @@ class ClusterServersCheck {
     int keys = 4;
     int threads = 2 * clients.size() + 2;
     int opsPerThread = 60;
-    Map<Integer, List<Entry>> histories = new HashMap<>();
-    for (int k = 0; k < keys; k++) {
-      histories.put(k, Collections.synchronizedList(new ArrayList<>()));
-    }
-    Map<Integer, String> unknown = new ConcurrentHashMap<>();
-    AtomicLong values = new AtomicLong();
-    AtomicInteger failedReads = new AtomicInteger();
+    ItemHistories histories = new ItemHistories("Lin", keys);
     List<Callable<Void>> work = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
-      int thread = t;
-      DynamoDbClient client = clients.get(t % clients.size());
+      ItemHistories.Client client =
+          new ItemHistories.Client(t, clients.get(t % clients.size()));
       work.add(() -> {
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        Map<Integer, Long> lastSeen = new HashMap<>();
         for (int i = 0; i < opsPerThread; i++) {
-          int k = random.nextInt(keys);
-          String id = "k" + k;
-          double dice = random.nextDouble();
-          long call = System.nanoTime();
-          try {
-            if (dice < 0.4) {
-              Map<String, AttributeValue> item = client.getItem(r -> r.tableName("Lin")
-                  .key(Map.of("id", s(id))).consistentRead(true)).item();
-              long seen = value(item);
-              lastSeen.put(k, seen);
-              histories.get(k).add(new Entry(thread, call, System.nanoTime(), new Read(seen)));
-            } else if (dice < 0.7) {
-              long v = values.incrementAndGet();
-              Map<String, AttributeValue> old = client.putItem(r -> r.tableName("Lin")
-                  .item(Map.of("id", s(id), "v", n(v))).returnValues(ReturnValue.ALL_OLD))
-                  .attributes();
-              histories.get(k).add(
-                  new Entry(thread, call, System.nanoTime(), new Put(v, value(old))));
-            } else {
-              long v = values.incrementAndGet();
-              long expected = lastSeen.getOrDefault(k, LinearizabilityChecker.ABSENT);
-              try {
-                client.putItem(r -> {
-                  r.tableName("Lin").item(Map.of("id", s(id), "v", n(v)))
-                      .returnValuesOnConditionCheckFailure(
-                          ReturnValuesOnConditionCheckFailure.ALL_OLD);
-                  if (expected == LinearizabilityChecker.ABSENT) {
-                    r.conditionExpression("attribute_not_exists(v)");
-                  } else {
-                    r.conditionExpression("v = :e")
-                        .expressionAttributeValues(Map.of(":e", n(expected)));
-                  }
-                });
-                histories.get(k).add(new Entry(thread, call, System.nanoTime(),
-                    new ConditionalPut(v, expected, true, LinearizabilityChecker.UNKNOWN)));
-              } catch (ConditionalCheckFailedException failed) {
-                long old = failed.hasItem() ? value(failed.item()) : LinearizabilityChecker.ABSENT;
-                lastSeen.put(k, old);
-                histories.get(k).add(new Entry(thread, call, System.nanoTime(),
-                    new ConditionalPut(v, expected, false, old)));
-              }
-            }
-          } catch (RuntimeException e) {
-            if (dice < 0.4) {
-              failedReads.incrementAndGet(); // a read that failed changed nothing
-            } else {
-              // a write that may or may not have happened
-              unknown.merge(k, e.getClass().getSimpleName() + ": " + e.getMessage(),
-                  (first, next) -> first);
-            }
-          }
+          histories.step(client);
         }
         return null;
       });
     }
     runAll(work);
-    int operations = 0;
-    int acknowledgedWrites = 0;
-    int anomalies = 0;
-    int unchecked = 0;
-    for (Map.Entry<Integer, List<Entry>> h : histories.entrySet()) {
-      List<Entry> history = new ArrayList<>(h.getValue());
-      operations += history.size();
-      if (unknown.containsKey(h.getKey())) {
-        unchecked++;
-        System.out.println("unchecked: item k" + h.getKey() + ", a write answered "
-            + unknown.get(h.getKey()));
-        continue;
-      }
-      acknowledgedWrites += (int) history.stream().filter(e -> !(e.op() instanceof Read))
-          .filter(e -> !(e.op() instanceof ConditionalPut c) || c.applied()).count();
-      LinearizabilityChecker.Verdict verdict =
-          LinearizabilityChecker.check(history, LinearizabilityChecker.ABSENT);
-      if (!verdict.linearizable()) {
-        anomalies++;
-        System.out.println("not linearizable, item k" + h.getKey() + ":\n"
-            + verdict.explanation());
-      }
-    }
-    System.out.printf("linearizability: %d operations on %d items from %d clients over %d"
-            + " servers; %d acknowledged writes verified; %d histories unchecked (a write of"
-            + " unknown outcome), %d reads failed; anomalies: %d%n",
-        operations, keys, threads, clients.size(), acknowledgedWrites, unchecked,
-        failedReads.get(), anomalies);
-    assertThat(anomalies).isZero();
-    assertThat(unchecked).isLessThan(keys);
+    ItemHistories.Verdict verdict = histories.check();
+    System.out.printf("linearizability: from %d clients over %d servers, %s%n",
+        threads, clients.size(), verdict);
+    assertThat(verdict.anomalies()).isZero();
+    assertThat(verdict.unchecked()).isLessThan(keys);
   }
 
   /** Transfers between accounts through every server conserve the total. */
@@ -304,11 +211,6 @@ class ClusterServersCheck {
     }
     System.out.printf("streams: anomalies: %d%n", anomalies);
     assertThat(anomalies).isZero();
-  }
-
-  private static long value(Map<String, AttributeValue> item) {
-    return item == null || item.isEmpty() ? LinearizabilityChecker.ABSENT
-        : Long.parseLong(item.get("v").n());
   }
 
   private static AttributeValue s(String s) {

@@ -57,8 +57,13 @@ final class ServersOnOneStore implements AutoCloseable {
    * on the condition that the balance covers it when {@code covered} (the debit's side).
    */
   static TransactWriteItem transfer(String id, long amount, boolean covered) {
+    return transfer("Accounts", id, amount, covered);
+  }
+
+  /** As {@link #transfer(String, long, boolean)}, in the table {@code table}. */
+  static TransactWriteItem transfer(String table, String id, long amount, boolean covered) {
     return TransactWriteItem.builder().update(u -> {
-      u.tableName("Accounts").key(Map.of("id", AttributeValue.fromS(id)))
+      u.tableName(table).key(Map.of("id", AttributeValue.fromS(id)))
           .updateExpression("ADD balance :delta");
       Map<String, AttributeValue> values =
           new HashMap<>(Map.of(":delta", AttributeValue.fromN(Long.toString(amount))));

@@ -243,6 +243,16 @@ public final class CassandraNode implements AutoCloseable {
    * creates is {@code transactional_mode = 'full'}) with ephemeral reads off (they can see a
    * commit half applied: {@code CassandraStorage.refuseEphemeralReads}), one token, no bootstrap, small caches. The
    * data directories default to {@code cassandra.storagedir}, set to {@code dir/data}.
+   *
+   * <p>A node that ended without a clean shutdown (SIGKILL, a crash) finds no stop marker in its
+   * Accord journal after its last start marker, so it cannot know its journal holds every vote
+   * it gave; Cassandra's default then refuses to start ("Stop marker is older than start
+   * marker"). {@code REBOOTSTRAP} starts it and has it rebuild its Accord state from its peers,
+   * which is what a node killed and started again needs; the unsafe policies would trust the
+   * journal as it is. Before it opens its CQL port a starting node also catches up with its peers'
+   * Accord state, and waits for that up to 15 minutes by default before it starts anyway; seen
+   * waiting on two loaded cores for minutes after a kill, it starts anyway after 60 s here, still
+   * catching up in the background as Accord does.
    */
   private String yaml() {
     return String.join(
@@ -273,6 +283,9 @@ public final class CassandraNode implements AutoCloseable {
         "accord:",
         "  enabled: true",
         "  ephemeral_reads: false",
+        "  catchup_on_start_fail_latency: 60s",
+        "  journal:",
+        "    stop_marker_failure_policy: REBOOTSTRAP",
         "");
   }
 
