@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.net.URI;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,11 +21,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's JUnit example compiles against the published jar as a user's test would (with
- * the imports an IDE adds), so the README cannot name a class, method or option that is gone.
+ * The README's Java examples compile against the published jars as a user's code would (with
+ * the imports an IDE adds), so the README cannot name a class, method or option that is gone;
+ * the embedding example runs too.
  */
 class ReadmeExampleTest {
-  private static final String IMPORTS = String.join("\n",
+  private static final String JUNIT_IMPORTS = String.join("\n",
       "import io.stator.junit.EmbeddedStator;",
       "import io.stator.junit.StatorTest;",
       "import org.junit.jupiter.api.Test;",
@@ -31,15 +34,44 @@ class ReadmeExampleTest {
       "import software.amazon.awssdk.services.dynamodb.model.*;",
       "");
 
+  private static final String EMBEDDING_IMPORTS = String.join("\n",
+      "import io.stator.Stator;",
+      "import io.stator.api.*;",
+      "import io.stator.value.AttributeValue;",
+      "import java.util.List;",
+      "import java.util.Map;",
+      "");
+
   @Test
   void theJunitExampleCompiles(@TempDir Path out) throws IOException {
-    String readme = Files.readString(Path.of("..", "README.md"));
-    Matcher java = Pattern.compile("```java\n(@StatorTest.*?)```", Pattern.DOTALL).matcher(readme);
-    assertThat(java.find()).as("a java block starting with @StatorTest in README.md").isTrue();
-    String source = IMPORTS + java.group(1);
+    String source = JUNIT_IMPORTS + block("(@StatorTest.*?)");
     String className = Pattern.compile("class (\\w+)").matcher(source).results()
         .findFirst().orElseThrow().group(1);
+    compile(className, source, out);
+  }
 
+  @Test
+  void theEmbeddingExampleCompilesAndRuns(@TempDir Path out) throws Exception {
+    String source = EMBEDDING_IMPORTS + "public class EmbeddingExample {\n"
+        + "  public static void main(String[] args) {\n"
+        + block("(try \\(Database db = Stator\\.inMemory\\(\\)\\).*?)") + "  }\n}\n";
+    compile("EmbeddingExample", source, out);
+    try (URLClassLoader loader = new URLClassLoader(
+        new URL[] {out.toUri().toURL()}, getClass().getClassLoader())) {
+      loader.loadClass("EmbeddingExample").getMethod("main", String[].class)
+          .invoke(null, (Object) new String[0]);
+    }
+  }
+
+  /** The first java block of the README that {@code start} (a group) matches from its start. */
+  private static String block(String start) throws IOException {
+    String readme = Files.readString(Path.of("..", "README.md"));
+    Matcher java = Pattern.compile("```java\n" + start + "```", Pattern.DOTALL).matcher(readme);
+    assertThat(java.find()).as("a java block " + start + " in README.md").isTrue();
+    return java.group(1);
+  }
+
+  private static void compile(String className, String source, Path out) throws IOException {
     JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
     StringWriter diagnostics = new StringWriter();
     try (StandardJavaFileManager files = compiler.getStandardFileManager(null, null, null)) {
