@@ -107,16 +107,16 @@ import io.stator.capacity.SavedPartitions;
 import io.stator.export.ExportDirectory;
 import io.stator.export.Exports;
 import io.stator.export.Imports;
+import io.stator.index.IndexPropagation;
 import io.stator.index.Indexes;
-import io.stator.index.PropagationBacklog;
 import io.stator.lease.Leases;
 import io.stator.partiql.BatchStatements;
 import io.stator.partiql.Statements;
 import io.stator.partiql.TransactionStatements;
 import io.stator.schema.Catalog;
-import io.stator.schema.PartitionKeys;
 import io.stator.schema.IndexDefinition;
 import io.stator.schema.OrphanSpaces;
+import io.stator.schema.PartitionKeys;
 import io.stator.schema.TableDefinition;
 import io.stator.storage.GroupCommit;
 import io.stator.storage.Storage;
@@ -272,7 +272,7 @@ import java.util.List;
  */
 public final class Engine
     implements Database, ExpiredItemSweep, GroupCommit, PartitionReports, PartitionKeys,
-        CapacityTotals, PropagationBacklog {
+        CapacityTotals, IndexPropagation {
   private final Storage storage;
   private volatile Tables tables;
   private final Items items;
@@ -401,11 +401,7 @@ public final class Engine
     }
   }
 
-  /**
-   * Waits until every global secondary index has caught up with every committed write and every
-   * backfill has finished; false if that took longer than {@code timeout}. GSIs are eventually
-   * consistent, so tests that read them after writing call this instead of sleeping.
-   */
+  @Override
   public boolean awaitIndexes(Duration timeout) throws InterruptedException {
     return indexes.awaitIndexes(timeout);
   }

@@ -360,7 +360,7 @@ public final class Indexes implements AutoCloseable {
 
   /**
    * The records waiting in the table's change log (applied records are deleted), counted up to
-   * {@link PropagationBacklog#COUNTED_UP_TO}; zero for a table that never had one.
+   * {@link IndexPropagation#COUNTED_UP_TO}; zero for a table that never had one.
    */
   public long backlog(TableDefinition table) {
     String space = table.changeLog();
@@ -369,7 +369,7 @@ public final class Indexes implements AutoCloseable {
     }
     long count = 0;
     StorageKey after = null;
-    while (count < PropagationBacklog.COUNTED_UP_TO) {
+    while (count < IndexPropagation.COUNTED_UP_TO) {
       var batch = storage.scan(space, null, null, after, 1024);
       count += batch.size();
       if (batch.size() < 1024) {
@@ -377,7 +377,7 @@ public final class Indexes implements AutoCloseable {
       }
       after = batch.get(batch.size() - 1).key();
     }
-    return Math.min(count, PropagationBacklog.COUNTED_UP_TO);
+    return Math.min(count, IndexPropagation.COUNTED_UP_TO);
   }
 
   /** The largest sequence number in any change log (records are deleted once applied). */

@@ -4,10 +4,12 @@ import io.stator.Stator;
 import io.stator.api.Database;
 import io.stator.capacity.CapacityMode;
 import io.stator.engine.EngineOptions;
+import io.stator.index.IndexPropagation;
 import io.stator.server.StatorServer;
 import io.stator.storage.Storage;
 import io.stator.storage.memory.MemoryStorage;
 import io.stator.storage.rocksdb.RocksDbStorage;
+import io.stator.ttl.ExpiredItemSweep;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -67,6 +69,23 @@ public final class EmbeddedStator implements AutoCloseable {
   /** The same store without HTTP: Stator's embedded API. */
   public Database database() {
     return database;
+  }
+
+  /**
+   * Waits until every global secondary index has applied every write so far (with a GSI lag,
+   * or while a GSI added by UpdateTable is backfilled): what a test calls before it reads a GSI
+   * instead of sleeping. False if that took longer than {@code timeout}.
+   */
+  public boolean awaitIndexes(Duration timeout) throws InterruptedException {
+    return ((IndexPropagation) database).awaitIndexes(timeout);
+  }
+
+  /**
+   * Deletes now every item whose Time to Live has passed, as the background sweep would later;
+   * returns how many.
+   */
+  public long sweepExpiredItems() {
+    return ((ExpiredItemSweep) database).sweepExpiredItems();
   }
 
   /** Stops the server, closes the store and removes a RocksDB store's directory. */

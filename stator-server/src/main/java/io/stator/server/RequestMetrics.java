@@ -19,7 +19,7 @@ import io.stator.api.ListTablesRequest;
 import io.stator.api.ListTablesResponse;
 import io.stator.api.TableDescription;
 import io.stator.capacity.CapacityTotals;
-import io.stator.index.PropagationBacklog;
+import io.stator.index.IndexPropagation;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -117,11 +117,11 @@ final class RequestMetrics {
         .callback(callback -> described.forEach(t -> indexes(t).forEach(g -> callback.call(
             Boolean.TRUE.equals(g.backfilling()) ? 1 : 0, t.tableName(), g.indexName()))))
         .register(registry);
-    if (database instanceof PropagationBacklog backlog) {
+    if (database instanceof IndexPropagation backlog) {
       GaugeWithCallback.builder()
           .name("stator_gsi_propagation_backlog")
           .help("Changes of a table its global secondary indexes have yet to apply (counted up to "
-              + PropagationBacklog.COUNTED_UP_TO + ")")
+              + IndexPropagation.COUNTED_UP_TO + ")")
           .labelNames("table")
           .callback(callback -> described.stream().filter(t -> !indexes(t).isEmpty())
               .forEach(t -> {
