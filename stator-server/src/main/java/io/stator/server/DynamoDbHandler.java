@@ -338,19 +338,23 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
   private void dispatch(FullHttpRequest request, String operation, ByteBuf content, ByteBuf out)
       throws IOException {
     boolean authenticated = authenticated(request);
-    if (operation == null || !authenticated) {
+    String unserved = operation == null ? DynamoDbOperations.unservedName(target(request)) : null;
+    if ((operation == null && unserved == null) || !authenticated) {
       WireProtocol.checkWellFormed(new ByteBufInputStream(content.duplicate()));
-      if (operation == null) {
-        // DynamoDB names no operation in this error; only one of its own that Stator lacks
-        // gets a message.
-        throw new DynamoDbException(
-            ErrorType.UnknownOperationException,
-            DynamoDbOperations.unservedMessage(target(request)));
+      if (operation == null && unserved == null) {
+        // A name DynamoDB does not know: its answer names no operation and has no message.
+        throw new DynamoDbException(ErrorType.UnknownOperationException, null);
       }
       throw new DynamoDbException(
           ErrorType.MissingAuthenticationTokenException, "Request is missing Authentication Token");
     }
     RequestCheck access = accessOf(verifySignature(request));
+    if (unserved != null) {
+      // One of DynamoDB's operations that only an AWS account has (global tables, Kinesis):
+      // what Stator offers instead, once the request is known to be well formed and signed.
+      WireProtocol.checkWellFormed(new ByteBufInputStream(content.duplicate()));
+      throw DynamoDbException.validation(DynamoDbOperations.instead(unserved));
+    }
     if (!content.isReadable()) {
       throw DynamoDbException.serialization(null);
     }

@@ -20,9 +20,18 @@ class DynamoDbOperationsTest {
   }
 
   @Test
-  void anUnservedOperationSaysSo() {
-    assertThat(DynamoDbOperations.unservedMessage("DynamoDB_20120810.CreateGlobalTable"))
-        .isEqualTo("Stator does not support the DynamoDB operation CreateGlobalTable yet");
-    assertThat(DynamoDbOperations.unservedMessage("DynamoDB_20120810.TagResourceX")).isNull();
+  void anOperationOnlyAnAwsAccountHasSaysWhatToUseInstead() {
+    assertThat(DynamoDbOperations.unservedName("DynamoDB_20120810.CreateGlobalTable"))
+        .isEqualTo("CreateGlobalTable");
+    assertThat(DynamoDbOperations.unservedName("DynamoDB_20120810.TagResourceX")).isNull();
+    assertThat(DynamoDbOperations.unservedName("DynamoDBStreams_20120810.CreateGlobalTable"))
+        .isNull();
+    assertThat(DynamoDbOperations.instead("CreateGlobalTable"))
+        .startsWith("CreateGlobalTable is not available in Stator")
+        .contains("global tables replicate a table to other AWS Regions")
+        .contains("DynamoDB stream");
+    assertThat(DynamoDbOperations.instead("EnableKinesisStreamingDestination"))
+        .contains("no Amazon Kinesis Data Streams")
+        .contains("DynamoDB Streams API");
   }
 }

@@ -106,20 +106,31 @@ class ProtocolTest extends EndToEndTest {
   }
 
   @Test
-  void aDynamoDbOperationStatorLacksSaysSoInsteadOfAnEmptyMessage() throws Exception {
-    // The AWS CLI would otherwise print "An error occurred (UnknownOperationException) when
-    // calling the CreateGlobalTable operation: " and nothing after it.
+  void anOperationOnlyAnAwsAccountHasIsAValidationErrorThatSaysWhatToUseInstead()
+      throws Exception {
+    // Not UnknownOperationException: the AWS CLI would print "An error occurred
+    // (UnknownOperationException) when calling the CreateGlobalTable operation" and no reason.
     HttpResponse<String> response =
         post(SIGNATURE, "DynamoDB_20120810.CreateGlobalTable",
             "{\"GlobalTableName\":\"gt\","
                 + "\"ReplicationGroup\":[{\"RegionName\":\"us-west-2\"}]}");
     assertThat(response.statusCode()).isEqualTo(400);
     assertThat(response.body())
-        .contains("#UnknownOperationException\"")
-        .contains("\"message\":\"Stator does not support the DynamoDB operation"
-            + " CreateGlobalTable yet\"");
+        .contains("#ValidationException\"")
+        .contains("CreateGlobalTable is not available in Stator")
+        .contains("StreamSpecification");
+    response = post(SIGNATURE, "DynamoDB_20120810.EnableKinesisStreamingDestination",
+        "{\"TableName\":\"Orders\",\"StreamArn\":\"arn:aws:kinesis:us-east-1:000000000000:"
+            + "stream/s\"}");
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(response.body()).contains("#ValidationException\"")
+        .contains("no Amazon Kinesis Data Streams");
+    // Unsigned, it is refused for that first, as any operation is.
+    assertThat(post(null, "DynamoDB_20120810.ListGlobalTables", "{}").body())
+        .contains("#MissingAuthenticationTokenException\"");
     // A name DynamoDB does not know keeps DynamoDB's bare answer.
     assertThat(post(SIGNATURE, "DynamoDB_20120810.MakeCoffee", "{}").body())
+        .contains("#UnknownOperationException\"")
         .doesNotContain("message");
   }
 
