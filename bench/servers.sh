@@ -19,6 +19,11 @@
 # (linearizability histories, transfers, puts read back), while
 #   - a Cassandra node is killed with SIGKILL for a minute and started again
 #     (`./stator cassandra start --node i`): nothing acknowledged may be lost;
+#   - the Stator server holding the Time to Live sweep's lease is killed with SIGKILL: clients
+#     fail over, and another server sweeps expired items (how many seconds after the kill);
+#   - that server is stopped with SIGSTOP past its lease's term, then continued: each expired
+#     item deleted once, one REMOVE record each, no stream record twice;
+#   - GetItem and PutItem throughput through 1, 2 and 3 of the servers;
 # printing the same figures. Stops the nodes at the end unless --keep. Not part of the build's
 # tests; keeps its output in bench/out/servers-*/.
 set -euo pipefail
@@ -45,7 +50,7 @@ while [[ $# -gt 0 ]]; do
     --storage-port) storage_port="$2"; shift ;;
     --faults) faults=true ;;
     --keep) keep=true ;;
-    -h|--help) sed -n '2,23p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h|--help) sed -n '2,28p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "unknown option: $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -86,7 +91,7 @@ status=0
 for check in ${checks//,/ }; do
   report="stator-server/target/surefire-reports/io.stator.server.e2e.$check-output.txt"
   [[ -f "$report" ]] || continue
-  grep -E '^(servers|linearizability|unchecked|transfers|streams|not linearizable|lost|node fault):' \
+  grep -E '^(servers|linearizability|unchecked|transfers|streams|not linearizable|lost|node fault|server fault|pause|throughput|expired item|stream anomaly):' \
     "$report" || true
 done | tee "$out/figures.txt"
 if ((status != 0)); then

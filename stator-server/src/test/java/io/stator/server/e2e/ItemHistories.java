@@ -28,7 +28,8 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
  *
  * <p>The clients must not retry: a write answered with an error other than a failed condition
  * may or may not have happened, which the checker cannot take, so its item's history is left
- * unchecked and counted; a read that failed changed nothing and is only counted.
+ * unchecked and counted; a read that failed, or a request whose connection was refused, changed
+ * nothing and is only counted (as a failed request).
  */
 final class ItemHistories {
   private final String table;
@@ -106,7 +107,7 @@ final class ItemHistories {
       }
       return true;
     } catch (RuntimeException e) {
-      if (dice < 0.4) {
+      if (dice < 0.4 || refused(e)) {
         failedReads.incrementAndGet();
       } else {
         unknown.merge(k, e.getClass().getSimpleName() + ": " + e.getMessage(),
@@ -116,13 +117,27 @@ final class ItemHistories {
     }
   }
 
+  /**
+   * Whether the request never reached a server: its connection was refused (a server killed or
+   * not yet started), so a write was not applied and its item's history stays checkable.
+   */
+  private static boolean refused(Throwable e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof java.net.ConnectException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** What the check found; {@link #toString} is the line the checks print. */
   record Verdict(int operations, int items, int acknowledgedWrites, int unchecked,
       int failedReads, int anomalies, List<String> explanations) {
     @Override
     public String toString() {
       return String.format("%d operations on %d items; %d acknowledged writes verified; %d"
-              + " histories unchecked (a write of unknown outcome), %d reads failed;"
+              + " histories unchecked (a write of unknown outcome), %d requests failed (reads, or"
+              + " refused connections);"
               + " anomalies: %d", operations, items, acknowledgedWrites, unchecked, failedReads,
           anomalies);
     }
