@@ -42,7 +42,7 @@ public final class ImportReader {
 
   /**
    * @param inputFormat DYNAMODB_JSON or CSV
-   * @param compression GZIP, or NONE (or null) for none
+   * @param compression GZIP, ZSTD, or NONE (or null) for none
    * @param options the CSV options, or null
    * @param definitions the table's attribute definitions, which type a CSV row's cells
    */
@@ -97,9 +97,10 @@ public final class ImportReader {
     try {
       return switch (compression) {
         case "GZIP" -> new GZIPInputStream(in, 1 << 16);
+        case "ZSTD" -> ZstdInput.open(in);
         default -> in;
       };
-    } catch (IOException notCompressed) {
+    } catch (IOException | RuntimeException notCompressed) {
       in.close();
       throw notCompressed;
     }

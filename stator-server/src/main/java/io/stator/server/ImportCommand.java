@@ -39,7 +39,8 @@ import picocli.CommandLine.Spec;
  * <p>{@code --from} is a file, or a directory whose files are all read (an export's directory
  * among them: its manifests are left out). Each file is read as ImportTable reads it ({@link
  * ImportReader}): its format is {@code --format}, else CSV for a name with {@code .csv}, else
- * DYNAMODB_JSON; its compression {@code --compression}, else GZIP for a name ending {@code .gz}.
+ * DYNAMODB_JSON; its compression {@code --compression}, else GZIP for a name ending {@code .gz},
+ * ZSTD for {@code .zst}.
  * The table must exist, unless {@code --key} names its keys: then it is made (on-demand) when
  * missing, and an existing table must have those keys.
  *
@@ -54,8 +55,8 @@ import picocli.CommandLine.Spec;
     name = "import",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
-    description = "Import DYNAMODB_JSON or CSV files (gzip'd or not) into a table of a running"
-        + " server, with BatchWriteItem.")
+    description = "Import DYNAMODB_JSON or CSV files (gzip'd, zstd'd or not) into a table of a"
+        + " running server, with BatchWriteItem.")
 final class ImportCommand implements Callable<Integer> {
   private static final int BATCH = 25;
   private static final int ATTEMPTS = 12;
@@ -79,7 +80,7 @@ final class ImportCommand implements Callable<Integer> {
   String format;
 
   @Option(names = "--compression",
-      description = "GZIP or NONE (default: GZIP for names ending .gz).")
+      description = "GZIP, ZSTD or NONE (default: GZIP for names ending .gz, ZSTD for .zst).")
   String compression;
 
   @Option(names = "--csv-delimiter", description = "A CSV file's delimiter (default: ,).")
@@ -150,8 +151,9 @@ final class ImportCommand implements Callable<Integer> {
     if (format != null && !List.of("DYNAMODB_JSON", "CSV").contains(format)) {
       throw new IllegalArgumentException("--format is DYNAMODB_JSON or CSV, not " + format);
     }
-    if (compression != null && !List.of("GZIP", "NONE").contains(compression)) {
-      throw new IllegalArgumentException("--compression is GZIP or NONE, not " + compression);
+    if (compression != null && !List.of("GZIP", "ZSTD", "NONE").contains(compression)) {
+      throw new IllegalArgumentException("--compression is GZIP, ZSTD or NONE, not "
+          + compression);
     }
     if (csvDelimiter != null && csvDelimiter.length() != 1) {
       throw new IllegalArgumentException("--csv-delimiter is one character");
@@ -195,8 +197,9 @@ final class ImportCommand implements Callable<Integer> {
     if (compression != null) {
       return compression;
     }
-    return file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".gz") ? "GZIP"
-        : "NONE";
+    String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+    return name.endsWith(".gz") ? "GZIP"
+        : name.endsWith(".zst") || name.endsWith(".zstd") ? "ZSTD" : "NONE";
   }
 
   /** Reads the files into batches here while the writers write them. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -168,6 +169,46 @@ class ImportTest extends TableFilesTest {
   }
 
   @Test
+  void zstdFilesAreDecompressedAsTheyAreRead() throws IOException {
+    Path bucket = bucket("bucket-zstd");
+    Files.createDirectories(bucket.resolve("ok"));
+    StringBuilder lines = new StringBuilder();
+    Map<String, Map<String, AttributeValue>> model = new TreeMap<>();
+    for (int i = 0; i < 300; i++) {
+      lines.append("{\"Item\":{\"pk\":{\"S\":\"z").append(i % 4)
+          .append("\"},\"sk\":{\"N\":\"").append(i).append("\"},\"g\":{\"S\":\"g")
+          .append(i % 3).append("\"}}}\n");
+      model.put("z" + i % 4 + "/" + i, Map.of("pk", s("z" + i % 4), "sk", n("" + i),
+          "g", s("g" + i % 3)));
+    }
+    try (OutputStream out = new com.github.luben.zstd.ZstdOutputStream(
+        Files.newOutputStream(bucket.resolve("ok/items.json.zst")))) {
+      out.write(lines.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    String target = uniqueTableName("import-zstd");
+    ImportTableDescription done = awaitImport(startImport(r -> r
+        .s3BucketSource(b -> b.s3Bucket("bucket-zstd").s3KeyPrefix("ok/"))
+        .inputFormat(InputFormat.DYNAMODB_JSON).inputCompressionType(InputCompressionType.ZSTD)
+        .tableCreationParameters(sameShape(target))).importArn());
+    assertThat(done.importStatus()).isEqualTo(ImportStatus.COMPLETED);
+    assertThat(done.inputCompressionType()).isEqualTo(InputCompressionType.ZSTD);
+    assertThat(done.importedItemCount()).isEqualTo(300);
+    awaitActive(target);
+    assertThat(items(target)).isEqualTo(model);
+
+    // A file that is no Zstandard: the import fails, saying why.
+    write(bucket.resolve("bad/plain.json"), lines.toString(), false);
+    String other = uniqueTableName("import-zstd-bad");
+    ImportTableDescription failed = awaitImport(startImport(r -> r
+        .s3BucketSource(b -> b.s3Bucket("bucket-zstd").s3KeyPrefix("bad/"))
+        .inputFormat(InputFormat.DYNAMODB_JSON).inputCompressionType(InputCompressionType.ZSTD)
+        .tableCreationParameters(sameShape(other))).importArn());
+    assertThat(failed.importStatus()).isEqualTo(ImportStatus.FAILED);
+    assertThat(failed.failureCode()).isEqualTo("S3ReadFailed");
+    assertThat(failed.importedItemCount()).isZero();
+  }
+
+  @Test
   void malformedJsonLinesAreCountedAndSkipped() throws IOException {
     write(bucket("bucket-json").resolve("in/items.json"), String.join("\n",
         "{\"Item\":{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"},\"v\":{\"SS\":[\"x\",\"y\"]}}}",
@@ -229,9 +270,8 @@ class ImportTest extends TableFilesTest {
         () -> dynamo.importTable(r -> r.s3BucketSource(b -> b.s3Bucket("bucket-bad")
             .s3KeyPrefix("y")).inputFormat(InputFormat.DYNAMODB_JSON)
             .tableCreationParameters(sameShape(target))));
-    assertValidationContaining("ZSTD", () -> dynamo.importTable(r -> r
-        .s3BucketSource(b -> b.s3Bucket("bucket-bad")).inputFormat(InputFormat.DYNAMODB_JSON)
-        .inputCompressionType(InputCompressionType.ZSTD)
+    assertValidationContaining("ION", () -> dynamo.importTable(r -> r
+        .s3BucketSource(b -> b.s3Bucket("bucket-bad")).inputFormat(InputFormat.ION)
         .tableCreationParameters(sameShape(target))));
     assertValidationContaining("InputFormatOptions.Csv", () -> dynamo.importTable(r -> r
         .s3BucketSource(b -> b.s3Bucket("bucket-bad")).inputFormat(InputFormat.DYNAMODB_JSON)

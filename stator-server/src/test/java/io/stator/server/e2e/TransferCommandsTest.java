@@ -137,6 +137,24 @@ class TransferCommandsTest extends TableFilesTest {
   }
 
   @Test
+  void aZstdFileIsDecompressedByItsName() throws IOException {
+    String table = recoveredTable("cli-zstd");
+    Path zst = dir.resolve("items.json.zst");
+    try (var out = new com.github.luben.zstd.ZstdOutputStream(
+        java.nio.file.Files.newOutputStream(zst))) {
+      out.write(("{\"Item\":{\"pk\":{\"S\":\"z\"},\"sk\":{\"N\":\"1\"}}}\n"
+          + "{\"Item\":{\"pk\":{\"S\":\"z\"},\"sk\":{\"N\":\"2\"}}}\n")
+          .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    assertThat(stator.run("import", "--from", zst.toString(), "--table", table,
+        "--endpoint", url(), "--progress", "none")).as(stator.err()).isZero();
+    assertThat(items(table)).containsOnlyKeys("z/1", "z/2");
+    assertThat(stator.run("import", "--from", zst.toString(), "--table", table,
+        "--compression", "GZIP", "--endpoint", url(), "--progress", "none")).isEqualTo(1);
+    assertThat(stator.err()).contains("Not in GZIP format");
+  }
+
+  @Test
   void aBatchRefusedWholeIsWrittenItemByItem() throws IOException {
     String table = recoveredTable("cli-dup");
     Path json = dir.resolve("items.json");
