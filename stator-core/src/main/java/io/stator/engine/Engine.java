@@ -304,8 +304,6 @@ public final class Engine
     orphans.look();
     Leases leases = new Leases(storage, options.clock());
     StoredRequestTokens storedTokens = new StoredRequestTokens(storage, options.clock());
-    this.housekeeping = new Housekeeping(
-        List.of(() -> orphans.look(), () -> storedTokens.forgetExpired()), leases);
     // Streams follow the capacity model's partitions (one shard per partition); the model is
     // made below, and only asked once requests arrive.
     this.streams =
@@ -354,11 +352,15 @@ public final class Engine
             storage, catalog, clock, options.timeToLiveSweepInterval(),
             items::deleteExpired, leases);
     sweeper.startIfNeeded();
+    this.housekeeping = new Housekeeping(
+        List.of(() -> orphans.look(), () -> storedTokens.forgetExpired()),
+        List.of(sweeper::startIfNeeded), leases);
   }
 
   /**
-   * Runs the housekeeping chores now if this engine holds their lease (tests; otherwise they run
-   * every minute); false when another engine holds it.
+   * Runs the housekeeping chores now: this engine's own, then the leased ones if this engine
+   * holds their lease (tests; otherwise they run every minute); false when another engine holds
+   * it.
    */
   boolean housekeepNow() {
     return housekeeping.runNow();
@@ -371,6 +373,11 @@ public final class Engine
    */
   long backgroundSweepNow() {
     return sweeper.backgroundRoundIfHeld();
+  }
+
+  /** Whether this engine's Time to Live sweeper runs its background rounds (tests). */
+  boolean sweeperRunning() {
+    return sweeper.running();
   }
 
   /**

@@ -18,6 +18,10 @@ import java.util.concurrent.TimeUnit;
  * chores ({@link Leases}; a term of three intervals, renewed at each run), so they are done once,
  * not once per server; another takes them over when the holder stops. Two engines doing them at
  * once would still be right, only wasteful.
+ *
+ * <p>A few chores are every engine's own, run at each tick before the lease is asked for: they
+ * look at what another engine changed in the shared storage (a table that gained a Time to Live,
+ * so this engine starts the sweeper whose lease it may have to take over).
  */
 final class Housekeeping implements AutoCloseable {
   static final Duration INTERVAL = Duration.ofMinutes(1);
@@ -25,6 +29,7 @@ final class Housekeeping implements AutoCloseable {
   private static final Duration TERM = INTERVAL.multipliedBy(3);
 
   private final List<Runnable> chores;
+  private final List<Runnable> everyEngine;
   private final Leases leases;
   private final ScheduledExecutorService thread =
       Executors.newSingleThreadScheduledExecutor(r -> {
@@ -33,18 +38,21 @@ final class Housekeeping implements AutoCloseable {
         return t;
       });
 
-  Housekeeping(List<Runnable> chores, Leases leases) {
+  Housekeeping(List<Runnable> chores, List<Runnable> everyEngine, Leases leases) {
     this.chores = List.copyOf(chores);
+    this.everyEngine = List.copyOf(everyEngine);
     this.leases = leases;
     long nanos = INTERVAL.toNanos();
     thread.scheduleWithFixedDelay(this::runQuietly, nanos, nanos, TimeUnit.NANOSECONDS);
   }
 
   /**
-   * Runs every chore now, on the caller's thread, if this engine holds the lease (taking or
-   * renewing it); a chore's failure is thrown. False when another engine holds the lease.
+   * Runs this engine's own chores now, on the caller's thread, then every leased chore if this
+   * engine holds the lease (taking or renewing it); a chore's failure is thrown. False when
+   * another engine holds the lease.
    */
   synchronized boolean runNow() {
+    everyEngine.forEach(Runnable::run);
     if (!leases.hold(LEASE, TERM)) {
       return false;
     }
@@ -55,6 +63,7 @@ final class Housekeeping implements AutoCloseable {
   }
 
   private synchronized void runQuietly() {
+    runEach(everyEngine);
     try {
       if (!leases.hold(LEASE, TERM)) {
         return;
@@ -63,7 +72,11 @@ final class Housekeeping implements AutoCloseable {
       System.err.println("stator: the housekeeping lease could not be read: " + e);
       return;
     }
-    for (Runnable chore : chores) {
+    runEach(chores);
+  }
+
+  private static void runEach(List<Runnable> some) {
+    for (Runnable chore : some) {
       try {
         chore.run();
       } catch (RuntimeException e) {

@@ -136,7 +136,8 @@ public final class TimeToLiveSweeper implements AutoCloseable {
 
   /**
    * Starts the background rounds if they are wanted and some table has TTL enabled; call at
-   * start and after TTL is enabled on a table. Idempotent.
+   * start, after TTL is enabled on a table, and now and then (TTL may have been enabled through
+   * another engine on the same storage, whose lease this one may have to take over). Idempotent.
    */
   public synchronized void startIfNeeded() {
     if (thread != null || closed || interval.isZero() || enabledTables().isEmpty()) {
@@ -151,6 +152,11 @@ public final class TimeToLiveSweeper implements AutoCloseable {
             });
     long nanos = interval.toNanos();
     thread.scheduleWithFixedDelay(this::backgroundRound, nanos, nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** Whether the background rounds run in this engine (each still only with the lease). */
+  public synchronized boolean running() {
+    return thread != null;
   }
 
   /**

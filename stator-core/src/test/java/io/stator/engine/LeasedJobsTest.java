@@ -80,6 +80,30 @@ class LeasedJobsTest {
   }
 
   @Test
+  void anEngineStartedBeforeAnyTableHadTimeToLiveStartsItsSweeperOnceOneHas() {
+    // Rounds every hour: none is due during the test, only whether they run at all is asked.
+    EngineOptions sweeping = options.withTimeToLiveSweepInterval(Duration.ofHours(1));
+    MemoryStorage shared = new MemoryStorage();
+    Engine first = new Engine(shared, sweeping);
+    Engine second = new Engine(shared, sweeping);
+    try {
+      assertThat(second.sweeperRunning()).isFalse();
+      first.createTable(create("Sessions", "id", "S", null, null));
+      first.updateTimeToLive(new UpdateTimeToLiveRequest(
+          "Sessions", new TimeToLiveSpecification(true, "expiresAt")));
+      assertThat(first.sweeperRunning()).isTrue();
+      assertThat(second.sweeperRunning()).isFalse(); // told nothing by the other engine
+      // Its own chores run at each housekeeping tick, whoever holds the housekeeping lease, so
+      // it can take the sweep over when the first engine stops.
+      second.housekeepNow();
+      assertThat(second.sweeperRunning()).isTrue();
+    } finally {
+      first.close();
+      second.close();
+    }
+  }
+
+  @Test
   void anEngineThatClosesGivesItsLeasesUpAtOnce() {
     a.createTable(create("Sessions", "id", "S", null, null));
     a.updateTimeToLive(new UpdateTimeToLiveRequest(
