@@ -80,8 +80,8 @@ class ClusterFaultsCheck {
       clients.add(servers.client(i));
       streams.add(servers.streamsClient(i));
       if (i == 0) {
-        // Before the others start: a server's sweeper starts at its start or at an
-        // UpdateTimeToLive it serves, not when another server enables TTL (docs/cassandra.md).
+        // Before the others start, so that their sweepers run from their start: TTL enabled on
+        // another server reaches a running one only at its next housekeeping tick, a minute.
         createExpiringTable();
       }
     }
