@@ -20,7 +20,7 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * The files of one export, laid out as DynamoDB lays out its objects under {@code
- * <prefix>/AWSDynamoDB/<ExportId>/}: {@code data/<name>.json.gz}, gzip'd lines of one item each
+ * <prefix>/AWSDynamoDB/<ExportId>/}: {@code data/<name>.json.gz} (or {@code .ion.gz}), gzip'd lines of one item each
  * (a new file every {@value #ITEMS_PER_FILE} items, so no file grows without bound), then {@code
  * manifest-files.json} (a line per data file: its item count, MD5 and key) and {@code
  * manifest-summary.json}, written last, so that its presence says the export is whole. Lines are
@@ -35,6 +35,7 @@ final class ExportFiles implements AutoCloseable {
 
   private final Path directory;
   private final String keyPrefix;
+  private final boolean ion;
   private final List<DataFile> written = new ArrayList<>();
   private Writer out;
   private MessageDigest md5;
@@ -46,8 +47,17 @@ final class ExportFiles implements AutoCloseable {
    * @param keyPrefix its key in the bucket, as the manifests name files by
    */
   ExportFiles(Path directory, String keyPrefix) throws IOException {
+    this(directory, keyPrefix, false);
+  }
+
+  /**
+   * @param ion whether the lines are Ion text ({@code data/<name>.ion.gz}, each file opening
+   *     with Ion's version marker) rather than DYNAMODB_JSON
+   */
+  ExportFiles(Path directory, String keyPrefix, boolean ion) throws IOException {
     this.directory = directory;
     this.keyPrefix = keyPrefix;
+    this.ion = ion;
     Files.createDirectories(directory.resolve("data"));
   }
 
@@ -66,7 +76,7 @@ final class ExportFiles implements AutoCloseable {
   private void open() throws IOException {
     byte[] name = new byte[12];
     RANDOM.nextBytes(name);
-    String file = HexFormat.of().formatHex(name) + ".json.gz";
+    String file = HexFormat.of().formatHex(name) + (ion ? ".ion.gz" : ".json.gz");
     currentKey = keyPrefix + "/data/" + file;
     try {
       md5 = MessageDigest.getInstance("MD5");
@@ -77,6 +87,9 @@ final class ExportFiles implements AutoCloseable {
         Files.newOutputStream(directory.resolve("data").resolve(file)), md5);
     out = new BufferedWriter(new OutputStreamWriter(new GZIPOutputStream(file0, 1 << 16),
         StandardCharsets.UTF_8), 1 << 16);
+    if (ion) {
+      out.write(IonText.VERSION_MARKER + " ");
+    }
     inCurrent = 0;
   }
 

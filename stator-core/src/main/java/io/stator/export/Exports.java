@@ -106,10 +106,6 @@ public final class Exports implements AutoCloseable {
     c.oneOf("exportType", r.exportType(), "FULL_EXPORT", "INCREMENTAL_EXPORT");
     c.oneOf("s3SseAlgorithm", r.s3SseAlgorithm(), "AES256", "KMS");
     c.check();
-    if ("ION".equals(r.exportFormat())) {
-      throw DynamoDbException.validation("Stator exports DYNAMODB_JSON only for now; ExportFormat"
-          + " ION is not supported yet.");
-    }
     boolean incremental = "INCREMENTAL_EXPORT".equals(r.exportType());
     IncrementalExportSpecification spec = r.incrementalExportSpecification();
     if (incremental) {
@@ -166,7 +162,8 @@ public final class Exports implements AutoCloseable {
         now, null, keyPrefix + "/manifest-summary.json", tableArn, table.tableId(), exportTime,
         r.clientToken(), r.s3Bucket(), r.s3BucketOwner(), r.s3Prefix(),
         r.s3SseAlgorithm() == null ? "AES256" : r.s3SseAlgorithm(), r.s3SseKmsKeyId(), null,
-        null, "DYNAMODB_JSON", 0L, 0L, incremental ? "INCREMENTAL_EXPORT" : "FULL_EXPORT",
+        null, "ION".equals(r.exportFormat()) ? "ION" : "DYNAMODB_JSON", 0L, 0L,
+        incremental ? "INCREMENTAL_EXPORT" : "FULL_EXPORT",
         incremental ? spec : null);
     record(started, fingerprint);
     exporters.execute(() -> run(started, table, at.resolve("AWSDynamoDB").resolve(id),
@@ -219,11 +216,11 @@ public final class Exports implements AutoCloseable {
 
   private void run(ExportDescription d, TableDefinition table, Path dir, String keyPrefix) {
     Counts counts = new Counts();
-    try (ExportFiles files = new ExportFiles(dir, keyPrefix)) {
+    try (ExportFiles files = new ExportFiles(dir, keyPrefix, d.exportFormat().equals("ION"))) {
       if (d.incrementalExportSpecification() == null) {
         writeTable(d, table, files, counts);
       } else {
-        writeChanges(d.incrementalExportSpecification(), table, files, counts);
+        writeChanges(d, table, files, counts);
       }
       if (Thread.currentThread().isInterrupted()) {
         return; // the engine closes: the next start records the export FAILED
@@ -249,7 +246,7 @@ public final class Exports implements AutoCloseable {
         ScanPage page = storage.scanPage(copy.space(), null, null, after, PAGE);
         for (StoredRecord record : page.records()) {
           Map<String, AttributeValue> item = ItemCodec.decode(record.value());
-          files.write(DynamoDbJson.line(item));
+          files.write(ion(d) ? IonText.line(item) : DynamoDbJson.line(item));
           counts.items++;
           counts.bytes += ItemSize.of(item);
         }
@@ -266,9 +263,11 @@ public final class Exports implements AutoCloseable {
    * history, with its keys, its image at the end (absent when deleted) and, for
    * NEW_AND_OLD_IMAGES, at the start (absent when made in the period).
    */
-  private void writeChanges(IncrementalExportSpecification spec, TableDefinition table,
-      ExportFiles files, Counts counts) throws IOException {
+  private void writeChanges(ExportDescription d, TableDefinition table, ExportFiles files,
+      Counts counts) throws IOException {
+    IncrementalExportSpecification spec = d.incrementalExportSpecification();
     boolean old = spec.exportViewType().equals(NEW_AND_OLD_IMAGES);
+    boolean ion = ion(d);
     try {
       ChangeHistory.changesBetween(storage, table, spec.exportFromTime(), spec.exportToTime(),
           change -> {
@@ -280,8 +279,10 @@ public final class Exports implements AutoCloseable {
               keys.put(table.rangeKey().name(), image.get(table.rangeKey().name()));
             }
             try {
-              files.write(DynamoDbJson.changeLine(change.lastChangeMillis() * 1000, keys,
-                  change.newImage(), old ? change.oldImage() : null));
+              long micros = change.lastChangeMillis() * 1000;
+              Map<String, AttributeValue> before = old ? change.oldImage() : null;
+              files.write(ion ? IonText.changeLine(micros, keys, change.newImage(), before)
+                  : DynamoDbJson.changeLine(micros, keys, change.newImage(), before));
             } catch (IOException e) {
               throw new UncheckedIOException(e);
             }
@@ -292,6 +293,10 @@ public final class Exports implements AutoCloseable {
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
+  }
+
+  private static boolean ion(ExportDescription d) {
+    return d.exportFormat().equals("ION");
   }
 
   private ExportDescription failed(ExportDescription d, String code, String message) {

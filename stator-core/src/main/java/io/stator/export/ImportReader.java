@@ -15,7 +15,8 @@ import java.util.zip.GZIPInputStream;
 /**
  * Reads the items of one import file as ImportTable reads them: decompressed as it is read
  * ({@code InputCompressionType}), a line at a time in its {@code InputFormat} ({@code
- * DYNAMODB_JSON} item lines, or {@code CSV} rows under a header line or {@code HeaderList}), each
+ * DYNAMODB_JSON} or {@code ION} item lines, or {@code CSV} rows under a header line or {@code
+ * HeaderList}), each
  * line handed on as an item or as an error of that line; blank lines are skipped. Nothing of a
  * file is held in memory beyond its line.
  *
@@ -36,12 +37,13 @@ public final class ImportReader {
   }
 
   private final boolean csv;
+  private final boolean ion;
   private final String compression;
   private final List<String> givenHeader;
   private final CsvRows rows;
 
   /**
-   * @param inputFormat DYNAMODB_JSON or CSV
+   * @param inputFormat DYNAMODB_JSON, ION (an item a line, as DynamoDB's ION exports) or CSV
    * @param compression GZIP, ZSTD, or NONE (or null) for none
    * @param options the CSV options, or null
    * @param definitions the table's attribute definitions, which type a CSV row's cells
@@ -49,6 +51,7 @@ public final class ImportReader {
   public ImportReader(String inputFormat, String compression, InputFormatOptions options,
       List<AttributeDefinition> definitions) {
     this.csv = "CSV".equals(inputFormat);
+    this.ion = "ION".equals(inputFormat);
     this.compression = compression == null ? "NONE" : compression;
     this.givenHeader = options == null ? null : options.csvHeaderList();
     this.rows = csv ? new CsvRows(options == null ? null : options.csvDelimiter(), definitions)
@@ -78,7 +81,8 @@ public final class ImportReader {
         }
         Map<String, AttributeValue> item;
         try {
-          item = csv ? rows.item(header, line) : DynamoDbJson.item(line);
+          item = csv ? rows.item(header, line)
+              : ion ? IonText.item(line) : DynamoDbJson.item(line);
         } catch (RuntimeException bad) {
           lines.error(number, bad);
           continue;

@@ -97,10 +97,6 @@ public final class Imports implements AutoCloseable {
       c.notNull("s3BucketSource.s3Bucket", r.s3BucketSource().s3Bucket());
     }
     c.check();
-    if (r.inputFormat().equals("ION")) {
-      throw DynamoDbException.validation("Stator imports DYNAMODB_JSON and CSV for now;"
-          + " InputFormat ION is not supported yet.");
-    }
     if ("ZSTD".equals(r.inputCompressionType())) {
       ZstdInput.check();
     }

@@ -38,8 +38,8 @@ import picocli.CommandLine.Spec;
  *
  * <p>{@code --from} is a file, or a directory whose files are all read (an export's directory
  * among them: its manifests are left out). Each file is read as ImportTable reads it ({@link
- * ImportReader}): its format is {@code --format}, else CSV for a name with {@code .csv}, else
- * DYNAMODB_JSON; its compression {@code --compression}, else GZIP for a name ending {@code .gz},
+ * ImportReader}): its format is {@code --format}, else CSV for a name with {@code .csv}, ION for
+ * one with {@code .ion}, else DYNAMODB_JSON; its compression {@code --compression}, else GZIP for a name ending {@code .gz},
  * ZSTD for {@code .zst}.
  * The table must exist, unless {@code --key} names its keys: then it is made (on-demand) when
  * missing, and an existing table must have those keys.
@@ -55,7 +55,7 @@ import picocli.CommandLine.Spec;
     name = "import",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
-    description = "Import DYNAMODB_JSON or CSV files (gzip'd, zstd'd or not) into a table of a"
+    description = "Import DYNAMODB_JSON, ION or CSV files (gzip'd, zstd'd or not) into a table of a"
         + " running server, with BatchWriteItem.")
 final class ImportCommand implements Callable<Integer> {
   private static final int BATCH = 25;
@@ -76,7 +76,8 @@ final class ImportCommand implements Callable<Integer> {
           + " the table is made when missing, and must have these keys when it exists.")
   List<String> key;
 
-  @Option(names = "--format", description = "DYNAMODB_JSON or CSV (default: by file name).")
+  @Option(names = "--format",
+      description = "DYNAMODB_JSON, ION or CSV (default: by file name: .csv, .ion, else JSON).")
   String format;
 
   @Option(names = "--compression",
@@ -148,8 +149,8 @@ final class ImportCommand implements Callable<Integer> {
   }
 
   private void check() {
-    if (format != null && !List.of("DYNAMODB_JSON", "CSV").contains(format)) {
-      throw new IllegalArgumentException("--format is DYNAMODB_JSON or CSV, not " + format);
+    if (format != null && !List.of("DYNAMODB_JSON", "ION", "CSV").contains(format)) {
+      throw new IllegalArgumentException("--format is DYNAMODB_JSON, ION or CSV, not " + format);
     }
     if (compression != null && !List.of("GZIP", "ZSTD", "NONE").contains(compression)) {
       throw new IllegalArgumentException("--compression is GZIP, ZSTD or NONE, not "
@@ -189,8 +190,8 @@ final class ImportCommand implements Callable<Integer> {
     if (format != null) {
       return format;
     }
-    return file.getFileName().toString().toLowerCase(Locale.ROOT).contains(".csv") ? "CSV"
-        : "DYNAMODB_JSON";
+    String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+    return name.contains(".csv") ? "CSV" : name.contains(".ion") ? "ION" : "DYNAMODB_JSON";
   }
 
   private String compressionOf(Path file) {

@@ -256,8 +256,6 @@ class ExportTest extends TableFilesTest {
     assertValidationContaining("ExportFromTime", () -> dynamo.exportTableToPointInTime(
         r -> r.tableArn(recovered).s3Bucket("bucket-errors")
             .exportType(ExportType.INCREMENTAL_EXPORT)));
-    assertValidationContaining("ION", () -> dynamo.exportTableToPointInTime(
-        r -> r.tableArn(recovered).s3Bucket("bucket-errors").exportFormat(ExportFormat.ION)));
     Instant now = Instant.now();
     assertValidationContaining("must be before", () -> dynamo.exportTableToPointInTime(
         r -> r.tableArn(recovered).s3Bucket("bucket-errors")

@@ -149,6 +149,12 @@ class TransferCommandsTest extends TableFilesTest {
     assertThat(stator.run("import", "--from", zst.toString(), "--table", table,
         "--endpoint", url(), "--progress", "none")).as(stator.err()).isZero();
     assertThat(items(table)).containsOnlyKeys("z/1", "z/2");
+    Path ion = dir.resolve("more.ion");
+    write(ion, "$ion_1_0 {Item:{pk:\"z\",sk:3.,v:$dynamodb_NS::[1.,2d1]}}\n",
+        false);
+    assertThat(stator.run("import", "--from", ion.toString(), "--table", table,
+        "--endpoint", url(), "--progress", "none")).as(stator.err()).isZero();
+    assertThat(items(table).get("z/3").get("v").ns()).containsExactlyInAnyOrder("1", "20");
     assertThat(stator.run("import", "--from", zst.toString(), "--table", table,
         "--compression", "GZIP", "--endpoint", url(), "--progress", "none")).isEqualTo(1);
     assertThat(stator.err()).contains("Not in GZIP format");
@@ -196,7 +202,7 @@ class TransferCommandsTest extends TableFilesTest {
     assertThat(stator.err()).contains("no such file or directory");
     assertThat(stator.run("import", "--from", json.toString(), "--table", table,
         "--format", "XML", "--endpoint", url())).isEqualTo(1);
-    assertThat(stator.err()).contains("--format is DYNAMODB_JSON or CSV");
+    assertThat(stator.err()).contains("--format is DYNAMODB_JSON, ION or CSV");
     assertThat(stator.run("export", "--table", missing, "--to", dir.toString(),
         "--endpoint", url())).isEqualTo(1);
     assertThat(stator.err()).contains("ResourceNotFoundException");
