@@ -129,41 +129,46 @@ final class TransactWriteValidation {
   }
 
   private static void memberConstraints(Constraints c, String path, TransactWriteItem item) {
-    String[] rvoccf = {"ALL_OLD", "NONE"};
     if (item.conditionCheck() != null) {
       ConditionCheck a = item.conditionCheck();
       String p = path + ".conditionCheck";
       c.notNull(p + ".key", a.key());
-      c.notNull(p + ".tableName", a.tableName()).name(p + ".tableName", a.tableName());
+      tableName(c, p, a.tableName());
       c.notNull(p + ".conditionExpression", a.conditionExpression());
-      c.oneOf(p + ".returnValuesOnConditionCheckFailure",
-          a.returnValuesOnConditionCheckFailure(), rvoccf);
+      returnValues(c, p, a.returnValuesOnConditionCheckFailure());
     }
     if (item.put() != null) {
       Put a = item.put();
       String p = path + ".put";
       c.notNull(p + ".item", a.item());
-      c.notNull(p + ".tableName", a.tableName()).name(p + ".tableName", a.tableName());
-      c.oneOf(p + ".returnValuesOnConditionCheckFailure",
-          a.returnValuesOnConditionCheckFailure(), rvoccf);
+      tableName(c, p, a.tableName());
+      returnValues(c, p, a.returnValuesOnConditionCheckFailure());
     }
     if (item.delete() != null) {
       Delete a = item.delete();
       String p = path + ".delete";
       c.notNull(p + ".key", a.key());
-      c.notNull(p + ".tableName", a.tableName()).name(p + ".tableName", a.tableName());
-      c.oneOf(p + ".returnValuesOnConditionCheckFailure",
-          a.returnValuesOnConditionCheckFailure(), rvoccf);
+      tableName(c, p, a.tableName());
+      returnValues(c, p, a.returnValuesOnConditionCheckFailure());
     }
     if (item.update() != null) {
       io.stator.api.Update a = item.update();
       String p = path + ".update";
       c.notNull(p + ".key", a.key());
       c.notNull(p + ".updateExpression", a.updateExpression());
-      c.notNull(p + ".tableName", a.tableName()).name(p + ".tableName", a.tableName());
-      c.oneOf(p + ".returnValuesOnConditionCheckFailure",
-          a.returnValuesOnConditionCheckFailure(), rvoccf);
+      tableName(c, p, a.tableName());
+      returnValues(c, p, a.returnValuesOnConditionCheckFailure());
     }
+  }
+
+  /** An action's table: required, and a table name. */
+  private static void tableName(Constraints c, String action, String tableName) {
+    c.notNull(action + ".tableName", tableName).name(action + ".tableName", tableName);
+  }
+
+  /** What an action returns when its check fails: ALL_OLD or NONE. */
+  private static void returnValues(Constraints c, String action, String returnValues) {
+    c.oneOf(action + ".returnValuesOnConditionCheckFailure", returnValues, "ALL_OLD", "NONE");
   }
 
   private TransactAction action(TransactWriteItem item) {

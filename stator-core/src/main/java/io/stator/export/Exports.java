@@ -121,17 +121,10 @@ public final class Exports implements AutoCloseable {
     }
     Path at = directory.resolve(r.s3Bucket(), r.s3Prefix());
     String fingerprint = JobRecords.fingerprint(r);
-    if (r.clientToken() != null) {
-      Optional<Map<String, AttributeValue>> earlier =
-          records.byToken(r.clientToken(), clock.instant());
-      if (earlier.isPresent()) {
-        if (!fingerprint.equals(JobRecords.s(earlier.get(), "fingerprint"))) {
-          throw new DynamoDbException(ErrorType.ExportConflictException, "ClientToken "
-              + r.clientToken() + " was given to another export with other parameters within"
-              + " the last 8 hours: use a new token for a new export.");
-        }
-        return new ExportTableToPointInTimeResponse(decode(earlier.get())); // a retry
-      }
+    Optional<Map<String, AttributeValue>> earlier = records.retried(
+        r.clientToken(), fingerprint, clock.instant(), ErrorType.ExportConflictException, "export");
+    if (earlier.isPresent()) {
+      return new ExportTableToPointInTimeResponse(decode(earlier.get())); // a retry
     }
     String name = ContributorInsightsUpdates.tableNameOf(r.tableArn());
     TableDefinition table = table(name);

@@ -109,17 +109,10 @@ public final class Imports implements AutoCloseable {
     S3BucketSource source = r.s3BucketSource();
     directory.resolve(source.s3Bucket(), source.s3KeyPrefix()); // refuses a path out of it
     String fingerprint = JobRecords.fingerprint(r);
-    if (r.clientToken() != null) {
-      Optional<Map<String, AttributeValue>> earlier =
-          records.byToken(r.clientToken(), clock.instant());
-      if (earlier.isPresent()) {
-        if (!fingerprint.equals(JobRecords.s(earlier.get(), "fingerprint"))) {
-          throw new DynamoDbException(ErrorType.ImportConflictException, "ClientToken "
-              + r.clientToken() + " was given to another import with other parameters within"
-              + " the last 8 hours: use a new token for a new import.");
-        }
-        return new ImportTableResponse(ImportRecords.decode(earlier.get())); // a retry
-      }
+    Optional<Map<String, AttributeValue>> earlier = records.retried(
+        r.clientToken(), fingerprint, clock.instant(), ErrorType.ImportConflictException, "import");
+    if (earlier.isPresent()) {
+      return new ImportTableResponse(ImportRecords.decode(earlier.get())); // a retry
     }
     Path bucket = directory.bucket(source.s3Bucket());
     List<Path> files = ImportFiles.matching(bucket, source.s3KeyPrefix());

@@ -1,5 +1,7 @@
 package io.stator.export;
 
+import io.stator.api.DynamoDbException;
+import io.stator.api.ErrorType;
 import io.stator.capacity.ContributorInsightsUpdates;
 import io.stator.item.ItemCodec;
 import io.stator.storage.Bound;
@@ -136,6 +138,27 @@ final class JobRecords {
       }
     });
     return found.isEmpty() ? Optional.empty() : Optional.of(found.get(found.size() - 1));
+  }
+
+  /**
+   * The record of an earlier request with the client token {@code token} (see {@link #byToken}),
+   * which this request retries; empty for a new request. The same token with other parameters
+   * is the {@code conflict} error, the job named by {@code job} ("export", "import").
+   *
+   * @param fingerprint this request's {@link #fingerprint}
+   */
+  Optional<Map<String, AttributeValue>> retried(String token, String fingerprint, Instant now,
+      ErrorType conflict, String job) {
+    if (token == null) {
+      return Optional.empty();
+    }
+    Optional<Map<String, AttributeValue>> earlier = byToken(token, now);
+    if (earlier.isPresent() && !fingerprint.equals(s(earlier.get(), "fingerprint"))) {
+      throw new DynamoDbException(conflict, "ClientToken " + token + " was given to another "
+          + job + " with other parameters within the last 8 hours: use a new token for a new "
+          + job + ".");
+    }
+    return earlier;
   }
 
   /** What tells two requests with one client token apart: a digest of all their members. */

@@ -15,16 +15,14 @@ import io.stator.api.ListBackupsRequest;
 import io.stator.api.PointInTimeRecoverySpecification;
 import io.stator.api.PutItemRequest;
 import io.stator.api.UpdateContinuousBackupsRequest;
+import io.stator.capacity.ManualClock;
 import io.stator.engine.Engine;
 import io.stator.engine.EngineOptions;
 import io.stator.schema.SpaceNames;
 import io.stator.storage.memory.MemoryStorage;
 import io.stator.value.AttributeValue;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -37,36 +35,10 @@ import org.junit.jupiter.api.Test;
  */
 class SystemBackupsTest {
   private final MemoryStorage storage = new MemoryStorage();
-  private final HandClock clock = new HandClock(Instant.parse("2026-03-01T10:00:00Z"));
+  private final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T10:00:00Z"));
   private Engine db = new Engine(storage, EngineOptions.defaults().withClock(clock));
 
   /** A clock the test moves. */
-  private static final class HandClock extends Clock {
-    private volatile Instant now;
-
-    HandClock(Instant start) {
-      now = start;
-    }
-
-    void advance(Duration d) {
-      now = now.plus(d);
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-  }
 
   @AfterEach
   void close() {
