@@ -55,7 +55,7 @@ final class Data {
         TABLE,
         List.of(new AttributeDefinition("pk", "S"), new AttributeDefinition("sk", "N")),
         List.of(new KeySchemaElement("pk", "HASH"), new KeySchemaElement("sk", "RANGE")),
-        null, null, "PAY_PER_REQUEST", null, null, null, null, null);
+        null, null, "PAY_PER_REQUEST", null, null, null, null, null, null, null, null);
   }
 
   static PutItemRequest put(Map<String, AttributeValue> item) {
@@ -94,7 +94,7 @@ final class Data {
             List.of(new KeySchemaElement("gpk", "HASH"), new KeySchemaElement("gsk", "RANGE")),
             new Projection("ALL", null),
             null)),
-        "PAY_PER_REQUEST", null, null, null, null, null);
+        "PAY_PER_REQUEST", null, null, null, null, null, null, null, null);
   }
 
   /** Creates the table and puts all its items. */

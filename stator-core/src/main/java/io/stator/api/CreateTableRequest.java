@@ -17,43 +17,4 @@ public record CreateTableRequest(
     Boolean deletionProtectionEnabled,
     SSESpecification sseSpecification,
     OnDemandThroughput onDemandThroughput,
-    String resourcePolicy) {
-
-  /** A request without a ResourcePolicy. */
-  public CreateTableRequest(
-      String tableName,
-      List<AttributeDefinition> attributeDefinitions,
-      List<KeySchemaElement> keySchema,
-      List<LocalSecondaryIndex> localSecondaryIndexes,
-      List<GlobalSecondaryIndex> globalSecondaryIndexes,
-      String billingMode,
-      ProvisionedThroughput provisionedThroughput,
-      StreamSpecification streamSpecification,
-      List<Tag> tags,
-      String tableClass,
-      Boolean deletionProtectionEnabled,
-      SSESpecification sseSpecification,
-      OnDemandThroughput onDemandThroughput) {
-    this(tableName, attributeDefinitions, keySchema, localSecondaryIndexes,
-        globalSecondaryIndexes, billingMode, provisionedThroughput, streamSpecification, tags,
-        tableClass, deletionProtectionEnabled, sseSpecification, onDemandThroughput, null);
-  }
-
-  /** A request without SSESpecification, OnDemandThroughput and ResourcePolicy. */
-  public CreateTableRequest(
-      String tableName,
-      List<AttributeDefinition> attributeDefinitions,
-      List<KeySchemaElement> keySchema,
-      List<LocalSecondaryIndex> localSecondaryIndexes,
-      List<GlobalSecondaryIndex> globalSecondaryIndexes,
-      String billingMode,
-      ProvisionedThroughput provisionedThroughput,
-      StreamSpecification streamSpecification,
-      List<Tag> tags,
-      String tableClass,
-      Boolean deletionProtectionEnabled) {
-    this(tableName, attributeDefinitions, keySchema, localSecondaryIndexes,
-        globalSecondaryIndexes, billingMode, provisionedThroughput, streamSpecification, tags,
-        tableClass, deletionProtectionEnabled, null, null, null);
-  }
-}
+    String resourcePolicy) {}

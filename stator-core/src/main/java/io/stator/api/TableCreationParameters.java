@@ -17,6 +17,6 @@ public record TableCreationParameters(
   public CreateTableRequest createTableRequest() {
     return new CreateTableRequest(tableName, attributeDefinitions, keySchema, null,
         globalSecondaryIndexes, billingMode, provisionedThroughput, null, null, null, null,
-        sseSpecification, onDemandThroughput);
+        sseSpecification, onDemandThroughput, null);
   }
 }

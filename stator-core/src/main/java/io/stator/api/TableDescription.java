@@ -27,35 +27,6 @@ public record TableDescription(
     OnDemandThroughput onDemandThroughput,
     RestoreSummary restoreSummary) {
 
-  /** A description of a table that was not restored from a backup. */
-  public TableDescription(
-      List<AttributeDefinition> attributeDefinitions,
-      String tableName,
-      List<KeySchemaElement> keySchema,
-      String tableStatus,
-      Instant creationDateTime,
-      ProvisionedThroughputDescription provisionedThroughput,
-      Long tableSizeBytes,
-      Long itemCount,
-      String tableArn,
-      String tableId,
-      BillingModeSummary billingModeSummary,
-      List<LocalSecondaryIndexDescription> localSecondaryIndexes,
-      List<GlobalSecondaryIndexDescription> globalSecondaryIndexes,
-      StreamSpecification streamSpecification,
-      String latestStreamLabel,
-      String latestStreamArn,
-      Boolean deletionProtectionEnabled,
-      TableClassSummary tableClassSummary,
-      SSEDescription sseDescription,
-      OnDemandThroughput onDemandThroughput) {
-    this(attributeDefinitions, tableName, keySchema, tableStatus, creationDateTime,
-        provisionedThroughput, tableSizeBytes, itemCount, tableArn, tableId, billingModeSummary,
-        localSecondaryIndexes, globalSecondaryIndexes, streamSpecification, latestStreamLabel,
-        latestStreamArn, deletionProtectionEnabled, tableClassSummary, sseDescription,
-        onDemandThroughput, null);
-  }
-
   /** This description with {@code ceilings} as its OnDemandThroughput. */
   public TableDescription withOnDemandThroughput(OnDemandThroughput ceilings) {
     return new TableDescription(attributeDefinitions, tableName, keySchema, tableStatus,
@@ -63,30 +34,5 @@ public record TableDescription(
         billingModeSummary, localSecondaryIndexes, globalSecondaryIndexes, streamSpecification,
         latestStreamLabel, latestStreamArn, deletionProtectionEnabled, tableClassSummary,
         sseDescription, ceilings, restoreSummary);
-  }
-
-  /** A description without a table class summary and server-side encryption description. */
-  public TableDescription(
-      List<AttributeDefinition> attributeDefinitions,
-      String tableName,
-      List<KeySchemaElement> keySchema,
-      String tableStatus,
-      Instant creationDateTime,
-      ProvisionedThroughputDescription provisionedThroughput,
-      Long tableSizeBytes,
-      Long itemCount,
-      String tableArn,
-      String tableId,
-      BillingModeSummary billingModeSummary,
-      List<LocalSecondaryIndexDescription> localSecondaryIndexes,
-      List<GlobalSecondaryIndexDescription> globalSecondaryIndexes,
-      StreamSpecification streamSpecification,
-      String latestStreamLabel,
-      String latestStreamArn,
-      Boolean deletionProtectionEnabled) {
-    this(attributeDefinitions, tableName, keySchema, tableStatus, creationDateTime,
-        provisionedThroughput, tableSizeBytes, itemCount, tableArn, tableId, billingModeSummary,
-        localSecondaryIndexes, globalSecondaryIndexes, streamSpecification, latestStreamLabel,
-        latestStreamArn, deletionProtectionEnabled, null, null, null);
   }
 }

@@ -88,7 +88,7 @@ final class RestoredTableRequest {
 
     return new CreateTableRequest(r.targetTableName(), definitions, source.keySchema(),
         locals.isEmpty() ? null : locals, globals.isEmpty() ? null : globals, billing,
-        throughput, null, null, null, null, sse(r, features.sseDescription()), onDemand);
+        throughput, null, null, null, null, sse(r, features.sseDescription()), onDemand, null);
   }
 
   /** The override's, or the backed-up table's KMS key (DynamoDB's own key needs no asking). */

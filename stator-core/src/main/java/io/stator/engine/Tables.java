@@ -529,6 +529,6 @@ final class Tables {
         d.billingModeSummary(), null, null,
         d.streamSpecification(), d.latestStreamLabel(), d.latestStreamArn(),
         d.deletionProtectionEnabled(), d.tableClassSummary(), d.sseDescription(),
-        d.onDemandThroughput());
+        d.onDemandThroughput(), null);
   }
 }

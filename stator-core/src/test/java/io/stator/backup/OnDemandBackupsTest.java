@@ -82,7 +82,7 @@ class OnDemandBackupsTest {
   private void createTable(String name) {
     db.createTable(new CreateTableRequest(name, List.of(new AttributeDefinition("id", "S")),
         List.of(new KeySchemaElement("id", "HASH")), null, null, "PAY_PER_REQUEST", null, null,
-        null, null, null));
+        null, null, null, null, null, null));
     db.putItem(new PutItemRequest(name, Map.of("id", AttributeValue.s("a")), null, null, null,
         null, null, null, null, null, null));
   }

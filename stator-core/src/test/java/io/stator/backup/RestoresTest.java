@@ -78,7 +78,7 @@ class RestoresTest {
   private String backupOfThreeItems() {
     db.createTable(new CreateTableRequest("Orders", List.of(new AttributeDefinition("id", "S")),
         List.of(new KeySchemaElement("id", "HASH")), null, null, "PAY_PER_REQUEST", null, null,
-        null, null, null));
+        null, null, null, null, null, null));
     for (String id : List.of("a", "b", "c")) {
       db.putItem(new PutItemRequest("Orders", Map.of("id", AttributeValue.s(id)), null, null,
           null, null, null, null, null, null, null));

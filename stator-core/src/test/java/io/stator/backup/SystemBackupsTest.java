@@ -54,7 +54,7 @@ class SystemBackupsTest {
   void aSystemBackupExpiresThirtyFiveDaysAfterItWasMade() {
     db.createTable(new CreateTableRequest("Orders", List.of(new AttributeDefinition("id", "S")),
         List.of(new KeySchemaElement("id", "HASH")), null, null, "PAY_PER_REQUEST", null, null,
-        null, null, null));
+        null, null, null, null, null, null));
     db.updateContinuousBackups(new UpdateContinuousBackupsRequest("Orders",
         new PointInTimeRecoverySpecification(true, null)));
     db.putItem(new PutItemRequest("Orders", Map.of("id", AttributeValue.s("a")), null, null,

@@ -43,7 +43,7 @@ class ConsumedCapacityTest {
         "Tbl",
         List.of(new AttributeDefinition("pk", "S"), new AttributeDefinition("sk", "N")),
         List.of(new KeySchemaElement("pk", "HASH"), new KeySchemaElement("sk", "RANGE")),
-        null, null, "PAY_PER_REQUEST", null, null, null, null, null));
+        null, null, "PAY_PER_REQUEST", null, null, null, null, null, null, null, null));
   }
 
   @AfterEach

@@ -65,7 +65,7 @@ class ContributorInsightsTest {
         sortKey
             ? List.of(new KeySchemaElement("pk", "HASH"), new KeySchemaElement("sk", "RANGE"))
             : List.of(new KeySchemaElement("pk", "HASH")),
-        null, null, "PAY_PER_REQUEST", null, null, null, null, null));
+        null, null, "PAY_PER_REQUEST", null, null, null, null, null, null, null, null));
   }
 
   private UpdateContributorInsightsResponse update(String table, String action, String mode) {
@@ -216,7 +216,7 @@ class ContributorInsightsTest {
             new GlobalSecondaryIndex("ByStatus",
                 List.of(new KeySchemaElement("status", "HASH")),
                 new Projection("KEYS_ONLY", null), null)),
-        "PAY_PER_REQUEST", null, null, null, null, null));
+        "PAY_PER_REQUEST", null, null, null, null, null, null, null, null));
   }
 
   private UpdateContributorInsightsResponse updateIndex(String index, String action) {

@@ -33,7 +33,8 @@ class EnforceModeTest {
     db.createTable(new CreateTableRequest("sensors",
         List.of(new AttributeDefinition("pk", "S")),
         List.of(new KeySchemaElement("pk", "HASH")),
-        null, null, null, new ProvisionedThroughput(10L, 990L), null, null, null, null));
+        null, null, null, new ProvisionedThroughput(10L, 990L),
+        null, null, null, null, null, null, null));
     return db;
   }
 

@@ -50,7 +50,8 @@ class GlobalIndexCapacityTest {
         List.of(new GlobalSecondaryIndex("byDay", List.of(new KeySchemaElement("day", "HASH")),
             new Projection("KEYS_ONLY", null),
             new ProvisionedThroughput(indexRead, indexWrite))),
-        null, new ProvisionedThroughput(10_000L, 10_000L), null, null, null, null));
+        null, new ProvisionedThroughput(10_000L, 10_000L),
+        null, null, null, null, null, null, null));
     return db;
   }
 

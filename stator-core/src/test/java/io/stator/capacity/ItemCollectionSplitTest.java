@@ -38,7 +38,8 @@ class ItemCollectionSplitTest {
         List.of(new LocalSecondaryIndex("byValue",
             List.of(new KeySchemaElement("sensor", "HASH"), new KeySchemaElement("value", "RANGE")),
             new Projection("KEYS_ONLY", null))),
-        null, null, new ProvisionedThroughput(10L, 990L), null, null, null, null));
+        null, null, new ProvisionedThroughput(10L, 990L),
+        null, null, null, null, null, null, null));
     return db;
   }
 

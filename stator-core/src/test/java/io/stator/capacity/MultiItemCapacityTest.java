@@ -77,7 +77,7 @@ class MultiItemCapacityTest {
         List.of(new AttributeDefinition("pk", "S")),
         List.of(new KeySchemaElement("pk", "HASH")),
         null, null, throughput == null ? "PAY_PER_REQUEST" : null, throughput, null, null, null,
-        null));
+        null, null, null, null));
   }
 
   /** An item of exactly {@code size} bytes by DynamoDB's measure. */

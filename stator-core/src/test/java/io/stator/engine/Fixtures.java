@@ -32,7 +32,8 @@ final class Fixtures {
       keys.add(new KeySchemaElement(range, "RANGE"));
     }
     return new CreateTableRequest(
-        name, defs, keys, null, null, "PAY_PER_REQUEST", null, null, null, null, null);
+        name, defs, keys, null, null, "PAY_PER_REQUEST",
+        null, null, null, null, null, null, null, null);
   }
 
   static CreateTableRequest provisioned(String name, long read, long write) {
@@ -40,7 +41,8 @@ final class Fixtures {
         name,
         List.of(new AttributeDefinition("pk", "S")),
         List.of(new KeySchemaElement("pk", "HASH")),
-        null, null, null, new ProvisionedThroughput(read, write), null, null, null, null);
+        null, null, null, new ProvisionedThroughput(read, write),
+        null, null, null, null, null, null, null);
   }
 
   static Map<String, AttributeValue> item(Object... nameValues) {

@@ -50,7 +50,7 @@ class IndexInvariantsTest {
                     List.of(new KeySchemaElement("status", "HASH")),
                     new Projection("INCLUDE", List.of("total")),
                     null)),
-            "PAY_PER_REQUEST", null, null, null, null, null));
+            "PAY_PER_REQUEST", null, null, null, null, null, null, null, null));
     put(db, "Orders", item("customer", "alice", "id", "1", "status", "open", "placed", "2026-01",
         "total", 5, "note", "x"));
     put(db, "Orders", item("customer", "alice", "id", "2", "placed", "2026-02"));

@@ -81,7 +81,7 @@ class IndexesTest {
             new GlobalSecondaryIndex(
                 "PendingIndex", List.of(hash("pendingAt")), new Projection("KEYS_ONLY", null),
                 null)),
-        "PAY_PER_REQUEST", null, null, null, null, null);
+        "PAY_PER_REQUEST", null, null, null, null, null, null, null, null);
   }
 
   static Map<String, AttributeValue> order(
@@ -363,7 +363,7 @@ class IndexesTest {
     expect(() -> db.createTable(new CreateTableRequest("NoRange",
             List.of(def("a", "S"), def("b", "S")), List.of(hash("a")),
             List.of(lsi("Lxx", "a", "b")), null, "PAY_PER_REQUEST", null, null, null, null,
-            null)),
+            null, null, null, null)),
         ErrorType.ValidationException,
         "One or more parameter values were invalid: Table KeySchema does not have a range key,"
             + " which is required when specifying a LocalSecondaryIndex");
@@ -685,7 +685,7 @@ class IndexesTest {
             def("s", "N")), List.of(hash("pk")), null,
         List.of(new GlobalSecondaryIndex("ByG", List.of(hash("g"), range("s")),
             new Projection("INCLUDE", List.of("v")), null)),
-        "PAY_PER_REQUEST", null, null, null, null, null));
+        "PAY_PER_REQUEST", null, null, null, null, null, null, null, null));
     AtomicBoolean stop = new AtomicBoolean();
     AtomicInteger written = new AtomicInteger();
     AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -838,7 +838,7 @@ class IndexesTest {
   static CreateTableRequest withIndexes(
       CreateTableRequest r, List<LocalSecondaryIndex> lsis, List<GlobalSecondaryIndex> gsis) {
     return new CreateTableRequest(r.tableName(), r.attributeDefinitions(), r.keySchema(), lsis,
-        gsis, r.billingMode(), r.provisionedThroughput(), null, null, null, null);
+        gsis, r.billingMode(), r.provisionedThroughput(), null, null, null, null, null, null, null);
   }
 
   static LocalSecondaryIndex lsi(String name, String hash, String range) {

@@ -63,7 +63,7 @@ class MultiAttributeIndexTest {
             "BySale",
             List.of(hash("tenant"), hash("area"), range("year"), range("month"), range("sku")),
             new Projection("INCLUDE", List.of("qty")), null)),
-        "PAY_PER_REQUEST", null, null, null, null, null);
+        "PAY_PER_REQUEST", null, null, null, null, null, null, null, null);
   }
 
   static Map<String, AttributeValue> sale(
@@ -317,7 +317,7 @@ class MultiAttributeIndexTest {
         List.of(hash("id"), range("s")),
         List.of(new LocalSecondaryIndex("Lsi1", List.of(hash("id"), range("a"), range("b")),
             new Projection("ALL", null))),
-        null, "PAY_PER_REQUEST", null, null, null, null, null);
+        null, "PAY_PER_REQUEST", null, null, null, null, null, null, null, null);
     expect(() -> db.createTable(lsi), ErrorType.ValidationException,
         "1 validation error detected: Value '" + lsi.localSecondaryIndexes().get(0).keySchema()
             + "' at 'keySchema' failed to satisfy constraint: Member must have length less than"
@@ -335,7 +335,7 @@ class MultiAttributeIndexTest {
     return new CreateTableRequest("T" + keys.size() + keys.get(0).keyType(), all,
         List.of(hash("id")), null,
         List.of(new GlobalSecondaryIndex("Gsi", keys, new Projection("KEYS_ONLY", null), null)),
-        "PAY_PER_REQUEST", null, null, null, null, null);
+        "PAY_PER_REQUEST", null, null, null, null, null, null, null, null);
   }
 
   /**
@@ -356,7 +356,7 @@ class MultiAttributeIndexTest {
         List.of(new GlobalSecondaryIndex("Gsi",
             List.of(hash("h1"), hash("h2"), range("r1"), range("r2"), range("r3")),
             new Projection("KEYS_ONLY", null), null)),
-        "PAY_PER_REQUEST", null, null, null, null, null));
+        "PAY_PER_REQUEST", null, null, null, null, null, null, null, null));
     String[] numbers = {"-10", "-1.5", "-1", "-0.5", "0", "0.5", "1", "1.05", "1.5", "10", "15"};
     String[] strings = {"a", "a\u0000", "a\u0000b", "ab", "b", "\u00e9", "ba"};
     byte[][] binaries = {{}, {0}, {0, 0}, {1}, {(byte) 0xFF}, {(byte) 0xFF, 0}};

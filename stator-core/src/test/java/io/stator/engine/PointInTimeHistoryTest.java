@@ -59,7 +59,7 @@ class PointInTimeHistoryTest {
   private void createOrders() {
     db.createTable(new CreateTableRequest("Orders", List.of(new AttributeDefinition("id", "S")),
         List.of(new KeySchemaElement("id", "HASH")), null, null, "PAY_PER_REQUEST", null, null,
-        null, null, null));
+        null, null, null, null, null, null));
   }
 
   private PointInTimeRecoveryDescription enable(Integer days) {

@@ -178,7 +178,7 @@ class StorageFaultsTest {
                     new Projection("ALL", null),
                     null)),
             "PAY_PER_REQUEST", null, new StreamSpecification(true, "NEW_AND_OLD_IMAGES"), null,
-            null, null));
+            null, null, null, null, null));
   }
 
   private static Map<String, AttributeValue> order(String customer, String id, String status) {

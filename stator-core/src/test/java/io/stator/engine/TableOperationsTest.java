@@ -122,13 +122,13 @@ class TableOperationsTest {
     expect(() -> db.createTable(new CreateTableRequest("Tbl",
             List.of(new AttributeDefinition("pk", "S")), List.of(new KeySchemaElement("pk", "HASH")),
             null, null, "PAY_PER_REQUEST", new ProvisionedThroughput(1L, 1L), null, null, null,
-            null)),
+            null, null, null, null)),
         ErrorType.ValidationException,
         "One or more parameter values were invalid: Neither ReadCapacityUnits nor"
             + " WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
     expect(() -> db.createTable(new CreateTableRequest("Tbl",
             List.of(new AttributeDefinition("pk", "S")), List.of(new KeySchemaElement("pk", "HASH")),
-            null, null, null, null, null, null, null, null)),
+            null, null, null, null, null, null, null, null, null, null, null)),
         ErrorType.ValidationException,
         "One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must"
             + " both be specified when BillingMode is PROVISIONED");
@@ -232,7 +232,8 @@ class TableOperationsTest {
   private static CreateTableRequest request(
       String name, List<AttributeDefinition> defs, List<KeySchemaElement> keys) {
     return new CreateTableRequest(
-        name, defs, keys, null, null, "PAY_PER_REQUEST", null, null, null, null, null);
+        name, defs, keys, null, null, "PAY_PER_REQUEST",
+        null, null, null, null, null, null, null, null);
   }
 
   private static UpdateTableRequest update(

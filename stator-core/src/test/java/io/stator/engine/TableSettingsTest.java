@@ -65,7 +65,7 @@ class TableSettingsTest {
     CreateTableRequest r = create(name, "pk", "S", null, null);
     return new CreateTableRequest(
         r.tableName(), r.attributeDefinitions(), r.keySchema(), null, null, r.billingMode(),
-        null, null, tags, tableClass, protection, sse, null);
+        null, null, tags, tableClass, protection, sse, null, null);
   }
 
   private static UpdateTableRequest update(
@@ -103,7 +103,7 @@ class TableSettingsTest {
         null);
     db.createTable(new CreateTableRequest(
         r.tableName(), r.attributeDefinitions(), r.keySchema(), null, null, r.billingMode(),
-        null, new StreamSpecification(true, "NEW_IMAGE"), r.tags(), null, true, null, null));
+        null, new StreamSpecification(true, "NEW_IMAGE"), r.tags(), null, true, null, null, null));
     TableDescription created = describe("Orders");
     assertThat(created.streamSpecification())
         .isEqualTo(new StreamSpecification(true, "NEW_IMAGE"));

@@ -221,7 +221,7 @@ class UnknownOutcomesTest extends EngineTest {
         List.of(new GlobalSecondaryIndex("ByG", List.of(new KeySchemaElement("g", "HASH")),
             new Projection("ALL", null), null)),
         "PAY_PER_REQUEST", null, new StreamSpecification(true, "NEW_AND_OLD_IMAGES"), null, null,
-        null));
+        null, null, null, null));
     return new Faulty(engine, storage, base);
   }
 

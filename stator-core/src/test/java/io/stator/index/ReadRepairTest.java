@@ -45,7 +45,7 @@ class ReadRepairTest {
         List.of(new KeySchemaElement("pk", "HASH")), null,
         List.of(new GlobalSecondaryIndex("ByG", List.of(new KeySchemaElement("g", "HASH")),
             new Projection("INCLUDE", List.of("v")), null)),
-        "PAY_PER_REQUEST", null, null, null, null, null));
+        "PAY_PER_REQUEST", null, null, null, null, null, null, null, null));
     // Synchronous writes (lag zero): k1 moved from a to b, k2 is at c.
     put(item("k1", "a", "1"));
     put(item("k1", "b", "2"));

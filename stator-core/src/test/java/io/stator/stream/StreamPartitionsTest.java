@@ -376,7 +376,7 @@ class StreamPartitionsTest {
   void aTableDeletedWithoutAStreamLeavesNothingBehind() {
     db.createTable(new CreateTableRequest("plain", List.of(new AttributeDefinition("pk", "S")),
         List.of(new KeySchemaElement("pk", "HASH")), null, null, "PAY_PER_REQUEST", null, null,
-        null, null, null));
+        null, null, null, null, null, null));
     db.deleteTable(new DeleteTableRequest("plain"));
     assertThat(streams.listStreams(new ListStreamsRequest(null, null, null)).streams()).isEmpty();
     DynamoDbException e = catchThrowableOfType(DynamoDbException.class,
@@ -461,7 +461,7 @@ class StreamPartitionsTest {
   private String createTable(String name, String billing, ProvisionedThroughput throughput) {
     db.createTable(new CreateTableRequest(name, List.of(new AttributeDefinition("pk", "S")),
         List.of(new KeySchemaElement("pk", "HASH")), null, null, billing, throughput,
-        new StreamSpecification(true, "NEW_IMAGE"), null, null, null));
+        new StreamSpecification(true, "NEW_IMAGE"), null, null, null, null, null, null));
     return db.describeTable(new DescribeTableRequest(name)).table().latestStreamArn();
   }
 

@@ -402,7 +402,7 @@ class StreamsTest {
     return new CreateTableRequest(
         name, List.of(new AttributeDefinition("pk", "S")),
         List.of(new KeySchemaElement("pk", "HASH")), null, null, "PROVISIONED",
-        new ProvisionedThroughput(5L, 5L), stream, null, null, null);
+        new ProvisionedThroughput(5L, 5L), stream, null, null, null, null, null, null);
   }
 
   private TableDescription describe(String name) {

@@ -158,7 +158,7 @@ class TimeToLiveSweeperTest {
     db.createTable(new CreateTableRequest(
         name, List.of(new AttributeDefinition("id", "S")),
         List.of(new KeySchemaElement("id", "HASH")), null, null, "PAY_PER_REQUEST", null, null,
-        null, null, null));
+        null, null, null, null, null, null));
     db.updateTimeToLive(
         new UpdateTimeToLiveRequest(name, new TimeToLiveSpecification(true, "expiresAt")));
   }

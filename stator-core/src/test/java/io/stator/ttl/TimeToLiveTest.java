@@ -248,7 +248,7 @@ class TimeToLiveTest {
     db.createTable(new CreateTableRequest(
         name, List.of(new AttributeDefinition("id", "S")),
         List.of(new KeySchemaElement("id", "HASH")), null, null, "PAY_PER_REQUEST", null, null,
-        null, null, null));
+        null, null, null, null, null, null));
   }
 
   void update(String table, Boolean enabled, String attribute) {

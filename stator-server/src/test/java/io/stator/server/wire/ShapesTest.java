@@ -142,7 +142,11 @@ class ShapesTest {
             null,
             null,
             null,
-            false);
+            false,
+            null,
+            null,
+            null,
+            null);
     String json = write(g -> Responses.tableDescription(g, table));
     assertThat(json)
         .isEqualTo(

@@ -89,7 +89,7 @@ class CassandraDistributionTest {
               List.of(new KeySchemaElement("status", "HASH"),
                   new KeySchemaElement("order", "RANGE")),
               new Projection("ALL", null), null)),
-          "PAY_PER_REQUEST", null, null, null, null, null));
+          "PAY_PER_REQUEST", null, null, null, null, null, null, null, null));
       long started = System.nanoTime();
       load(engine);
       assertThat(engine.awaitIndexes(Duration.ofMinutes(5))).isTrue();

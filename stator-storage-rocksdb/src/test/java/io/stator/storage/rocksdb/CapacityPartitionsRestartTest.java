@@ -53,7 +53,7 @@ class CapacityPartitionsRestartTest {
           null,
           List.of(new GlobalSecondaryIndex("byDay", List.of(new KeySchemaElement("day", "HASH")),
               new Projection("KEYS_ONLY", null), new ProvisionedThroughput(10L, 990L))),
-          null, new ProvisionedThroughput(10L, 990L), null, null, null, null));
+          null, new ProvisionedThroughput(10L, 990L), null, null, null, null, null, null, null));
       // Two groups of sensors, each writing new readings of its own day, 450 WCU/s each for six
       // seconds: the index splits between the two days, the table between its hot sensors.
       for (int second = 0; second < 6; second++) {

@@ -108,7 +108,7 @@ class DeletedTableResourcesTest {
     return new CreateTableRequest(
         name, List.of(new AttributeDefinition("pk", "S")),
         List.of(new KeySchemaElement("pk", "HASH")), null, null, "PAY_PER_REQUEST",
-        null, new StreamSpecification(true, "NEW_IMAGE"), null, null, null);
+        null, new StreamSpecification(true, "NEW_IMAGE"), null, null, null, null, null, null);
   }
 
   /** The descriptors this process has open on files of the store. */

@@ -74,6 +74,6 @@ public final class TransactionCrashWriter {
     return new CreateTableRequest(name,
         List.of(new AttributeDefinition(key, key.equals("seq") ? "N" : "S")),
         List.of(new KeySchemaElement(key, "HASH")),
-        null, null, "PAY_PER_REQUEST", null, null, null, null, null);
+        null, null, "PAY_PER_REQUEST", null, null, null, null, null, null, null, null);
   }
 }
