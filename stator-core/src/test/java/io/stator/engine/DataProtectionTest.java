@@ -76,7 +76,7 @@ class DataProtectionTest extends EngineTest {
         key("customer", "order"),
         List.of(new LocalSecondaryIndex("byTotal", key("customer", "total"), all())),
         List.of(new GlobalSecondaryIndex("byStatus", key("status", "order"), all(), null, null)),
-        "PAY_PER_REQUEST", null, null, null, null, null));
+        "PAY_PER_REQUEST", null, null, null, null, null, null, null, null));
   }
 
   private static List<KeySchemaElement> key(String hash, String range) {
