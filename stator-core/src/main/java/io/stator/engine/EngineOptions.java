@@ -1,5 +1,6 @@
 package io.stator.engine;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import io.stator.capacity.CapacityMode;
 import io.stator.capacity.CapacitySettings;
 import java.nio.file.Path;
@@ -12,7 +13,9 @@ import java.time.Duration;
  * pass a fixed or hand-moved one), how often the Time to Live sweeper looks for expired items,
  * the capacity model's settings (observe or enforce, and its figures), and the lag with which
  * global secondary indexes follow their tables (zero: as fast as possible; more lets
- * applications test against DynamoDB's eventual consistency on purpose).
+ * applications test against DynamoDB's eventual consistency on purpose). Each member has its
+ * {@code with...} copy method ({@code withGsiLag}, ...), generated into {@code
+ * EngineOptionsBuilder.With} at compile time.
  *
  * @param timeToLiveSweepInterval the pause between two rounds of the background Time to Live
  *     sweeper; zero turns the background sweeper off (forced sweeps still work)
@@ -30,6 +33,7 @@ import java.time.Duration;
  *     ImportTable reads files, an S3 bucket being a directory in it; null: none, and those
  *     operations are refused
  */
+@RecordBuilder
 public record EngineOptions(
     String region,
     String accountId,
@@ -39,7 +43,7 @@ public record EngineOptions(
     Duration gsiLag,
     long itemCollectionSizeLimit,
     boolean synchronousGlobalIndexes,
-    Path exportDirectory) {
+    Path exportDirectory) implements EngineOptionsBuilder.With {
 
   /** One second: expired items disappear about as soon as a developer looks for them. */
   public static final Duration DEFAULT_TTL_SWEEP_INTERVAL = Duration.ofSeconds(1);
@@ -103,57 +107,7 @@ public record EngineOptions(
     return new EngineOptions("us-east-1", DEFAULT_ACCOUNT_ID, Clock.systemUTC());
   }
 
-  public EngineOptions withRegion(String region) {
-    return new EngineOptions(
-        region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag,
-        itemCollectionSizeLimit, synchronousGlobalIndexes, exportDirectory);
-  }
-
-  public EngineOptions withClock(Clock clock) {
-    return new EngineOptions(
-        region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag,
-        itemCollectionSizeLimit, synchronousGlobalIndexes, exportDirectory);
-  }
-
-  public EngineOptions withTimeToLiveSweepInterval(Duration interval) {
-    return new EngineOptions(
-        region, accountId, clock, interval, capacity, gsiLag, itemCollectionSizeLimit,
-        synchronousGlobalIndexes, exportDirectory);
-  }
-
-  public EngineOptions withCapacity(CapacitySettings settings) {
-    return new EngineOptions(
-        region, accountId, clock, timeToLiveSweepInterval, settings, gsiLag,
-        itemCollectionSizeLimit, synchronousGlobalIndexes, exportDirectory);
-  }
-
   public EngineOptions withCapacityMode(CapacityMode mode) {
     return withCapacity(capacity.withMode(mode));
-  }
-
-  public EngineOptions withGsiLag(Duration lag) {
-    return new EngineOptions(
-        region, accountId, clock, timeToLiveSweepInterval, capacity, lag,
-        itemCollectionSizeLimit, synchronousGlobalIndexes, exportDirectory);
-  }
-
-  public EngineOptions withItemCollectionSizeLimit(long bytes) {
-    return new EngineOptions(
-        region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag, bytes,
-        synchronousGlobalIndexes, exportDirectory);
-  }
-
-  /** See {@code synchronousGlobalIndexes}: false keeps every GSI write asynchronous. */
-  public EngineOptions withSynchronousGlobalIndexes(boolean synchronous) {
-    return new EngineOptions(
-        region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag,
-        itemCollectionSizeLimit, synchronous, exportDirectory);
-  }
-
-  /** See {@code exportDirectory}. */
-  public EngineOptions withExportDirectory(Path directory) {
-    return new EngineOptions(
-        region, accountId, clock, timeToLiveSweepInterval, capacity, gsiLag,
-        itemCollectionSizeLimit, synchronousGlobalIndexes, directory);
   }
 }

@@ -59,6 +59,11 @@ public record TableDefinition(
   public static final String PROVISIONED = "PROVISIONED";
   public static final String PAY_PER_REQUEST = "PAY_PER_REQUEST";
 
+  /**
+   * Null indexes, contributor insights and streams are none; null Time to Live is disabled; null
+   * settings are {@link TableSettings#DEFAULT} and null ceilings {@link MaxThroughput#NONE}. A new
+   * table passes those six as null and adds the rest with the {@code with...} methods.
+   */
   public TableDefinition {
     attributeDefinitions = List.copyOf(attributeDefinitions);
     indexes = indexes == null ? List.of() : List.copyOf(indexes);
@@ -74,32 +79,6 @@ public record TableDefinition(
     if (maxThroughput == null) {
       maxThroughput = MaxThroughput.NONE;
     }
-  }
-
-  /**
-   * A definition of the 14 core fields, everything else defaulted: no secondary indexes, Time to
-   * Live disabled, Contributor Insights never changed, no streams, default settings. Add the
-   * rest with the {@code with...} methods.
-   */
-  public TableDefinition(
-      String name,
-      String tableId,
-      String space,
-      KeyAttribute hashKey,
-      KeyAttribute rangeKey,
-      List<KeyAttribute> attributeDefinitions,
-      String billingMode,
-      long readCapacityUnits,
-      long writeCapacityUnits,
-      Instant creationDateTime,
-      Instant lastUpdateToPayPerRequest,
-      Instant lastIncrease,
-      Instant lastDecrease,
-      String status) {
-    this(name, tableId, space, hashKey, rangeKey, attributeDefinitions, billingMode,
-        readCapacityUnits, writeCapacityUnits, creationDateTime, lastUpdateToPayPerRequest,
-        lastIncrease, lastDecrease, status, List.of(), TimeToLive.DISABLED, List.of(),
-        List.of(), TableSettings.DEFAULT, MaxThroughput.NONE);
   }
 
   /** The space of the table's change log, read by the GSI propagator (io.stator.index). */

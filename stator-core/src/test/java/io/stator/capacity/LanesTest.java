@@ -32,7 +32,8 @@ class LanesTest {
   private static TableDefinition provisioned(long read, long write) {
     KeyAttribute pk = new KeyAttribute("pk", "S");
     return new TableDefinition("sensors", "id-1", "table.id-1", pk, null, List.of(pk),
-        TableDefinition.PROVISIONED, read, write, Instant.EPOCH, null, null, null, "ACTIVE");
+        TableDefinition.PROVISIONED, read, write, Instant.EPOCH, null, null, null, "ACTIVE",
+        null, null, null, null, null, null);
   }
 
   /** Charges a read on {@code thread}, under the table's lock as TableThroughput does. */

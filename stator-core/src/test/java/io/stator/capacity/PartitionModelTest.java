@@ -26,7 +26,7 @@ class PartitionModelTest {
   private static TableDefinition table(String mode, long read, long write) {
     KeyAttribute pk = new KeyAttribute("pk", "S");
     return new TableDefinition("sensors", "id-1", "table.id-1", pk, null, List.of(pk), mode,
-        read, write, Instant.EPOCH, null, null, null, "ACTIVE");
+        read, write, Instant.EPOCH, null, null, null, "ACTIVE", null, null, null, null, null, null);
   }
 
   private static byte[] key(String pk) {

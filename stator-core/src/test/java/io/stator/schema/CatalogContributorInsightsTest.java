@@ -14,7 +14,8 @@ class CatalogContributorInsightsTest {
   private static TableDefinition table(List<ContributorInsights> insights) {
     return new TableDefinition(
         "Sessions", "0f8fad5b-d9cb-469f-a165-70867728950e", "table.x", ID, null, List.of(ID),
-        TableDefinition.PAY_PER_REQUEST, 0, 0, CREATED, null, null, null, "ACTIVE")
+        TableDefinition.PAY_PER_REQUEST, 0, 0, CREATED, null, null, null, "ACTIVE",
+        null, null, null, null, null, null)
         .withTimeToLive(new TimeToLive(true, "expiresAt", CREATED))
         .withContributorInsights(insights);
   }

@@ -14,7 +14,8 @@ class CatalogMemoTest {
   private static TableDefinition table(String id, String status) {
     return new TableDefinition(
         "Orders", id, "table." + id, ID, null, List.of(ID), TableDefinition.PAY_PER_REQUEST, 0,
-        0, Instant.parse("2026-01-01T00:00:00Z"), null, null, null, status);
+        0, Instant.parse("2026-01-01T00:00:00Z"), null, null, null, status,
+        null, null, null, null, null, null);
   }
 
   @Test
