@@ -17,4 +17,4 @@ public record CreateTableRequest(
     Boolean deletionProtectionEnabled,
     SSESpecification sseSpecification,
     OnDemandThroughput onDemandThroughput,
-    String resourcePolicy) {}
+    String resourcePolicy) implements TableRequest {}

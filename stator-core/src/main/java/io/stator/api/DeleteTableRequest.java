@@ -2,4 +2,4 @@ package io.stator.api;
 
 /** DeleteTable. Null members are absent, as on the wire. */
 public record DeleteTableRequest(
-    String tableName) {}
+    String tableName) implements TableRequest {}

@@ -2,4 +2,4 @@ package io.stator.api;
 
 /** DescribeContinuousBackups; {@code tableName} may be the table's ARN. */
 public record DescribeContinuousBackupsRequest(
-    String tableName) {}
+    String tableName) implements TableRequest {}

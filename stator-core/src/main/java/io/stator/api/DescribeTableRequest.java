@@ -2,4 +2,4 @@ package io.stator.api;
 
 /** DescribeTable. Null members are absent, as on the wire. */
 public record DescribeTableRequest(
-    String tableName) {}
+    String tableName) implements TableRequest {}

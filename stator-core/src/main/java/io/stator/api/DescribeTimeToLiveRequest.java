@@ -2,4 +2,4 @@ package io.stator.api;
 
 /** DescribeTimeToLive. Null members are absent, as on the wire. */
 public record DescribeTimeToLiveRequest(
-    String tableName) {}
+    String tableName) implements TableRequest {}

@@ -12,4 +12,4 @@ public record GetItemRequest(
     String projectionExpression,
     Map<String, String> expressionAttributeNames,
     List<String> attributesToGet,
-    String returnConsumedCapacity) {}
+    String returnConsumedCapacity) implements TableRequest {}

@@ -15,4 +15,4 @@ public record PutItemRequest(
     String returnItemCollectionMetrics,
     String returnValuesOnConditionCheckFailure,
     Map<String, ExpectedAttributeValue> expected,
-    String conditionalOperator) {}
+    String conditionalOperator) implements TableRequest {}

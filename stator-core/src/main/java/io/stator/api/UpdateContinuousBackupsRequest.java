@@ -3,4 +3,4 @@ package io.stator.api;
 /** UpdateContinuousBackups; {@code tableName} may be the table's ARN. */
 public record UpdateContinuousBackupsRequest(
     String tableName,
-    PointInTimeRecoverySpecification pointInTimeRecoverySpecification) {}
+    PointInTimeRecoverySpecification pointInTimeRecoverySpecification) implements TableRequest {}

@@ -17,4 +17,4 @@ public record UpdateItemRequest(
     String returnValuesOnConditionCheckFailure,
     Map<String, AttributeValueUpdate> attributeUpdates,
     Map<String, ExpectedAttributeValue> expected,
-    String conditionalOperator) {}
+    String conditionalOperator) implements TableRequest {}

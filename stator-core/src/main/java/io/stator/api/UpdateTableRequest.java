@@ -13,7 +13,7 @@ public record UpdateTableRequest(
     String tableClass,
     Boolean deletionProtectionEnabled,
     SSESpecification sseSpecification,
-    OnDemandThroughput onDemandThroughput) {
+    OnDemandThroughput onDemandThroughput) implements TableRequest {
 
   /** A request without SSESpecification and OnDemandThroughput. */
   public UpdateTableRequest(

@@ -3,4 +3,4 @@ package io.stator.api;
 /** UpdateTimeToLive. Null members are absent, as on the wire. */
 public record UpdateTimeToLiveRequest(
     String tableName,
-    TimeToLiveSpecification timeToLiveSpecification) {}
+    TimeToLiveSpecification timeToLiveSpecification) implements TableRequest {}

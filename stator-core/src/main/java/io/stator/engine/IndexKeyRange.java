@@ -7,7 +7,6 @@ import io.stator.schema.IndexDefinition;
 import io.stator.schema.KeyAttribute;
 import io.stator.storage.Bound;
 import io.stator.value.AttributeValue;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -132,20 +131,6 @@ record IndexKeyRange(
 
   /** True when an entry with sort bytes {@code sort} lies within the range's sort bounds. */
   boolean containsSort(byte[] sort) {
-    Bound lower = lower();
-    Bound upper = upper();
-    if (lower != null) {
-      int c = Arrays.compareUnsigned(sort, lower.sort());
-      if (c < 0 || (c == 0 && !lower.inclusive())) {
-        return false;
-      }
-    }
-    if (upper != null) {
-      int c = Arrays.compareUnsigned(sort, upper.sort());
-      if (c > 0 || (c == 0 && !upper.inclusive())) {
-        return false;
-      }
-    }
-    return true;
+    return Bound.within(sort, lower(), upper());
   }
 }

@@ -115,21 +115,7 @@ record KeyRange(
       return true;
     }
     byte[] s = KeyCodec.sort(sortValue);
-    Bound lower = lower();
-    Bound upper = upper();
-    if (lower != null) {
-      int c = Arrays.compareUnsigned(s, lower.sort());
-      if (c < 0 || (c == 0 && !lower.inclusive())) {
-        return false;
-      }
-    }
-    if (upper != null) {
-      int c = Arrays.compareUnsigned(s, upper.sort());
-      if (c > 0 || (c == 0 && !upper.inclusive())) {
-        return false;
-      }
-    }
-    return true;
+    return Bound.within(s, lower(), upper());
   }
 
   // ---- analysis ---------------------------------------------------------------------------

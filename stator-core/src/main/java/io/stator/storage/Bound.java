@@ -29,4 +29,21 @@ public record Bound(byte[] sort, boolean inclusive) {
     next[end - 1]++;
     return exclusive(next);
   }
+
+  /** True when {@code sort} lies between {@code lower} and {@code upper} (null: unbounded). */
+  public static boolean within(byte[] sort, Bound lower, Bound upper) {
+    if (lower != null) {
+      int c = Arrays.compareUnsigned(sort, lower.sort);
+      if (c < 0 || (c == 0 && !lower.inclusive)) {
+        return false;
+      }
+    }
+    if (upper != null) {
+      int c = Arrays.compareUnsigned(sort, upper.sort);
+      if (c > 0 || (c == 0 && !upper.inclusive)) {
+        return false;
+      }
+    }
+    return true;
+  }
 }

@@ -10,15 +10,11 @@ import io.stator.api.Database;
 import io.stator.api.DeleteBackupRequest;
 import io.stator.api.DeleteItemRequest;
 import io.stator.api.DeleteResourcePolicyRequest;
-import io.stator.api.DeleteTableRequest;
 import io.stator.api.DescribeBackupRequest;
-import io.stator.api.DescribeContinuousBackupsRequest;
 import io.stator.api.DescribeContributorInsightsRequest;
 import io.stator.api.DescribeExportRequest;
 import io.stator.api.DescribeImportRequest;
 import io.stator.api.DescribeStreamRequest;
-import io.stator.api.DescribeTableRequest;
-import io.stator.api.DescribeTimeToLiveRequest;
 import io.stator.api.DynamoDbException;
 import io.stator.api.ExecuteStatementRequest;
 import io.stator.api.ExecuteTransactionRequest;
@@ -36,17 +32,15 @@ import io.stator.api.QueryRequest;
 import io.stator.api.RestoreTableFromBackupRequest;
 import io.stator.api.RestoreTableToPointInTimeRequest;
 import io.stator.api.ScanRequest;
+import io.stator.api.TableRequest;
 import io.stator.api.TagResourceRequest;
 import io.stator.api.TransactGetItem;
 import io.stator.api.TransactGetItemsRequest;
 import io.stator.api.TransactWriteItem;
 import io.stator.api.TransactWriteItemsRequest;
 import io.stator.api.UntagResourceRequest;
-import io.stator.api.UpdateContinuousBackupsRequest;
 import io.stator.api.UpdateContributorInsightsRequest;
 import io.stator.api.UpdateItemRequest;
-import io.stator.api.UpdateTableRequest;
-import io.stator.api.UpdateTimeToLiveRequest;
 import io.stator.api.WriteRequest;
 import io.stator.partiql.StatementTarget;
 import io.stator.schema.PartitionKeys;
@@ -281,32 +275,7 @@ public final class RequestedAccess {
 
   /** The table of the operations that act on one table and name it in TableName. */
   private static String tableName(Object request) {
-    if (request instanceof PutItemRequest r) {
-      return r.tableName();
-    } else if (request instanceof GetItemRequest r) {
-      return r.tableName();
-    } else if (request instanceof UpdateItemRequest r) {
-      return r.tableName();
-    } else if (request instanceof DeleteItemRequest r) {
-      return r.tableName();
-    } else if (request instanceof CreateTableRequest r) {
-      return r.tableName();
-    } else if (request instanceof DescribeTableRequest r) {
-      return r.tableName();
-    } else if (request instanceof UpdateTableRequest r) {
-      return r.tableName();
-    } else if (request instanceof DeleteTableRequest r) {
-      return r.tableName();
-    } else if (request instanceof DescribeTimeToLiveRequest r) {
-      return r.tableName();
-    } else if (request instanceof UpdateTimeToLiveRequest r) {
-      return r.tableName();
-    } else if (request instanceof DescribeContinuousBackupsRequest r) {
-      return r.tableName();
-    } else if (request instanceof UpdateContinuousBackupsRequest r) {
-      return r.tableName();
-    }
-    return null;
+    return request instanceof TableRequest r ? r.tableName() : null;
   }
 
   /**
