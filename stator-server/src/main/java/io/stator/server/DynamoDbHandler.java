@@ -76,6 +76,8 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
   static final String CONNECTIONS_PATH = "/stator/connections";
   private static final AsciiString REQUEST_ID = AsciiString.cached("x-amzn-RequestId");
   private static final AsciiString CRC32_HEADER = AsciiString.cached("x-amz-crc32");
+  private static final ServerLog CLOSED_ON_ERROR =
+      new ServerLog("stator: a connection closed on an unexpected error");
   private static final HttpHeadersFactory UNVALIDATED =
       DefaultHttpHeadersFactory.headersFactory().withValidation(false);
 
@@ -485,7 +487,12 @@ final class DynamoDbHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    // A reset connection or a failed write: the client is gone; nothing to answer.
+    // A reset connection or a failed write: the client is gone; nothing to answer. Anything
+    // else closes a connection that may owe answers, which its client sees as a connection
+    // closed without a word: said on standard error, so that it can be traced.
+    if (!(cause instanceof IOException)) {
+      CLOSED_ON_ERROR.occurred(cause);
+    }
     ctx.close();
   }
 }
