@@ -1,146 +1,68 @@
 package io.stator.server.wire;
 
+import static io.stator.server.wire.ShapeReader.member;
+import static io.stator.server.wire.ShapeReader.request;
+
 import io.stator.api.CreateBackupRequest;
 import io.stator.api.DeleteBackupRequest;
 import io.stator.api.DescribeBackupRequest;
-import io.stator.api.GlobalSecondaryIndex;
 import io.stator.api.ListBackupsRequest;
-import io.stator.api.LocalSecondaryIndex;
-import io.stator.api.OnDemandThroughput;
-import io.stator.api.ProvisionedThroughput;
 import io.stator.api.RestoreTableFromBackupRequest;
 import io.stator.api.RestoreTableToPointInTimeRequest;
-import io.stator.api.SSESpecification;
-import java.io.IOException;
-import java.time.Instant;
-import java.util.List;
+import io.stator.server.wire.ShapeReader.Member;
+import java.util.Arrays;
 
 /** Readers of the on-demand backup operations' requests; unknown members are skipped. */
 final class BackupRequests {
   private BackupRequests() {}
 
-  static CreateBackupRequest createBackup(JsonInput in) throws IOException {
-    String table = null;
-    String name = null;
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      switch (m) {
-        case "TableName" -> table = in.string();
-        case "BackupName" -> name = in.string();
-        default -> in.skip();
-      }
-    }
-    return new CreateBackupRequest(table, name);
-  }
+  private static final Member BACKUP_ARN = member("BackupArn", JsonInput::string);
+  private static final Member TARGET_TABLE_NAME = member("TargetTableName", JsonInput::string);
 
-  static DescribeBackupRequest describeBackup(JsonInput in) throws IOException {
-    return new DescribeBackupRequest(backupArn(in));
-  }
+  /** The overrides both restores take, last in both records. */
+  private static final Member[] OVERRIDES = {
+    member("BillingModeOverride", JsonInput::string),
+    member("GlobalSecondaryIndexOverride", in -> in.list(Requests.GSI)),
+    member("LocalSecondaryIndexOverride", in -> in.list(Requests.LSI)),
+    member("ProvisionedThroughputOverride", Requests.PROVISIONED_THROUGHPUT),
+    member("OnDemandThroughputOverride", Requests.ON_DEMAND_THROUGHPUT),
+    member("SSESpecificationOverride", Requests.SSE_SPECIFICATION)
+  };
 
-  static DeleteBackupRequest deleteBackup(JsonInput in) throws IOException {
-    return new DeleteBackupRequest(backupArn(in));
-  }
+  static final ShapeReader<CreateBackupRequest> CREATE_BACKUP = request(
+      v -> new CreateBackupRequest(v.next(), v.next()),
+      Requests.TABLE_NAME, member("BackupName", JsonInput::string));
 
-  private static String backupArn(JsonInput in) throws IOException {
-    String arn = null;
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      if (m.equals("BackupArn")) {
-        arn = in.string();
-      } else {
-        in.skip();
-      }
-    }
-    return arn;
-  }
+  static final ShapeReader<DescribeBackupRequest> DESCRIBE_BACKUP =
+      request(v -> new DescribeBackupRequest(v.next()), BACKUP_ARN);
 
-  static ListBackupsRequest listBackups(JsonInput in) throws IOException {
-    String table = null;
-    Integer limit = null;
-    Instant lower = null;
-    Instant upper = null;
-    String start = null;
-    String type = null;
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      switch (m) {
-        case "TableName" -> table = in.string();
-        case "Limit" -> limit = in.integer();
-        case "TimeRangeLowerBound" -> lower = in.timestamp();
-        case "TimeRangeUpperBound" -> upper = in.timestamp();
-        case "ExclusiveStartBackupArn" -> start = in.string();
-        case "BackupType" -> type = in.string();
-        default -> in.skip();
-      }
-    }
-    return new ListBackupsRequest(table, limit, lower, upper, start, type);
-  }
+  static final ShapeReader<DeleteBackupRequest> DELETE_BACKUP =
+      request(v -> new DeleteBackupRequest(v.next()), BACKUP_ARN);
 
-  /** The overrides both restores take, read member by member. */
-  private static final class Overrides {
-    String billing;
-    List<GlobalSecondaryIndex> globals;
-    List<LocalSecondaryIndex> locals;
-    ProvisionedThroughput throughput;
-    OnDemandThroughput onDemand;
-    SSESpecification sse;
+  static final ShapeReader<ListBackupsRequest> LIST_BACKUPS = request(
+      v -> new ListBackupsRequest(v.next(), v.next(), v.next(), v.next(), v.next(), v.next()),
+      Requests.TABLE_NAME, member("Limit", JsonInput::integer),
+      member("TimeRangeLowerBound", JsonInput::timestamp),
+      member("TimeRangeUpperBound", JsonInput::timestamp),
+      member("ExclusiveStartBackupArn", JsonInput::string),
+      member("BackupType", JsonInput::string));
 
-    /** Reads {@code member} if it is an override; false if it is not one. */
-    boolean read(String member, JsonInput in) throws IOException {
-      switch (member) {
-        case "BillingModeOverride" -> billing = in.string();
-        case "GlobalSecondaryIndexOverride" -> globals = in.list(Requests::gsi);
-        case "LocalSecondaryIndexOverride" -> locals = in.list(Requests::lsi);
-        case "ProvisionedThroughputOverride" -> throughput = Requests.provisionedThroughput(in);
-        case "OnDemandThroughputOverride" -> onDemand = Requests.onDemandThroughput(in);
-        case "SSESpecificationOverride" -> sse = SettingsRequests.sseSpecification(in);
-        default -> {
-          return false;
-        }
-      }
-      return true;
-    }
-  }
+  static final ShapeReader<RestoreTableFromBackupRequest> RESTORE_TABLE_FROM_BACKUP = request(
+      v -> new RestoreTableFromBackupRequest(
+          v.next(), v.next(), v.next(), v.next(), v.next(), v.next(), v.next(), v.next()),
+      withOverrides(TARGET_TABLE_NAME, BACKUP_ARN));
 
-  static RestoreTableFromBackupRequest restoreTableFromBackup(JsonInput in) throws IOException {
-    String target = null;
-    String arn = null;
-    Overrides o = new Overrides();
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      switch (m) {
-        case "TargetTableName" -> target = in.string();
-        case "BackupArn" -> arn = in.string();
-        default -> {
-          if (!o.read(m, in)) {
-            in.skip();
-          }
-        }
-      }
-    }
-    return new RestoreTableFromBackupRequest(
-        target, arn, o.billing, o.globals, o.locals, o.throughput, o.onDemand, o.sse);
-  }
+  static final ShapeReader<RestoreTableToPointInTimeRequest> RESTORE_TABLE_TO_POINT_IN_TIME =
+      request(v -> new RestoreTableToPointInTimeRequest(v.next(), v.next(), v.next(), v.next(),
+              v.next(), v.next(), v.next(), v.next(), v.next(), v.next(), v.next()),
+          withOverrides(member("SourceTableArn", JsonInput::string),
+              member("SourceTableName", JsonInput::string), TARGET_TABLE_NAME,
+              member("UseLatestRestorableTime", JsonInput::bool),
+              member("RestoreDateTime", JsonInput::timestamp)));
 
-  static RestoreTableToPointInTimeRequest restoreTableToPointInTime(JsonInput in)
-      throws IOException {
-    String sourceArn = null;
-    String sourceName = null;
-    String target = null;
-    Boolean latest = null;
-    Instant at = null;
-    Overrides o = new Overrides();
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      switch (m) {
-        case "SourceTableArn" -> sourceArn = in.string();
-        case "SourceTableName" -> sourceName = in.string();
-        case "TargetTableName" -> target = in.string();
-        case "UseLatestRestorableTime" -> latest = in.bool();
-        case "RestoreDateTime" -> at = in.timestamp();
-        default -> {
-          if (!o.read(m, in)) {
-            in.skip();
-          }
-        }
-      }
-    }
-    return new RestoreTableToPointInTimeRequest(sourceArn, sourceName, target, latest, at,
-        o.billing, o.globals, o.locals, o.throughput, o.onDemand, o.sse);
+  private static Member[] withOverrides(Member... own) {
+    Member[] members = Arrays.copyOf(own, own.length + OVERRIDES.length);
+    System.arraycopy(OVERRIDES, 0, members, own.length, OVERRIDES.length);
+    return members;
   }
 }

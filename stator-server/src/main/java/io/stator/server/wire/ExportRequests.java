@@ -1,5 +1,9 @@
 package io.stator.server.wire;
 
+import static io.stator.server.wire.ShapeReader.member;
+import static io.stator.server.wire.ShapeReader.request;
+import static io.stator.server.wire.ShapeReader.structure;
+
 import io.stator.api.CreateTableRequest;
 import io.stator.api.DescribeExportRequest;
 import io.stator.api.DescribeImportRequest;
@@ -11,185 +15,71 @@ import io.stator.api.ListExportsRequest;
 import io.stator.api.ListImportsRequest;
 import io.stator.api.S3BucketSource;
 import io.stator.api.TableCreationParameters;
-import java.io.IOException;
-import java.time.Instant;
-import java.util.List;
+import io.stator.server.wire.ShapeReader.Member;
 
 /** Readers of the export and import operations' requests; unknown members are skipped. */
 final class ExportRequests {
   private ExportRequests() {}
 
-  static ExportTableToPointInTimeRequest exportTableToPointInTime(JsonInput in)
-      throws IOException {
-    String tableArn = null;
-    Instant time = null;
-    String token = null;
-    String bucket = null;
-    String owner = null;
-    String prefix = null;
-    String sse = null;
-    String kms = null;
-    String format = null;
-    String type = null;
-    IncrementalExportSpecification incremental = null;
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      switch (m) {
-        case "TableArn" -> tableArn = in.string();
-        case "ExportTime" -> time = in.timestamp();
-        case "ClientToken" -> token = in.string();
-        case "S3Bucket" -> bucket = in.string();
-        case "S3BucketOwner" -> owner = in.string();
-        case "S3Prefix" -> prefix = in.string();
-        case "S3SseAlgorithm" -> sse = in.string();
-        case "S3SseKmsKeyId" -> kms = in.string();
-        case "ExportFormat" -> format = in.string();
-        case "ExportType" -> type = in.string();
-        case "IncrementalExportSpecification" -> incremental = incremental(in);
-        default -> in.skip();
-      }
-    }
-    return new ExportTableToPointInTimeRequest(tableArn, time, token, bucket, owner, prefix, sse,
-        kms, format, type, incremental);
-  }
+  private static final Member TABLE_ARN = member("TableArn", JsonInput::string);
+  private static final Member CLIENT_TOKEN = member("ClientToken", JsonInput::string);
+  private static final Member NEXT_TOKEN = member("NextToken", JsonInput::string);
 
-  private static IncrementalExportSpecification incremental(JsonInput in) throws IOException {
-    return in.struct("IncrementalExportSpecification", s -> {
-      Instant from = null;
-      Instant to = null;
-      String view = null;
-      for (String m = s.nextMember(); m != null; m = s.nextMember()) {
-        switch (m) {
-          case "ExportFromTime" -> from = s.timestamp();
-          case "ExportToTime" -> to = s.timestamp();
-          case "ExportViewType" -> view = s.string();
-          default -> s.skip();
-        }
-      }
-      return new IncrementalExportSpecification(from, to, view);
-    });
-  }
+  static final ShapeReader<ExportTableToPointInTimeRequest> EXPORT_TABLE_TO_POINT_IN_TIME =
+      request(v -> new ExportTableToPointInTimeRequest(v.next(), v.next(), v.next(), v.next(),
+              v.next(), v.next(), v.next(), v.next(), v.next(), v.next(), v.next()),
+          TABLE_ARN, member("ExportTime", JsonInput::timestamp), CLIENT_TOKEN,
+          member("S3Bucket", JsonInput::string), member("S3BucketOwner", JsonInput::string),
+          member("S3Prefix", JsonInput::string), member("S3SseAlgorithm", JsonInput::string),
+          member("S3SseKmsKeyId", JsonInput::string), member("ExportFormat", JsonInput::string),
+          member("ExportType", JsonInput::string),
+          member("IncrementalExportSpecification", structure("IncrementalExportSpecification",
+              v -> new IncrementalExportSpecification(v.next(), v.next(), v.next()),
+              member("ExportFromTime", JsonInput::timestamp),
+              member("ExportToTime", JsonInput::timestamp),
+              member("ExportViewType", JsonInput::string))));
 
-  static DescribeExportRequest describeExport(JsonInput in) throws IOException {
-    return new DescribeExportRequest(only(in, "ExportArn"));
-  }
+  static final ShapeReader<DescribeExportRequest> DESCRIBE_EXPORT = request(
+      v -> new DescribeExportRequest(v.next()), member("ExportArn", JsonInput::string));
 
-  static DescribeImportRequest describeImport(JsonInput in) throws IOException {
-    return new DescribeImportRequest(only(in, "ImportArn"));
-  }
+  static final ShapeReader<DescribeImportRequest> DESCRIBE_IMPORT = request(
+      v -> new DescribeImportRequest(v.next()), member("ImportArn", JsonInput::string));
 
-  private static String only(JsonInput in, String member) throws IOException {
-    String value = null;
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      if (m.equals(member)) {
-        value = in.string();
-      } else {
-        in.skip();
-      }
-    }
-    return value;
-  }
+  static final ShapeReader<ListExportsRequest> LIST_EXPORTS = request(
+      v -> new ListExportsRequest(v.next(), v.next(), v.next()),
+      TABLE_ARN, member("MaxResults", JsonInput::integer), NEXT_TOKEN);
 
-  static ListExportsRequest listExports(JsonInput in) throws IOException {
-    String table = null;
-    Integer max = null;
-    String token = null;
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      switch (m) {
-        case "TableArn" -> table = in.string();
-        case "MaxResults" -> max = in.integer();
-        case "NextToken" -> token = in.string();
-        default -> in.skip();
-      }
-    }
-    return new ListExportsRequest(table, max, token);
-  }
+  static final ShapeReader<ListImportsRequest> LIST_IMPORTS = request(
+      v -> new ListImportsRequest(v.next(), v.next(), v.next()),
+      TABLE_ARN, member("PageSize", JsonInput::integer), NEXT_TOKEN);
 
-  static ListImportsRequest listImports(JsonInput in) throws IOException {
-    String table = null;
-    Integer size = null;
-    String token = null;
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      switch (m) {
-        case "TableArn" -> table = in.string();
-        case "PageSize" -> size = in.integer();
-        case "NextToken" -> token = in.string();
-        default -> in.skip();
-      }
-    }
-    return new ListImportsRequest(table, size, token);
-  }
-
-  static ImportTableRequest importTable(JsonInput in) throws IOException {
-    String token = null;
-    S3BucketSource source = null;
-    String format = null;
-    InputFormatOptions options = null;
-    String compression = null;
-    TableCreationParameters table = null;
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      switch (m) {
-        case "ClientToken" -> token = in.string();
-        case "S3BucketSource" -> source = bucketSource(in);
-        case "InputFormat" -> format = in.string();
-        case "InputFormatOptions" -> options = formatOptions(in);
-        case "InputCompressionType" -> compression = in.string();
-        case "TableCreationParameters" -> table = tableCreationParameters(in);
-        default -> in.skip();
-      }
-    }
-    return new ImportTableRequest(token, source, format, options, compression, table);
-  }
-
-  private static S3BucketSource bucketSource(JsonInput in) throws IOException {
-    return in.struct("S3BucketSource", s -> {
-      String owner = null;
-      String bucket = null;
-      String prefix = null;
-      for (String m = s.nextMember(); m != null; m = s.nextMember()) {
-        switch (m) {
-          case "S3BucketOwner" -> owner = s.string();
-          case "S3Bucket" -> bucket = s.string();
-          case "S3KeyPrefix" -> prefix = s.string();
-          default -> s.skip();
-        }
-      }
-      return new S3BucketSource(owner, bucket, prefix);
-    });
-  }
-
-  private static InputFormatOptions formatOptions(JsonInput in) throws IOException {
-    return in.struct("InputFormatOptions", s -> {
-      InputFormatOptions options = null;
-      for (String m = s.nextMember(); m != null; m = s.nextMember()) {
-        if (m.equals("Csv")) {
-          options = s.struct("CsvOptions", csv -> {
-            String delimiter = null;
-            List<String> header = null;
-            for (String c = csv.nextMember(); c != null; c = csv.nextMember()) {
-              switch (c) {
-                case "Delimiter" -> delimiter = csv.string();
-                case "HeaderList" -> header = csv.strings();
-                default -> csv.skip();
-              }
-            }
-            return new InputFormatOptions(delimiter, header);
-          });
-        } else {
-          s.skip();
-        }
-      }
-      return options == null ? new InputFormatOptions(null, null) : options;
-    });
-  }
+  /** InputFormatOptions holds CsvOptions, whose members the record keeps; none is no CSV. */
+  private static final ShapeReader<InputFormatOptions> FORMAT_OPTIONS = structure(
+      "InputFormatOptions",
+      v -> {
+        InputFormatOptions csv = v.next();
+        return csv == null ? new InputFormatOptions(null, null) : csv;
+      },
+      member("Csv", structure("CsvOptions", v -> new InputFormatOptions(v.next(), v.next()),
+          member("Delimiter", JsonInput::string), member("HeaderList", JsonInput::strings))));
 
   /** CreateTable's reader, which reads every member TableCreationParameters has. */
-  private static TableCreationParameters tableCreationParameters(JsonInput in)
-      throws IOException {
-    return in.struct("TableCreationParameters", s -> {
-      CreateTableRequest c = Requests.createTable(s);
-      return new TableCreationParameters(c.tableName(), c.attributeDefinitions(), c.keySchema(),
-          c.billingMode(), c.provisionedThroughput(), c.onDemandThroughput(),
-          c.sseSpecification(), c.globalSecondaryIndexes());
-    });
-  }
+  private static final JsonInput.Reader<TableCreationParameters> TABLE_CREATION_PARAMETERS =
+      in -> in.struct("TableCreationParameters", s -> {
+        CreateTableRequest c = Requests.CREATE_TABLE.read(s);
+        return new TableCreationParameters(c.tableName(), c.attributeDefinitions(),
+            c.keySchema(), c.billingMode(), c.provisionedThroughput(), c.onDemandThroughput(),
+            c.sseSpecification(), c.globalSecondaryIndexes());
+      });
+
+  static final ShapeReader<ImportTableRequest> IMPORT_TABLE = request(
+      v -> new ImportTableRequest(v.next(), v.next(), v.next(), v.next(), v.next(), v.next()),
+      CLIENT_TOKEN,
+      member("S3BucketSource", structure("S3BucketSource",
+          v -> new S3BucketSource(v.next(), v.next(), v.next()),
+          member("S3BucketOwner", JsonInput::string), member("S3Bucket", JsonInput::string),
+          member("S3KeyPrefix", JsonInput::string))),
+      member("InputFormat", JsonInput::string), member("InputFormatOptions", FORMAT_OPTIONS),
+      member("InputCompressionType", JsonInput::string),
+      member("TableCreationParameters", TABLE_CREATION_PARAMETERS));
 }

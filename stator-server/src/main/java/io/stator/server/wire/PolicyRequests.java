@@ -1,53 +1,30 @@
 package io.stator.server.wire;
 
+import static io.stator.server.wire.ShapeReader.member;
+import static io.stator.server.wire.ShapeReader.request;
+
 import io.stator.api.DeleteResourcePolicyRequest;
 import io.stator.api.GetResourcePolicyRequest;
 import io.stator.api.PutResourcePolicyRequest;
-import java.io.IOException;
+import io.stator.server.wire.ShapeReader.Member;
 
 /** Readers of the resource-based policy operations' requests. */
 final class PolicyRequests {
   private PolicyRequests() {}
 
-  static PutResourcePolicyRequest putResourcePolicy(JsonInput in) throws IOException {
-    String arn = null;
-    String policy = null;
-    String expected = null;
-    Boolean confirm = null;
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      switch (m) {
-        case "ResourceArn" -> arn = in.string();
-        case "Policy" -> policy = in.string();
-        case "ExpectedRevisionId" -> expected = in.string();
-        case "ConfirmRemoveSelfResourceAccess" -> confirm = in.bool();
-        default -> in.skip();
-      }
-    }
-    return new PutResourcePolicyRequest(arn, policy, expected, confirm);
-  }
+  private static final Member RESOURCE_ARN = member("ResourceArn", JsonInput::string);
+  private static final Member EXPECTED_REVISION_ID =
+      member("ExpectedRevisionId", JsonInput::string);
 
-  static GetResourcePolicyRequest getResourcePolicy(JsonInput in) throws IOException {
-    String arn = null;
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      if (m.equals("ResourceArn")) {
-        arn = in.string();
-      } else {
-        in.skip();
-      }
-    }
-    return new GetResourcePolicyRequest(arn);
-  }
+  static final ShapeReader<PutResourcePolicyRequest> PUT_RESOURCE_POLICY = request(
+      v -> new PutResourcePolicyRequest(v.next(), v.next(), v.next(), v.next()),
+      RESOURCE_ARN, member("Policy", JsonInput::string), EXPECTED_REVISION_ID,
+      member("ConfirmRemoveSelfResourceAccess", JsonInput::bool));
 
-  static DeleteResourcePolicyRequest deleteResourcePolicy(JsonInput in) throws IOException {
-    String arn = null;
-    String expected = null;
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      switch (m) {
-        case "ResourceArn" -> arn = in.string();
-        case "ExpectedRevisionId" -> expected = in.string();
-        default -> in.skip();
-      }
-    }
-    return new DeleteResourcePolicyRequest(arn, expected);
-  }
+  static final ShapeReader<GetResourcePolicyRequest> GET_RESOURCE_POLICY =
+      request(v -> new GetResourcePolicyRequest(v.next()), RESOURCE_ARN);
+
+  static final ShapeReader<DeleteResourcePolicyRequest> DELETE_RESOURCE_POLICY = request(
+      v -> new DeleteResourcePolicyRequest(v.next(), v.next()),
+      RESOURCE_ARN, EXPECTED_REVISION_ID);
 }

@@ -1,5 +1,9 @@
 package io.stator.server.wire;
 
+import static io.stator.server.wire.ShapeReader.member;
+import static io.stator.server.wire.ShapeReader.request;
+import static io.stator.server.wire.ShapeReader.structure;
+
 import io.stator.api.AttributeDefinition;
 import io.stator.api.AttributeValueUpdate;
 import io.stator.api.Condition;
@@ -19,8 +23,8 @@ import io.stator.api.KeySchemaElement;
 import io.stator.api.ListContributorInsightsRequest;
 import io.stator.api.ListTablesRequest;
 import io.stator.api.LocalSecondaryIndex;
-import io.stator.api.Projection;
 import io.stator.api.OnDemandThroughput;
+import io.stator.api.Projection;
 import io.stator.api.ProvisionedThroughput;
 import io.stator.api.PutItemRequest;
 import io.stator.api.QueryRequest;
@@ -34,6 +38,7 @@ import io.stator.api.UpdateGlobalSecondaryIndexAction;
 import io.stator.api.UpdateItemRequest;
 import io.stator.api.UpdateTableRequest;
 import io.stator.api.UpdateTimeToLiveRequest;
+import io.stator.server.wire.ShapeReader.Member;
 import io.stator.value.AttributeValue;
 import java.io.IOException;
 import java.util.List;
@@ -41,222 +46,143 @@ import java.util.Map;
 
 /**
  * Readers of every request shape, member by member, in the spec's PascalCase names. Members the
- * readers do not know are skipped, as DynamoDB ignores them.
+ * readers do not know are skipped, as DynamoDB ignores them. The table operations' shapes are
+ * described as {@link ShapeReader}s; the item operations keep loops of their own, which
+ * allocate nothing besides the request.
  */
 final class Requests {
   private Requests() {}
 
+  static final Member TABLE_NAME = member("TableName", JsonInput::string);
+  static final Member INDEX_NAME = member("IndexName", JsonInput::string);
+
+  // ---- structures of the table operations ---------------------------------------------------
+
+  static final ShapeReader<AttributeDefinition> ATTRIBUTE_DEFINITION = structure(
+      "AttributeDefinition", v -> new AttributeDefinition(v.next(), v.next()),
+      member("AttributeName", JsonInput::string), member("AttributeType", JsonInput::string));
+
+  static final ShapeReader<KeySchemaElement> KEY_SCHEMA_ELEMENT = structure(
+      "KeySchemaElement", v -> new KeySchemaElement(v.next(), v.next()),
+      member("AttributeName", JsonInput::string), member("KeyType", JsonInput::string));
+
+  static final ShapeReader<Projection> PROJECTION = structure(
+      "Projection", v -> new Projection(v.next(), v.next()),
+      member("ProjectionType", JsonInput::string), member("NonKeyAttributes", JsonInput::strings));
+
+  static final ShapeReader<ProvisionedThroughput> PROVISIONED_THROUGHPUT = structure(
+      "ProvisionedThroughput", v -> new ProvisionedThroughput(v.next(), v.next()),
+      member("ReadCapacityUnits", JsonInput::longValue),
+      member("WriteCapacityUnits", JsonInput::longValue));
+
+  static final ShapeReader<OnDemandThroughput> ON_DEMAND_THROUGHPUT = structure(
+      "OnDemandThroughput", v -> new OnDemandThroughput(v.next(), v.next()),
+      member("MaxReadRequestUnits", JsonInput::longValue),
+      member("MaxWriteRequestUnits", JsonInput::longValue));
+
+  static final ShapeReader<StreamSpecification> STREAM_SPECIFICATION = structure(
+      "StreamSpecification", v -> new StreamSpecification(v.next(), v.next()),
+      member("StreamEnabled", JsonInput::bool), member("StreamViewType", JsonInput::string));
+
+  static final ShapeReader<SSESpecification> SSE_SPECIFICATION = structure(
+      "SSESpecification", v -> new SSESpecification(v.next(), v.next(), v.next()),
+      member("Enabled", JsonInput::bool), member("SSEType", JsonInput::string),
+      member("KMSMasterKeyId", JsonInput::string));
+
+  static final ShapeReader<Tag> TAG = structure("Tag", v -> new Tag(v.next(), v.next()),
+      member("Key", JsonInput::string), member("Value", JsonInput::string));
+
+  private static final Member KEY_SCHEMA = member("KeySchema", in -> in.list(KEY_SCHEMA_ELEMENT));
+  private static final Member INDEX_PROJECTION = member("Projection", PROJECTION);
+  private static final Member THROUGHPUT =
+      member("ProvisionedThroughput", PROVISIONED_THROUGHPUT);
+  private static final Member ON_DEMAND = member("OnDemandThroughput", ON_DEMAND_THROUGHPUT);
+
+  static final ShapeReader<LocalSecondaryIndex> LSI = structure(
+      "LocalSecondaryIndex", v -> new LocalSecondaryIndex(v.next(), v.next(), v.next()),
+      INDEX_NAME, KEY_SCHEMA, INDEX_PROJECTION);
+
+  static final ShapeReader<GlobalSecondaryIndex> GSI = structure(
+      "GlobalSecondaryIndex",
+      v -> new GlobalSecondaryIndex(v.next(), v.next(), v.next(), v.next(), v.next()),
+      INDEX_NAME, KEY_SCHEMA, INDEX_PROJECTION, THROUGHPUT, ON_DEMAND);
+
+  private static final ShapeReader<GlobalSecondaryIndexUpdate> GSI_UPDATE = structure(
+      "GlobalSecondaryIndexUpdate",
+      v -> new GlobalSecondaryIndexUpdate(v.next(), v.next(), v.next()),
+      member("Create", structure("CreateGlobalSecondaryIndexAction",
+          v -> new CreateGlobalSecondaryIndexAction(
+              v.next(), v.next(), v.next(), v.next(), v.next()),
+          INDEX_NAME, KEY_SCHEMA, INDEX_PROJECTION, THROUGHPUT, ON_DEMAND)),
+      member("Update", structure("UpdateGlobalSecondaryIndexAction",
+          v -> new UpdateGlobalSecondaryIndexAction(v.next(), v.next(), v.next()),
+          INDEX_NAME, THROUGHPUT, ON_DEMAND)),
+      member("Delete", structure("DeleteGlobalSecondaryIndexAction",
+          v -> new DeleteGlobalSecondaryIndexAction(v.next()), INDEX_NAME)));
+
+  private static final Member ATTRIBUTE_DEFINITIONS =
+      member("AttributeDefinitions", in -> in.list(ATTRIBUTE_DEFINITION));
+
   // ---- tables -------------------------------------------------------------------------------
 
-  static CreateTableRequest createTable(JsonInput in) throws IOException {
-    String tableName = null;
-    List<AttributeDefinition> attributeDefinitions = null;
-    List<KeySchemaElement> keySchema = null;
-    List<LocalSecondaryIndex> localSecondaryIndexes = null;
-    List<GlobalSecondaryIndex> globalSecondaryIndexes = null;
-    String billingMode = null;
-    ProvisionedThroughput provisionedThroughput = null;
-    StreamSpecification streamSpecification = null;
-    List<Tag> tags = null;
-    String tableClass = null;
-    Boolean deletionProtectionEnabled = null;
-    SSESpecification sseSpecification = null;
-    OnDemandThroughput onDemandThroughput = null;
-    String resourcePolicy = null;
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      switch (m) {
-        case "TableName" -> tableName = in.string();
-        case "ResourcePolicy" -> resourcePolicy = in.string();
-        case "AttributeDefinitions" ->
-            attributeDefinitions = in.list(Requests::attributeDefinition);
-        case "KeySchema" -> keySchema = in.list(Requests::keySchemaElement);
-        case "LocalSecondaryIndexes" -> localSecondaryIndexes = in.list(Requests::lsi);
-        case "GlobalSecondaryIndexes" -> globalSecondaryIndexes = in.list(Requests::gsi);
-        case "BillingMode" -> billingMode = in.string();
-        case "ProvisionedThroughput" -> provisionedThroughput = provisionedThroughput(in);
-        case "StreamSpecification" -> streamSpecification = streamSpecification(in);
-        case "Tags" -> tags = in.list(Requests::tag);
-        case "TableClass" -> tableClass = in.string();
-        case "DeletionProtectionEnabled" -> deletionProtectionEnabled = in.bool();
-        case "SSESpecification" -> sseSpecification = SettingsRequests.sseSpecification(in);
-        case "OnDemandThroughput" -> onDemandThroughput = onDemandThroughput(in);
-        default -> in.skip();
-      }
-    }
-    return new CreateTableRequest(
-        tableName,
-        attributeDefinitions,
-        keySchema,
-        localSecondaryIndexes,
-        globalSecondaryIndexes,
-        billingMode,
-        provisionedThroughput,
-        streamSpecification,
-        tags,
-        tableClass,
-        deletionProtectionEnabled,
-        sseSpecification,
-        onDemandThroughput,
-        resourcePolicy);
-  }
+  static final ShapeReader<CreateTableRequest> CREATE_TABLE = request(
+      v -> new CreateTableRequest(v.next(), v.next(), v.next(), v.next(), v.next(), v.next(),
+          v.next(), v.next(), v.next(), v.next(), v.next(), v.next(), v.next(), v.next()),
+      TABLE_NAME, ATTRIBUTE_DEFINITIONS, KEY_SCHEMA,
+      member("LocalSecondaryIndexes", in -> in.list(LSI)),
+      member("GlobalSecondaryIndexes", in -> in.list(GSI)),
+      member("BillingMode", JsonInput::string), THROUGHPUT,
+      member("StreamSpecification", STREAM_SPECIFICATION), member("Tags", in -> in.list(TAG)),
+      member("TableClass", JsonInput::string),
+      member("DeletionProtectionEnabled", JsonInput::bool),
+      member("SSESpecification", SSE_SPECIFICATION), ON_DEMAND,
+      member("ResourcePolicy", JsonInput::string));
 
-  static DescribeTableRequest describeTable(JsonInput in) throws IOException {
-    return new DescribeTableRequest(tableNameOnly(in));
-  }
+  static final ShapeReader<DescribeTableRequest> DESCRIBE_TABLE =
+      request(v -> new DescribeTableRequest(v.next()), TABLE_NAME);
 
-  static DeleteTableRequest deleteTable(JsonInput in) throws IOException {
-    return new DeleteTableRequest(tableNameOnly(in));
-  }
+  static final ShapeReader<DeleteTableRequest> DELETE_TABLE =
+      request(v -> new DeleteTableRequest(v.next()), TABLE_NAME);
 
-  static String tableNameOnly(JsonInput in) throws IOException {
-    String tableName = null;
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      if (m.equals("TableName")) {
-        tableName = in.string();
-      } else {
-        in.skip();
-      }
-    }
-    return tableName;
-  }
+  static final ShapeReader<ListTablesRequest> LIST_TABLES = request(
+      v -> new ListTablesRequest(v.next(), v.next()),
+      member("ExclusiveStartTableName", JsonInput::string), member("Limit", JsonInput::integer));
 
-  static ListTablesRequest listTables(JsonInput in) throws IOException {
-    String exclusiveStartTableName = null;
-    Integer limit = null;
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      switch (m) {
-        case "ExclusiveStartTableName" -> exclusiveStartTableName = in.string();
-        case "Limit" -> limit = in.integer();
-        default -> in.skip();
-      }
-    }
-    return new ListTablesRequest(exclusiveStartTableName, limit);
-  }
-
-  static UpdateTableRequest updateTable(JsonInput in) throws IOException {
-    String tableName = null;
-    List<AttributeDefinition> attributeDefinitions = null;
-    String billingMode = null;
-    ProvisionedThroughput provisionedThroughput = null;
-    List<GlobalSecondaryIndexUpdate> globalSecondaryIndexUpdates = null;
-    StreamSpecification streamSpecification = null;
-    String tableClass = null;
-    Boolean deletionProtectionEnabled = null;
-    SSESpecification sseSpecification = null;
-    OnDemandThroughput onDemandThroughput = null;
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      switch (m) {
-        case "TableName" -> tableName = in.string();
-        case "AttributeDefinitions" ->
-            attributeDefinitions = in.list(Requests::attributeDefinition);
-        case "BillingMode" -> billingMode = in.string();
-        case "ProvisionedThroughput" -> provisionedThroughput = provisionedThroughput(in);
-        case "GlobalSecondaryIndexUpdates" ->
-            globalSecondaryIndexUpdates = in.list(Requests::gsiUpdate);
-        case "StreamSpecification" -> streamSpecification = streamSpecification(in);
-        case "TableClass" -> tableClass = in.string();
-        case "DeletionProtectionEnabled" -> deletionProtectionEnabled = in.bool();
-        case "SSESpecification" -> sseSpecification = SettingsRequests.sseSpecification(in);
-        case "OnDemandThroughput" -> onDemandThroughput = onDemandThroughput(in);
-        default -> in.skip();
-      }
-    }
-    return new UpdateTableRequest(
-        tableName,
-        attributeDefinitions,
-        billingMode,
-        provisionedThroughput,
-        globalSecondaryIndexUpdates,
-        streamSpecification,
-        tableClass,
-        deletionProtectionEnabled,
-        sseSpecification,
-        onDemandThroughput);
-  }
+  static final ShapeReader<UpdateTableRequest> UPDATE_TABLE = request(
+      v -> new UpdateTableRequest(v.next(), v.next(), v.next(), v.next(), v.next(), v.next(),
+          v.next(), v.next(), v.next(), v.next()),
+      TABLE_NAME, ATTRIBUTE_DEFINITIONS, member("BillingMode", JsonInput::string),
+      THROUGHPUT, member("GlobalSecondaryIndexUpdates", in -> in.list(GSI_UPDATE)),
+      member("StreamSpecification", STREAM_SPECIFICATION),
+      member("TableClass", JsonInput::string),
+      member("DeletionProtectionEnabled", JsonInput::bool),
+      member("SSESpecification", SSE_SPECIFICATION), ON_DEMAND);
 
   // ---- time to live -------------------------------------------------------------------------
 
-  static UpdateTimeToLiveRequest updateTimeToLive(JsonInput in) throws IOException {
-    String tableName = null;
-    TimeToLiveSpecification specification = null;
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      switch (m) {
-        case "TableName" -> tableName = in.string();
-        case "TimeToLiveSpecification" -> specification = timeToLiveSpecification(in);
-        default -> in.skip();
-      }
-    }
-    return new UpdateTimeToLiveRequest(tableName, specification);
-  }
+  static final ShapeReader<UpdateTimeToLiveRequest> UPDATE_TIME_TO_LIVE = request(
+      v -> new UpdateTimeToLiveRequest(v.next(), v.next()), TABLE_NAME,
+      member("TimeToLiveSpecification", structure("TimeToLiveSpecification",
+          v -> new TimeToLiveSpecification(v.next(), v.next()),
+          member("Enabled", JsonInput::bool), member("AttributeName", JsonInput::string))));
 
-  static DescribeTimeToLiveRequest describeTimeToLive(JsonInput in) throws IOException {
-    return new DescribeTimeToLiveRequest(tableNameOnly(in));
-  }
-
-  static TimeToLiveSpecification timeToLiveSpecification(JsonInput in) throws IOException {
-    return in.struct("TimeToLiveSpecification", s -> {
-      Boolean enabled = null;
-      String attributeName = null;
-      for (String m = s.nextMember(); m != null; m = s.nextMember()) {
-        switch (m) {
-          case "Enabled" -> enabled = s.bool();
-          case "AttributeName" -> attributeName = s.string();
-          default -> s.skip();
-        }
-      }
-      return new TimeToLiveSpecification(enabled, attributeName);
-    });
-  }
+  static final ShapeReader<DescribeTimeToLiveRequest> DESCRIBE_TIME_TO_LIVE =
+      request(v -> new DescribeTimeToLiveRequest(v.next()), TABLE_NAME);
 
   // ---- contributor insights ----------------------------------------------------------------
 
-  static UpdateContributorInsightsRequest updateContributorInsights(JsonInput in)
-      throws IOException {
-    String tableName = null;
-    String indexName = null;
-    String action = null;
-    String mode = null;
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      switch (m) {
-        case "TableName" -> tableName = in.string();
-        case "IndexName" -> indexName = in.string();
-        case "ContributorInsightsAction" -> action = in.string();
-        case "ContributorInsightsMode" -> mode = in.string();
-        default -> in.skip();
-      }
-    }
-    return new UpdateContributorInsightsRequest(tableName, indexName, action, mode);
-  }
+  static final ShapeReader<UpdateContributorInsightsRequest> UPDATE_CONTRIBUTOR_INSIGHTS =
+      request(v -> new UpdateContributorInsightsRequest(v.next(), v.next(), v.next(), v.next()),
+          TABLE_NAME, INDEX_NAME, member("ContributorInsightsAction", JsonInput::string),
+          member("ContributorInsightsMode", JsonInput::string));
 
-  static DescribeContributorInsightsRequest describeContributorInsights(JsonInput in)
-      throws IOException {
-    String tableName = null;
-    String indexName = null;
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      switch (m) {
-        case "TableName" -> tableName = in.string();
-        case "IndexName" -> indexName = in.string();
-        default -> in.skip();
-      }
-    }
-    return new DescribeContributorInsightsRequest(tableName, indexName);
-  }
+  static final ShapeReader<DescribeContributorInsightsRequest> DESCRIBE_CONTRIBUTOR_INSIGHTS =
+      request(v -> new DescribeContributorInsightsRequest(v.next(), v.next()),
+          TABLE_NAME, INDEX_NAME);
 
-  static ListContributorInsightsRequest listContributorInsights(JsonInput in)
-      throws IOException {
-    String tableName = null;
-    String nextToken = null;
-    Integer maxResults = null;
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      switch (m) {
-        case "TableName" -> tableName = in.string();
-        case "NextToken" -> nextToken = in.string();
-        case "MaxResults" -> maxResults = in.integer();
-        default -> in.skip();
-      }
-    }
-    return new ListContributorInsightsRequest(tableName, nextToken, maxResults);
-  }
+  static final ShapeReader<ListContributorInsightsRequest> LIST_CONTRIBUTOR_INSIGHTS = request(
+      v -> new ListContributorInsightsRequest(v.next(), v.next(), v.next()), TABLE_NAME,
+      member("NextToken", JsonInput::string), member("MaxResults", JsonInput::integer));
 
   // ---- items --------------------------------------------------------------------------------
 
@@ -546,227 +472,12 @@ final class Requests {
         conditionalOperator);
   }
 
-  // ---- member structures --------------------------------------------------------------------
+  // ---- the legacy conditional parameters of the item operations ----------------------------
 
   private static String shape(String name) {
     return "com.amazonaws.dynamodb.v20120810." + name;
   }
 
-  static AttributeDefinition attributeDefinition(JsonInput in) throws IOException {
-    return in.struct("AttributeDefinition", s -> {
-      String name = null;
-      String type = null;
-      for (String m = s.nextMember(); m != null; m = s.nextMember()) {
-        switch (m) {
-          case "AttributeName" -> name = s.string();
-          case "AttributeType" -> type = s.string();
-          default -> s.skip();
-        }
-      }
-      return new AttributeDefinition(name, type);
-    });
-  }
-
-  static KeySchemaElement keySchemaElement(JsonInput in) throws IOException {
-    return in.struct("KeySchemaElement", s -> {
-      String name = null;
-      String type = null;
-      for (String m = s.nextMember(); m != null; m = s.nextMember()) {
-        switch (m) {
-          case "AttributeName" -> name = s.string();
-          case "KeyType" -> type = s.string();
-          default -> s.skip();
-        }
-      }
-      return new KeySchemaElement(name, type);
-    });
-  }
-
-  static Projection projection(JsonInput in) throws IOException {
-    return in.struct("Projection", s -> {
-      String type = null;
-      List<String> nonKeyAttributes = null;
-      for (String m = s.nextMember(); m != null; m = s.nextMember()) {
-        switch (m) {
-          case "ProjectionType" -> type = s.string();
-          case "NonKeyAttributes" -> nonKeyAttributes = s.strings();
-          default -> s.skip();
-        }
-      }
-      return new Projection(type, nonKeyAttributes);
-    });
-  }
-
-  static ProvisionedThroughput provisionedThroughput(JsonInput in) throws IOException {
-    return in.struct("ProvisionedThroughput", s -> {
-      Long read = null;
-      Long write = null;
-      for (String m = s.nextMember(); m != null; m = s.nextMember()) {
-        switch (m) {
-          case "ReadCapacityUnits" -> read = s.longValue();
-          case "WriteCapacityUnits" -> write = s.longValue();
-          default -> s.skip();
-        }
-      }
-      return new ProvisionedThroughput(read, write);
-    });
-  }
-
-  static OnDemandThroughput onDemandThroughput(JsonInput in) throws IOException {
-    return in.struct("OnDemandThroughput", s -> {
-      Long read = null;
-      Long write = null;
-      for (String m = s.nextMember(); m != null; m = s.nextMember()) {
-        switch (m) {
-          case "MaxReadRequestUnits" -> read = s.longValue();
-          case "MaxWriteRequestUnits" -> write = s.longValue();
-          default -> s.skip();
-        }
-      }
-      return new OnDemandThroughput(read, write);
-    });
-  }
-
-  static StreamSpecification streamSpecification(JsonInput in) throws IOException {
-    return in.struct("StreamSpecification", s -> {
-      Boolean enabled = null;
-      String viewType = null;
-      for (String m = s.nextMember(); m != null; m = s.nextMember()) {
-        switch (m) {
-          case "StreamEnabled" -> enabled = s.bool();
-          case "StreamViewType" -> viewType = s.string();
-          default -> s.skip();
-        }
-      }
-      return new StreamSpecification(enabled, viewType);
-    });
-  }
-
-  static Tag tag(JsonInput in) throws IOException {
-    return in.struct("Tag", s -> {
-      String key = null;
-      String value = null;
-      for (String m = s.nextMember(); m != null; m = s.nextMember()) {
-        switch (m) {
-          case "Key" -> key = s.string();
-          case "Value" -> value = s.string();
-          default -> s.skip();
-        }
-      }
-      return new Tag(key, value);
-    });
-  }
-
-  static LocalSecondaryIndex lsi(JsonInput in) throws IOException {
-    return in.struct("LocalSecondaryIndex", s -> {
-      String indexName = null;
-      List<KeySchemaElement> keySchema = null;
-      Projection projection = null;
-      for (String m = s.nextMember(); m != null; m = s.nextMember()) {
-        switch (m) {
-          case "IndexName" -> indexName = s.string();
-          case "KeySchema" -> keySchema = s.list(Requests::keySchemaElement);
-          case "Projection" -> projection = projection(s);
-          default -> s.skip();
-        }
-      }
-      return new LocalSecondaryIndex(indexName, keySchema, projection);
-    });
-  }
-
-  static GlobalSecondaryIndex gsi(JsonInput in) throws IOException {
-    return in.struct("GlobalSecondaryIndex", s -> {
-      String indexName = null;
-      List<KeySchemaElement> keySchema = null;
-      Projection projection = null;
-      ProvisionedThroughput throughput = null;
-      OnDemandThroughput onDemand = null;
-      for (String m = s.nextMember(); m != null; m = s.nextMember()) {
-        switch (m) {
-          case "IndexName" -> indexName = s.string();
-          case "KeySchema" -> keySchema = s.list(Requests::keySchemaElement);
-          case "Projection" -> projection = projection(s);
-          case "ProvisionedThroughput" -> throughput = provisionedThroughput(s);
-          case "OnDemandThroughput" -> onDemand = onDemandThroughput(s);
-          default -> s.skip();
-        }
-      }
-      return new GlobalSecondaryIndex(indexName, keySchema, projection, throughput, onDemand);
-    });
-  }
-
-  static GlobalSecondaryIndexUpdate gsiUpdate(JsonInput in) throws IOException {
-    return in.struct("GlobalSecondaryIndexUpdate", s -> {
-      CreateGlobalSecondaryIndexAction create = null;
-      UpdateGlobalSecondaryIndexAction update = null;
-      DeleteGlobalSecondaryIndexAction delete = null;
-      for (String m = s.nextMember(); m != null; m = s.nextMember()) {
-        switch (m) {
-          case "Create" -> create = createGsiAction(s);
-          case "Update" -> update = updateGsiAction(s);
-          case "Delete" -> delete = deleteGsiAction(s);
-          default -> s.skip();
-        }
-      }
-      return new GlobalSecondaryIndexUpdate(create, update, delete);
-    });
-  }
-
-  private static CreateGlobalSecondaryIndexAction createGsiAction(JsonInput in)
-      throws IOException {
-    return in.struct("CreateGlobalSecondaryIndexAction", s -> {
-      String indexName = null;
-      List<KeySchemaElement> keySchema = null;
-      Projection projection = null;
-      ProvisionedThroughput throughput = null;
-      OnDemandThroughput onDemand = null;
-      for (String m = s.nextMember(); m != null; m = s.nextMember()) {
-        switch (m) {
-          case "IndexName" -> indexName = s.string();
-          case "KeySchema" -> keySchema = s.list(Requests::keySchemaElement);
-          case "Projection" -> projection = projection(s);
-          case "ProvisionedThroughput" -> throughput = provisionedThroughput(s);
-          case "OnDemandThroughput" -> onDemand = onDemandThroughput(s);
-          default -> s.skip();
-        }
-      }
-      return new CreateGlobalSecondaryIndexAction(
-          indexName, keySchema, projection, throughput, onDemand);
-    });
-  }
-
-  private static UpdateGlobalSecondaryIndexAction updateGsiAction(JsonInput in)
-      throws IOException {
-    return in.struct("UpdateGlobalSecondaryIndexAction", s -> {
-      String indexName = null;
-      ProvisionedThroughput throughput = null;
-      OnDemandThroughput onDemand = null;
-      for (String m = s.nextMember(); m != null; m = s.nextMember()) {
-        switch (m) {
-          case "IndexName" -> indexName = s.string();
-          case "ProvisionedThroughput" -> throughput = provisionedThroughput(s);
-          case "OnDemandThroughput" -> onDemand = onDemandThroughput(s);
-          default -> s.skip();
-        }
-      }
-      return new UpdateGlobalSecondaryIndexAction(indexName, throughput, onDemand);
-    });
-  }
-
-  private static DeleteGlobalSecondaryIndexAction deleteGsiAction(JsonInput in)
-      throws IOException {
-    return in.struct("DeleteGlobalSecondaryIndexAction", s -> {
-      String indexName = null;
-      for (String m = s.nextMember(); m != null; m = s.nextMember()) {
-        if (m.equals("IndexName")) {
-          indexName = s.string();
-        } else {
-          s.skip();
-        }
-      }
-      return new DeleteGlobalSecondaryIndexAction(indexName);
-    });
-  }
 
   private static Map<String, ExpectedAttributeValue> expected(JsonInput in) throws IOException {
     return in.map(shape("ExpectedAttributeValue"), Requests::expectedAttributeValue);

@@ -121,22 +121,22 @@ public final class WireProtocol {
           Map.entry(
               "CreateTable",
               new Operation<>(
-                  Requests::createTable, Database::createTable, Responses::createTable)),
+                  Requests.CREATE_TABLE, Database::createTable, Responses::createTable)),
           Map.entry(
               "DescribeTable",
               new Operation<>(
-                  Requests::describeTable, Database::describeTable, Responses::describeTable)),
+                  Requests.DESCRIBE_TABLE, Database::describeTable, Responses::describeTable)),
           Map.entry(
               "ListTables",
-              new Operation<>(Requests::listTables, Database::listTables, Responses::listTables)),
+              new Operation<>(Requests.LIST_TABLES, Database::listTables, Responses::listTables)),
           Map.entry(
               "DeleteTable",
               new Operation<>(
-                  Requests::deleteTable, Database::deleteTable, Responses::deleteTable)),
+                  Requests.DELETE_TABLE, Database::deleteTable, Responses::deleteTable)),
           Map.entry(
               "UpdateTable",
               new Operation<>(
-                  Requests::updateTable, Database::updateTable, Responses::updateTable)),
+                  Requests.UPDATE_TABLE, Database::updateTable, Responses::updateTable)),
           Map.entry(
               "PutItem", new Operation<>(Requests::putItem, Database::putItem, Responses::putItem)),
           Map.entry(
@@ -194,187 +194,187 @@ public final class WireProtocol {
           Map.entry(
               "UpdateTimeToLive",
               new Operation<>(
-                  Requests::updateTimeToLive,
+                  Requests.UPDATE_TIME_TO_LIVE,
                   Database::updateTimeToLive,
                   Responses::updateTimeToLive)),
           Map.entry(
               "DescribeTimeToLive",
               new Operation<>(
-                  Requests::describeTimeToLive,
+                  Requests.DESCRIBE_TIME_TO_LIVE,
                   Database::describeTimeToLive,
                   Responses::describeTimeToLive)),
           Map.entry(
               "UpdateContributorInsights",
               new Operation<>(
-                  Requests::updateContributorInsights,
+                  Requests.UPDATE_CONTRIBUTOR_INSIGHTS,
                   Database::updateContributorInsights,
                   Responses::updateContributorInsights)),
           Map.entry(
               "DescribeContributorInsights",
               new Operation<>(
-                  Requests::describeContributorInsights,
+                  Requests.DESCRIBE_CONTRIBUTOR_INSIGHTS,
                   Database::describeContributorInsights,
                   Responses::describeContributorInsights)),
           Map.entry(
               "ListContributorInsights",
               new Operation<>(
-                  Requests::listContributorInsights,
+                  Requests.LIST_CONTRIBUTOR_INSIGHTS,
                   Database::listContributorInsights,
                   Responses::listContributorInsights)),
           Map.entry(
               "TagResource",
               new Operation<>(
-                  SettingsRequests::tagResource,
+                  SettingsRequests.TAG_RESOURCE,
                   Database::tagResource,
                   SettingsResponses::tagResource)),
           Map.entry(
               "UntagResource",
               new Operation<>(
-                  SettingsRequests::untagResource,
+                  SettingsRequests.UNTAG_RESOURCE,
                   Database::untagResource,
                   SettingsResponses::untagResource)),
           Map.entry(
               "ListTagsOfResource",
               new Operation<>(
-                  SettingsRequests::listTagsOfResource,
+                  SettingsRequests.LIST_TAGS_OF_RESOURCE,
                   Database::listTagsOfResource,
                   SettingsResponses::listTagsOfResource)),
           Map.entry(
               "PutResourcePolicy",
               new Operation<>(
-                  PolicyRequests::putResourcePolicy,
+                  PolicyRequests.PUT_RESOURCE_POLICY,
                   Database::putResourcePolicy,
                   PolicyResponses::putResourcePolicy)),
           Map.entry(
               "GetResourcePolicy",
               new Operation<>(
-                  PolicyRequests::getResourcePolicy,
+                  PolicyRequests.GET_RESOURCE_POLICY,
                   Database::getResourcePolicy,
                   PolicyResponses::getResourcePolicy)),
           Map.entry(
               "DeleteResourcePolicy",
               new Operation<>(
-                  PolicyRequests::deleteResourcePolicy,
+                  PolicyRequests.DELETE_RESOURCE_POLICY,
                   Database::deleteResourcePolicy,
                   PolicyResponses::deleteResourcePolicy)),
           Map.entry(
               "DescribeContinuousBackups",
               new Operation<>(
-                  SettingsRequests::describeContinuousBackups,
+                  SettingsRequests.DESCRIBE_CONTINUOUS_BACKUPS,
                   Database::describeContinuousBackups,
                   SettingsResponses::describeContinuousBackups)),
           Map.entry(
               "UpdateContinuousBackups",
               new Operation<>(
-                  SettingsRequests::updateContinuousBackups,
+                  SettingsRequests.UPDATE_CONTINUOUS_BACKUPS,
                   Database::updateContinuousBackups,
                   SettingsResponses::updateContinuousBackups)),
           Map.entry(
               "CreateBackup",
               new Operation<>(
-                  BackupRequests::createBackup,
+                  BackupRequests.CREATE_BACKUP,
                   Database::createBackup,
                   BackupResponses::createBackup)),
           Map.entry(
               "DescribeBackup",
               new Operation<>(
-                  BackupRequests::describeBackup,
+                  BackupRequests.DESCRIBE_BACKUP,
                   Database::describeBackup,
                   BackupResponses::describeBackup)),
           Map.entry(
               "ListBackups",
               new Operation<>(
-                  BackupRequests::listBackups,
+                  BackupRequests.LIST_BACKUPS,
                   Database::listBackups,
                   BackupResponses::listBackups)),
           Map.entry(
               "DeleteBackup",
               new Operation<>(
-                  BackupRequests::deleteBackup,
+                  BackupRequests.DELETE_BACKUP,
                   Database::deleteBackup,
                   BackupResponses::deleteBackup)),
           Map.entry(
               "RestoreTableFromBackup",
               new Operation<>(
-                  BackupRequests::restoreTableFromBackup,
+                  BackupRequests.RESTORE_TABLE_FROM_BACKUP,
                   Database::restoreTableFromBackup,
                   BackupResponses::restoreTableFromBackup)),
           Map.entry(
               "RestoreTableToPointInTime",
               new Operation<>(
-                  BackupRequests::restoreTableToPointInTime,
+                  BackupRequests.RESTORE_TABLE_TO_POINT_IN_TIME,
                   Database::restoreTableToPointInTime,
                   BackupResponses::restoreTableToPointInTime)),
           Map.entry(
               "ExportTableToPointInTime",
               new Operation<>(
-                  ExportRequests::exportTableToPointInTime,
+                  ExportRequests.EXPORT_TABLE_TO_POINT_IN_TIME,
                   Database::exportTableToPointInTime,
                   ExportResponses::exportTableToPointInTime)),
           Map.entry(
               "DescribeExport",
               new Operation<>(
-                  ExportRequests::describeExport,
+                  ExportRequests.DESCRIBE_EXPORT,
                   Database::describeExport,
                   ExportResponses::describeExport)),
           Map.entry(
               "ListExports",
               new Operation<>(
-                  ExportRequests::listExports,
+                  ExportRequests.LIST_EXPORTS,
                   Database::listExports,
                   ExportResponses::listExports)),
           Map.entry(
               "ImportTable",
               new Operation<>(
-                  ExportRequests::importTable,
+                  ExportRequests.IMPORT_TABLE,
                   Database::importTable,
                   ExportResponses::importTable)),
           Map.entry(
               "DescribeImport",
               new Operation<>(
-                  ExportRequests::describeImport,
+                  ExportRequests.DESCRIBE_IMPORT,
                   Database::describeImport,
                   ExportResponses::describeImport)),
           Map.entry(
               "ListImports",
               new Operation<>(
-                  ExportRequests::listImports,
+                  ExportRequests.LIST_IMPORTS,
                   Database::listImports,
                   ExportResponses::listImports)),
           Map.entry(
               "DescribeLimits",
               new Operation<>(
-                  SettingsRequests::describeLimits,
+                  SettingsRequests.DESCRIBE_LIMITS,
                   Database::describeLimits,
                   SettingsResponses::describeLimits)),
           Map.entry(
               "DescribeEndpoints",
               new Operation<>(
-                  SettingsRequests::describeEndpoints,
+                  SettingsRequests.DESCRIBE_ENDPOINTS,
                   Database::describeEndpoints,
                   SettingsResponses::describeEndpoints)),
           Map.entry(
               STREAMS_TARGET_PREFIX + "ListStreams",
               new Operation<>(
-                  StreamRequests::listStreams,
+                  StreamRequests.LIST_STREAMS,
                   Database::listStreams,
                   StreamResponses::listStreams)),
           Map.entry(
               STREAMS_TARGET_PREFIX + "DescribeStream",
               new Operation<>(
-                  StreamRequests::describeStream,
+                  StreamRequests.DESCRIBE_STREAM,
                   Database::describeStream,
                   StreamResponses::describeStream)),
           Map.entry(
               STREAMS_TARGET_PREFIX + "GetShardIterator",
               new Operation<>(
-                  StreamRequests::getShardIterator,
+                  StreamRequests.GET_SHARD_ITERATOR,
                   Database::getShardIterator,
                   StreamResponses::getShardIterator)),
           Map.entry(
               STREAMS_TARGET_PREFIX + "GetRecords",
               new Operation<>(
-                  StreamRequests::getRecords,
+                  StreamRequests.GET_RECORDS,
                   Database::getRecords,
                   StreamResponses::getRecords)));
 
@@ -442,7 +442,7 @@ public final class WireProtocol {
       return;
     }
     new Operation<DescribeEndpointsRequest, DescribeEndpointsResponse>(
-            SettingsRequests::describeEndpoints,
+            SettingsRequests.DESCRIBE_ENDPOINTS,
             (db, request) -> reachedAt(db.describeEndpoints(request), host.trim()),
             SettingsResponses::describeEndpoints)
         .invoke(database, operation, check, body, out);

@@ -235,10 +235,10 @@ class JsonInputTest {
 
   @Test
   void integersAcceptDecimalsTruncatedAndRefuseStrings() throws IOException {
-    assertThat(root("{\"Limit\":3.9}", Requests::listTables).limit()).isEqualTo(3);
-    assertThatThrownBy(() -> root("{\"Limit\":\"3\"}", Requests::listTables))
+    assertThat(root("{\"Limit\":3.9}", Requests.LIST_TABLES).limit()).isEqualTo(3);
+    assertThatThrownBy(() -> root("{\"Limit\":\"3\"}", Requests.LIST_TABLES))
         .hasMessage("STRING_VALUE cannot be converted to Integer");
-    assertThatThrownBy(() -> root("{\"Limit\":99999999999}", Requests::listTables))
+    assertThatThrownBy(() -> root("{\"Limit\":99999999999}", Requests.LIST_TABLES))
         .isInstanceOfSatisfying(
             DynamoDbException.class,
             e -> assertThat(e.type()).isEqualTo(ErrorType.SerializationException));

@@ -55,7 +55,7 @@ class ShapesTest {
              "SSESpecification":{"Enabled":true},
              "DeletionProtectionEnabled":false}
             """,
-            Requests::createTable);
+            Requests.CREATE_TABLE);
     assertThat(r.tableName()).isEqualTo("Orders");
     assertThat(r.attributeDefinitions())
         .containsExactly(new AttributeDefinition("pk", "S"), new AttributeDefinition("sk", "N"));
@@ -114,7 +114,7 @@ class ShapesTest {
                {"Update":{"IndexName":"u","ProvisionedThroughput":
                    {"ReadCapacityUnits":1,"WriteCapacityUnits":2}}}]}
             """,
-            Requests::updateTable);
+            Requests.UPDATE_TABLE);
     assertThat(r.billingMode()).isEqualTo("PAY_PER_REQUEST");
     assertThat(r.globalSecondaryIndexUpdates()).hasSize(2);
     assertThat(r.globalSecondaryIndexUpdates().get(0).delete().indexName()).isEqualTo("old");
