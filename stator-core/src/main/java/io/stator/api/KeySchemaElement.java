@@ -3,4 +3,10 @@ package io.stator.api;
 /** One attribute of a key schema: its name and key type (HASH or RANGE). Null members are absent, as on the wire. */
 public record KeySchemaElement(
     String attributeName,
-    String keyType) {}
+    String keyType) {
+
+  /** An element of the key type {@code keyType}. */
+  public KeySchemaElement(String attributeName, KeyType keyType) {
+    this(attributeName, keyType.name());
+  }
+}

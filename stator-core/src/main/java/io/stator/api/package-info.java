@@ -15,6 +15,13 @@
  *     .expressionAttributeValues(Map.of(":c", new AttributeValue.S("c-42")))
  *     .build());
  * }</pre>
+ *
+ * <p>DynamoDB's string enums are enums here too, of the same names and constants ({@link
+ * io.stator.api.KeyType}, {@link io.stator.api.BillingMode}, {@link io.stator.api.TableStatus},
+ * ...): the records hold the wire string ({@code BillingMode.PAY_PER_REQUEST.name()}), so that
+ * a request carries exactly what its client sent and a value DynamoDB does not know gets the
+ * ValidationException DynamoDB answers. {@code new KeySchemaElement("pk", KeyType.HASH)} and
+ * {@code new AttributeDefinition("pk", ScalarAttributeType.S)} take the enums directly.
  */
 @RecordBuilder.Include({
     AttributeDefinition.class, AttributeValueUpdate.class, BatchExecuteStatementRequest.class,

@@ -1,0 +1,11 @@
+package io.stator.api;
+
+/**
+ * The values of DynamoDB's {@code AttributeAction}, each constant named as on the wire: its {@code
+ * name()} is the string a request or response record holds.
+ */
+public enum AttributeAction {
+  ADD,
+  PUT,
+  DELETE
+}

@@ -1,0 +1,12 @@
+package io.stator.api;
+
+/**
+ * The values of DynamoDB's {@code BackupTypeFilter}, each constant named as on the wire: its
+ * {@code name()} is the string a request or response record holds.
+ */
+public enum BackupTypeFilter {
+  USER,
+  SYSTEM,
+  AWS_BACKUP,
+  ALL
+}

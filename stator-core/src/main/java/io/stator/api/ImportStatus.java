@@ -1,0 +1,13 @@
+package io.stator.api;
+
+/**
+ * The values of DynamoDB's {@code ImportStatus}, each constant named as on the wire: its {@code
+ * name()} is the string a request or response record holds.
+ */
+public enum ImportStatus {
+  IN_PROGRESS,
+  COMPLETED,
+  CANCELLING,
+  CANCELLED,
+  FAILED
+}

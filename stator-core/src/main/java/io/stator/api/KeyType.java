@@ -1,0 +1,10 @@
+package io.stator.api;
+
+/**
+ * The values of DynamoDB's {@code KeyType}, each constant named as on the wire: its {@code name()}
+ * is the string a request or response record holds.
+ */
+public enum KeyType {
+  HASH,
+  RANGE
+}
