@@ -3,10 +3,4 @@ package io.stator.api;
 /** One attribute of a key schema: its name and key type (HASH or RANGE). Null members are absent, as on the wire. */
 public record KeySchemaElement(
     String attributeName,
-    String keyType) {
-
-  /** An element of the key type {@code keyType}. */
-  public KeySchemaElement(String attributeName, KeyType keyType) {
-    this(attributeName, keyType.name());
-  }
-}
+    String keyType) {}

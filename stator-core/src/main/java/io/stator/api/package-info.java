@@ -20,8 +20,7 @@
  * io.stator.api.KeyType}, {@link io.stator.api.BillingMode}, {@link io.stator.api.TableStatus},
  * ...): the records hold the wire string ({@code BillingMode.PAY_PER_REQUEST.name()}), so that
  * a request carries exactly what its client sent and a value DynamoDB does not know gets the
- * ValidationException DynamoDB answers. {@code new KeySchemaElement("pk", KeyType.HASH)} and
- * {@code new AttributeDefinition("pk", ScalarAttributeType.S)} take the enums directly.
+ * ValidationException DynamoDB answers.
  */
 @RecordBuilder.Include({
     AttributeDefinition.class, AttributeValueUpdate.class, BatchExecuteStatementRequest.class,
