@@ -45,12 +45,6 @@ final class ExportFiles implements AutoCloseable {
   /**
    * @param directory the export's directory, {@code .../AWSDynamoDB/<ExportId>}
    * @param keyPrefix its key in the bucket, as the manifests name files by
-   */
-  ExportFiles(Path directory, String keyPrefix) throws IOException {
-    this(directory, keyPrefix, false);
-  }
-
-  /**
    * @param ion whether the lines are Ion text ({@code data/<name>.ion.gz}, each file opening
    *     with Ion's version marker) rather than DYNAMODB_JSON
    */

@@ -10,8 +10,9 @@ import java.util.Map;
 
 /**
  * An export's files written from items handed to it one at a time, in the layout and the
- * {@code DYNAMODB_JSON} lines of ExportTableToPointInTime ({@link ExportFiles}): {@code
- * <directory>/AWSDynamoDB/<ExportId>/data/*.json.gz}, then the manifests. For an export made
+ * {@code DYNAMODB_JSON} or {@code ION} lines of ExportTableToPointInTime ({@link ExportFiles}):
+ * {@code <directory>/AWSDynamoDB/<ExportId>/data/*.json.gz} (or {@code *.ion.gz}), then the
+ * manifests. For an export made
  * outside the engine, by a client that reads the table itself ({@code stator export}), so that
  * its files are those an export writes and ImportTable reads.
  *
@@ -26,12 +27,14 @@ public final class ExportWriter implements AutoCloseable {
   private final String tableArn;
   private final String tableId;
   private final Instant started;
+  private final boolean ion;
   private long items;
   private long bytes;
 
   private ExportWriter(Path exportDirectory, String keyPrefix, String exportArn,
-      String tableArn, String tableId, Instant started) throws IOException {
-    this.files = new ExportFiles(exportDirectory, keyPrefix);
+      String tableArn, String tableId, Instant started, boolean ion) throws IOException {
+    this.files = new ExportFiles(exportDirectory, keyPrefix, ion);
+    this.ion = ion;
     this.exportDirectory = exportDirectory;
     this.keyPrefix = keyPrefix;
     this.exportArn = exportArn;
@@ -42,19 +45,23 @@ public final class ExportWriter implements AutoCloseable {
 
   /**
    * A new export of the table {@code tableArn} (its id {@code tableId}, if known) under {@code
-   * directory}, started {@code now}: its files go to {@code directory/AWSDynamoDB/<ExportId>}.
+   * directory}, started {@code now}, in {@code exportFormat} ({@code DYNAMODB_JSON} or {@code
+   * ION}): its files go to {@code directory/AWSDynamoDB/<ExportId>}.
    */
   public static ExportWriter create(Path directory, String tableArn, String tableId,
-      Instant now) throws IOException {
+      Instant now, String exportFormat) throws IOException {
+    if (!exportFormat.equals("DYNAMODB_JSON") && !exportFormat.equals("ION")) {
+      throw new IllegalArgumentException("an export is DYNAMODB_JSON or ION, not " + exportFormat);
+    }
     String id = JobIds.newId(now);
     String keyPrefix = "AWSDynamoDB/" + id;
     return new ExportWriter(directory.resolve("AWSDynamoDB").resolve(id), keyPrefix,
-        tableArn + JobIds.EXPORT + id, tableArn, tableId, now);
+        tableArn + JobIds.EXPORT + id, tableArn, tableId, now, exportFormat.equals("ION"));
   }
 
   /** Writes one item's line. */
   public synchronized void write(Map<String, AttributeValue> item) throws IOException {
-    files.write(DynamoDbJson.line(item));
+    files.write(ion ? IonText.line(item) : DynamoDbJson.line(item));
     items++;
     bytes += ItemSize.of(item);
   }
@@ -81,7 +88,7 @@ public final class ExportWriter implements AutoCloseable {
   public synchronized ExportDescription finish(Instant now) throws IOException {
     ExportDescription done = new ExportDescription(exportArn, JobRecords.COMPLETED, started, now,
         keyPrefix + "/manifest-summary.json", tableArn, tableId, started, null, null, null, null,
-        null, null, null, null, "DYNAMODB_JSON", bytes, items, "FULL_EXPORT", null);
+        null, null, null, null, ion ? "ION" : "DYNAMODB_JSON", bytes, items, "FULL_EXPORT", null);
     files.finish(ManifestSummary.json(done, files.manifestFilesKey()));
     return done;
   }

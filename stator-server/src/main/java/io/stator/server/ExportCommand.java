@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code stator export --table T --to DIR}: a table of a running server written to files as
  * ExportTableToPointInTime writes them ({@code DIR/AWSDynamoDB/<ExportId>/data/*.json.gz} in
- * {@code DYNAMODB_JSON}, then the manifests), through the API alone, so no AWS client and no
+ * {@code DYNAMODB_JSON}, or {@code *.ion.gz} in {@code ION} with {@code --format ION}, then the
+ * manifests), through the API alone, so no AWS client and no
  * point-in-time recovery is needed. The table is read by a parallel Scan of strongly consistent
  * reads ({@code --segments} at once), each page written to the files as it arrives, so the table
  * is never held in memory. A Scan is no snapshot: an item written while the export runs may or
@@ -38,7 +39,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Export a table of a running server to DynamoDB's export files"
-        + " (DYNAMODB_JSON, gzip'd), by a parallel Scan.")
+        + " (DYNAMODB_JSON or ION, gzip'd), by a parallel Scan.")
 final class ExportCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
@@ -53,6 +54,11 @@ final class ExportCommand implements Callable<Integer> {
       description = "Scan segments read at once (default: ${DEFAULT-VALUE}).")
   int segments;
 
+  @Option(names = "--format", defaultValue = "DYNAMODB_JSON",
+      description = "DYNAMODB_JSON or ION, as ExportTableToPointInTime writes them"
+          + " (default: ${DEFAULT-VALUE}).")
+  String format;
+
   @Mixin TransferOptions server;
 
   @Override
@@ -64,12 +70,18 @@ final class ExportCommand implements Callable<Integer> {
       err.flush();
       return 1;
     }
+    if (!format.equals("DYNAMODB_JSON") && !format.equals("ION")) {
+      err.println("stator: --format is DYNAMODB_JSON or ION, not " + format);
+      err.flush();
+      return 1;
+    }
     DynamoDbApi api = server.api();
     try {
       TransferProgress.Mode mode = server.mode();
       TableInfo info = TableInfo.describe(api, table);
       ExportDescription done;
-      try (ExportWriter writer = ExportWriter.create(to, info.arn(), info.id(), Instant.now());
+      try (ExportWriter writer =
+              ExportWriter.create(to, info.arn(), info.id(), Instant.now(), format);
           TransferProgress shown = new TransferProgress(err, mode, "exported")) {
         if (info.itemCount() > 0) {
           shown.totalItems(info.itemCount());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.stator.server.CommandRun;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
@@ -87,6 +88,30 @@ class TransferCommandsTest extends TableFilesTest {
     assertThat(items(target)).isEqualTo(model);
     assertThat(dynamo.describeTable(r -> r.tableName(target)).table().keySchema())
         .containsExactly(key("pk", KeyType.HASH), key("sk", KeyType.RANGE));
+  }
+
+  @Test
+  void anIonExportImportsBackItemByItem() throws IOException {
+    String source = recoveredTable("cli-ion");
+    Map<String, Map<String, AttributeValue>> model = filled(source, 50);
+    assertThat(stator.run("export", "--table", source, "--to", dir.toString(), "--format", "ION",
+        "--endpoint", url(), "--progress", "none")).as(stator.err()).isZero();
+    Path files = exported();
+    try (var data = Files.list(files.resolve("data"))) {
+      assertThat(data.map(f -> f.getFileName().toString()))
+          .isNotEmpty().allMatch(name -> name.endsWith(".ion.gz"));
+    }
+    assertThat(Files.readString(files.resolve("manifest-summary.json")))
+        .contains("\"outputFormat\":\"ION\"");
+
+    String target = uniqueTableName("cli-ion-target");
+    assertThat(stator.run("import", "--from", files.resolve("data").toString(), "--table", target,
+        "--key", "pk:S,sk:N", "--endpoint", url(), "--progress", "none"))
+        .as(stator.err()).isZero();
+    assertThat(items(target)).isEqualTo(model);
+    assertThat(stator.run("export", "--table", source, "--to", dir.toString(), "--format", "CSV",
+        "--endpoint", url())).isEqualTo(1);
+    assertThat(stator.err()).contains("--format is DYNAMODB_JSON or ION, not CSV");
   }
 
   @Test
