@@ -186,9 +186,46 @@ final class Requests {
 
   // ---- items --------------------------------------------------------------------------------
 
+  /**
+   * The members of PutItem, DeleteItem and UpdateItem, which are the same but for the item
+   * (PutItem's Item, the others' Key) and UpdateItem's UpdateExpression and AttributeUpdates.
+   * One loop reads them all, with no allocation of its own: each operation's constructor takes
+   * what its record has and drops the rest, which its request never holds.
+   */
+  @FunctionalInterface
+  private interface ItemWrite<R> {
+    R create(String tableName, Map<String, AttributeValue> itemOrKey, String updateExpression,
+        String conditionExpression, Map<String, String> names, Map<String, AttributeValue> values,
+        String returnValues, String returnConsumedCapacity, String returnItemCollectionMetrics,
+        String returnValuesOnConditionCheckFailure,
+        Map<String, AttributeValueUpdate> attributeUpdates,
+        Map<String, ExpectedAttributeValue> expected, String conditionalOperator);
+  }
+
   static PutItemRequest putItem(JsonInput in) throws IOException {
+    return itemWrite(in, "Item", false, (t, item, u, c, n, v, rv, rc, rm, rf, au, e, o) ->
+        new PutItemRequest(t, item, c, n, v, rv, rc, rm, rf, e, o));
+  }
+
+  static DeleteItemRequest deleteItem(JsonInput in) throws IOException {
+    return itemWrite(in, "Key", false, (t, key, u, c, n, v, rv, rc, rm, rf, au, e, o) ->
+        new DeleteItemRequest(t, key, c, n, v, rv, rc, rm, rf, e, o));
+  }
+
+  static UpdateItemRequest updateItem(JsonInput in) throws IOException {
+    return itemWrite(in, "Key", true, UpdateItemRequest::new);
+  }
+
+  /**
+   * Reads an item write's members; {@code itemMember} names its item or key, and {@code update}
+   * says whether it is an UpdateItem. A member of another of the three is skipped unread, as
+   * any member the operation does not know.
+   */
+  private static <R> R itemWrite(
+      JsonInput in, String itemMember, boolean update, ItemWrite<R> request) throws IOException {
     String tableName = null;
     Map<String, AttributeValue> item = null;
+    String updateExpression = null;
     String conditionExpression = null;
     Map<String, String> names = null;
     Map<String, AttributeValue> values = null;
@@ -196,12 +233,26 @@ final class Requests {
     String returnConsumedCapacity = null;
     String returnItemCollectionMetrics = null;
     String returnValuesOnConditionCheckFailure = null;
+    Map<String, AttributeValueUpdate> attributeUpdates = null;
     Map<String, ExpectedAttributeValue> expected = null;
     String conditionalOperator = null;
     for (String m = in.nextMember(); m != null; m = in.nextMember()) {
       switch (m) {
         case "TableName" -> tableName = in.string();
-        case "Item" -> item = in.item();
+        case "Item", "Key" -> {
+          if (m.equals(itemMember)) {
+            item = in.item();
+          } else {
+            in.skip();
+          }
+        }
+        case "UpdateExpression" -> {
+          if (update) {
+            updateExpression = in.string();
+          } else {
+            in.skip();
+          }
+        }
         case "ConditionExpression" -> conditionExpression = in.string();
         case "ExpressionAttributeNames" -> names = in.stringMap();
         case "ExpressionAttributeValues" -> values = in.expressionAttributeValues();
@@ -210,23 +261,22 @@ final class Requests {
         case "ReturnItemCollectionMetrics" -> returnItemCollectionMetrics = in.string();
         case "ReturnValuesOnConditionCheckFailure" ->
             returnValuesOnConditionCheckFailure = in.string();
+        case "AttributeUpdates" -> {
+          if (update) {
+            attributeUpdates =
+                in.map(shape("AttributeValueUpdate"), Requests::attributeValueUpdate);
+          } else {
+            in.skip();
+          }
+        }
         case "Expected" -> expected = expected(in);
         case "ConditionalOperator" -> conditionalOperator = in.string();
         default -> in.skip();
       }
     }
-    return new PutItemRequest(
-        tableName,
-        item,
-        conditionExpression,
-        names,
-        values,
-        returnValues,
-        returnConsumedCapacity,
-        returnItemCollectionMetrics,
-        returnValuesOnConditionCheckFailure,
-        expected,
-        conditionalOperator);
+    return request.create(tableName, item, updateExpression, conditionExpression, names, values,
+        returnValues, returnConsumedCapacity, returnItemCollectionMetrics,
+        returnValuesOnConditionCheckFailure, attributeUpdates, expected, conditionalOperator);
   }
 
   static GetItemRequest getItem(JsonInput in) throws IOException {
@@ -259,103 +309,38 @@ final class Requests {
         returnConsumedCapacity);
   }
 
-  static DeleteItemRequest deleteItem(JsonInput in) throws IOException {
-    String tableName = null;
-    Map<String, AttributeValue> key = null;
-    String conditionExpression = null;
-    Map<String, String> names = null;
-    Map<String, AttributeValue> values = null;
-    String returnValues = null;
-    String returnConsumedCapacity = null;
-    String returnItemCollectionMetrics = null;
-    String returnValuesOnConditionCheckFailure = null;
-    Map<String, ExpectedAttributeValue> expected = null;
-    String conditionalOperator = null;
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      switch (m) {
-        case "TableName" -> tableName = in.string();
-        case "Key" -> key = in.item();
-        case "ConditionExpression" -> conditionExpression = in.string();
-        case "ExpressionAttributeNames" -> names = in.stringMap();
-        case "ExpressionAttributeValues" -> values = in.expressionAttributeValues();
-        case "ReturnValues" -> returnValues = in.string();
-        case "ReturnConsumedCapacity" -> returnConsumedCapacity = in.string();
-        case "ReturnItemCollectionMetrics" -> returnItemCollectionMetrics = in.string();
-        case "ReturnValuesOnConditionCheckFailure" ->
-            returnValuesOnConditionCheckFailure = in.string();
-        case "Expected" -> expected = expected(in);
-        case "ConditionalOperator" -> conditionalOperator = in.string();
-        default -> in.skip();
-      }
-    }
-    return new DeleteItemRequest(
-        tableName,
-        key,
-        conditionExpression,
-        names,
-        values,
-        returnValues,
-        returnConsumedCapacity,
-        returnItemCollectionMetrics,
-        returnValuesOnConditionCheckFailure,
-        expected,
-        conditionalOperator);
-  }
-
-  static UpdateItemRequest updateItem(JsonInput in) throws IOException {
-    String tableName = null;
-    Map<String, AttributeValue> key = null;
-    String updateExpression = null;
-    String conditionExpression = null;
-    Map<String, String> names = null;
-    Map<String, AttributeValue> values = null;
-    String returnValues = null;
-    String returnConsumedCapacity = null;
-    String returnItemCollectionMetrics = null;
-    String returnValuesOnConditionCheckFailure = null;
-    Map<String, AttributeValueUpdate> attributeUpdates = null;
-    Map<String, ExpectedAttributeValue> expected = null;
-    String conditionalOperator = null;
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      switch (m) {
-        case "TableName" -> tableName = in.string();
-        case "Key" -> key = in.item();
-        case "UpdateExpression" -> updateExpression = in.string();
-        case "ConditionExpression" -> conditionExpression = in.string();
-        case "ExpressionAttributeNames" -> names = in.stringMap();
-        case "ExpressionAttributeValues" -> values = in.expressionAttributeValues();
-        case "ReturnValues" -> returnValues = in.string();
-        case "ReturnConsumedCapacity" -> returnConsumedCapacity = in.string();
-        case "ReturnItemCollectionMetrics" -> returnItemCollectionMetrics = in.string();
-        case "ReturnValuesOnConditionCheckFailure" ->
-            returnValuesOnConditionCheckFailure = in.string();
-        case "AttributeUpdates" ->
-            attributeUpdates =
-                in.map(shape("AttributeValueUpdate"), Requests::attributeValueUpdate);
-        case "Expected" -> expected = expected(in);
-        case "ConditionalOperator" -> conditionalOperator = in.string();
-        default -> in.skip();
-      }
-    }
-    return new UpdateItemRequest(
-        tableName,
-        key,
-        updateExpression,
-        conditionExpression,
-        names,
-        values,
-        returnValues,
-        returnConsumedCapacity,
-        returnItemCollectionMetrics,
-        returnValuesOnConditionCheckFailure,
-        attributeUpdates,
-        expected,
-        conditionalOperator);
-  }
 
   // ---- reads of many items ------------------------------------------------------------------
 
+  /**
+   * The members of Query and Scan, most of them shared: Query's own are ScanIndexForward,
+   * KeyConditionExpression, KeyConditions and QueryFilter, Scan's Segment, TotalSegments and
+   * ScanFilter. One loop reads both, as {@link ItemWrite} does the item writes.
+   */
+  @FunctionalInterface
+  private interface Page<R> {
+    R create(String tableName, String indexName, String select, Integer limit,
+        Boolean consistentRead, Boolean scanIndexForward,
+        Map<String, AttributeValue> exclusiveStartKey, String keyConditionExpression,
+        Integer segment, Integer totalSegments, String filterExpression,
+        String projectionExpression, Map<String, String> names, Map<String, AttributeValue> values,
+        String returnConsumedCapacity, List<String> attributesToGet,
+        Map<String, Condition> keyConditions, Map<String, Condition> filter,
+        String conditionalOperator);
+  }
+
   static QueryRequest query(JsonInput in) throws IOException {
+    return page(in, true, (t, i, s, l, c, f, k, kce, sg, ts, fe, pe, n, v, rc, ag, kc, qf, o) ->
+        new QueryRequest(t, i, s, l, c, f, k, kce, fe, pe, n, v, rc, ag, kc, qf, o));
+  }
+
+  static ScanRequest scan(JsonInput in) throws IOException {
+    return page(in, false, (t, i, s, l, c, f, k, kce, sg, ts, fe, pe, n, v, rc, ag, kc, sf, o) ->
+        new ScanRequest(t, i, s, l, c, k, sg, ts, fe, pe, n, v, rc, ag, sf, o));
+  }
+
+  /** Reads a Query's members if {@code query}, else a Scan's; the other's are skipped unread. */
+  private static <R> R page(JsonInput in, boolean query, Page<R> request) throws IOException {
     String tableName = null;
     String indexName = null;
     String select = null;
@@ -364,64 +349,6 @@ final class Requests {
     Boolean scanIndexForward = null;
     Map<String, AttributeValue> exclusiveStartKey = null;
     String keyConditionExpression = null;
-    String filterExpression = null;
-    String projectionExpression = null;
-    Map<String, String> names = null;
-    Map<String, AttributeValue> values = null;
-    String returnConsumedCapacity = null;
-    List<String> attributesToGet = null;
-    Map<String, Condition> keyConditions = null;
-    Map<String, Condition> queryFilter = null;
-    String conditionalOperator = null;
-    for (String m = in.nextMember(); m != null; m = in.nextMember()) {
-      switch (m) {
-        case "TableName" -> tableName = in.string();
-        case "IndexName" -> indexName = in.string();
-        case "Select" -> select = in.string();
-        case "Limit" -> limit = in.integer();
-        case "ConsistentRead" -> consistentRead = in.bool();
-        case "ScanIndexForward" -> scanIndexForward = in.bool();
-        case "ExclusiveStartKey" -> exclusiveStartKey = in.item();
-        case "KeyConditionExpression" -> keyConditionExpression = in.string();
-        case "FilterExpression" -> filterExpression = in.string();
-        case "ProjectionExpression" -> projectionExpression = in.string();
-        case "ExpressionAttributeNames" -> names = in.stringMap();
-        case "ExpressionAttributeValues" -> values = in.expressionAttributeValues();
-        case "ReturnConsumedCapacity" -> returnConsumedCapacity = in.string();
-        case "AttributesToGet" -> attributesToGet = in.strings();
-        case "KeyConditions" -> keyConditions = conditions(in);
-        case "QueryFilter" -> queryFilter = conditions(in);
-        case "ConditionalOperator" -> conditionalOperator = in.string();
-        default -> in.skip();
-      }
-    }
-    return new QueryRequest(
-        tableName,
-        indexName,
-        select,
-        limit,
-        consistentRead,
-        scanIndexForward,
-        exclusiveStartKey,
-        keyConditionExpression,
-        filterExpression,
-        projectionExpression,
-        names,
-        values,
-        returnConsumedCapacity,
-        attributesToGet,
-        keyConditions,
-        queryFilter,
-        conditionalOperator);
-  }
-
-  static ScanRequest scan(JsonInput in) throws IOException {
-    String tableName = null;
-    String indexName = null;
-    String select = null;
-    Integer limit = null;
-    Boolean consistentRead = null;
-    Map<String, AttributeValue> exclusiveStartKey = null;
     Integer segment = null;
     Integer totalSegments = null;
     String filterExpression = null;
@@ -430,7 +357,8 @@ final class Requests {
     Map<String, AttributeValue> values = null;
     String returnConsumedCapacity = null;
     List<String> attributesToGet = null;
-    Map<String, Condition> scanFilter = null;
+    Map<String, Condition> keyConditions = null;
+    Map<String, Condition> filter = null;
     String conditionalOperator = null;
     for (String m = in.nextMember(); m != null; m = in.nextMember()) {
       switch (m) {
@@ -440,38 +368,45 @@ final class Requests {
         case "Limit" -> limit = in.integer();
         case "ConsistentRead" -> consistentRead = in.bool();
         case "ExclusiveStartKey" -> exclusiveStartKey = in.item();
-        case "Segment" -> segment = in.integer();
-        case "TotalSegments" -> totalSegments = in.integer();
         case "FilterExpression" -> filterExpression = in.string();
         case "ProjectionExpression" -> projectionExpression = in.string();
         case "ExpressionAttributeNames" -> names = in.stringMap();
         case "ExpressionAttributeValues" -> values = in.expressionAttributeValues();
         case "ReturnConsumedCapacity" -> returnConsumedCapacity = in.string();
         case "AttributesToGet" -> attributesToGet = in.strings();
-        case "ScanFilter" -> scanFilter = conditions(in);
         case "ConditionalOperator" -> conditionalOperator = in.string();
+        case "ScanIndexForward", "KeyConditionExpression", "KeyConditions", "QueryFilter" -> {
+          if (!query) {
+            in.skip();
+          } else if (m.equals("ScanIndexForward")) {
+            scanIndexForward = in.bool();
+          } else if (m.equals("KeyConditionExpression")) {
+            keyConditionExpression = in.string();
+          } else if (m.equals("KeyConditions")) {
+            keyConditions = conditions(in);
+          } else {
+            filter = conditions(in);
+          }
+        }
+        case "Segment", "TotalSegments", "ScanFilter" -> {
+          if (query) {
+            in.skip();
+          } else if (m.equals("Segment")) {
+            segment = in.integer();
+          } else if (m.equals("TotalSegments")) {
+            totalSegments = in.integer();
+          } else {
+            filter = conditions(in);
+          }
+        }
         default -> in.skip();
       }
     }
-    return new ScanRequest(
-        tableName,
-        indexName,
-        select,
-        limit,
-        consistentRead,
-        exclusiveStartKey,
-        segment,
-        totalSegments,
-        filterExpression,
-        projectionExpression,
-        names,
-        values,
-        returnConsumedCapacity,
-        attributesToGet,
-        scanFilter,
-        conditionalOperator);
+    return request.create(tableName, indexName, select, limit, consistentRead, scanIndexForward,
+        exclusiveStartKey, keyConditionExpression, segment, totalSegments, filterExpression,
+        projectionExpression, names, values, returnConsumedCapacity, attributesToGet,
+        keyConditions, filter, conditionalOperator);
   }
-
   // ---- the legacy conditional parameters of the item operations ----------------------------
 
   private static String shape(String name) {
