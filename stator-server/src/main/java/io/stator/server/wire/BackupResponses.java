@@ -1,12 +1,12 @@
 package io.stator.server.wire;
 
-import static io.stator.server.wire.Responses.field;
 import static io.stator.server.wire.Responses.list;
-import static io.stator.server.wire.Responses.number;
-import static io.stator.server.wire.Responses.string;
-import static io.stator.server.wire.Responses.timestamp;
+import static io.stator.server.wire.ShapeWriter.field;
+import static io.stator.server.wire.ShapeWriter.number;
+import static io.stator.server.wire.ShapeWriter.object;
+import static io.stator.server.wire.ShapeWriter.string;
+import static io.stator.server.wire.ShapeWriter.timestamp;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.api.BackupDescription;
 import io.stator.api.BackupDetails;
 import io.stator.api.BackupSummary;
@@ -16,145 +16,94 @@ import io.stator.api.DescribeBackupResponse;
 import io.stator.api.GlobalSecondaryIndexInfo;
 import io.stator.api.ListBackupsResponse;
 import io.stator.api.LocalSecondaryIndexInfo;
-import io.stator.api.ProvisionedThroughput;
 import io.stator.api.RestoreTableFromBackupResponse;
 import io.stator.api.RestoreTableToPointInTimeResponse;
 import io.stator.api.SourceTableDetails;
 import io.stator.api.SourceTableFeatureDetails;
-import java.io.IOException;
 
 /** Writers of the on-demand backup operations' responses. */
 final class BackupResponses {
   private BackupResponses() {}
 
-  static void createBackup(JsonGenerator out, CreateBackupResponse r) throws IOException {
-    out.writeStartObject();
-    field(out, "BackupDetails", r.backupDetails(), BackupResponses::details);
-    out.writeEndObject();
-  }
+  private static final ShapeWriter<BackupDetails> DETAILS = object(
+      string("BackupArn", BackupDetails::backupArn),
+      string("BackupName", BackupDetails::backupName),
+      number("BackupSizeBytes", BackupDetails::backupSizeBytes),
+      string("BackupStatus", BackupDetails::backupStatus),
+      string("BackupType", BackupDetails::backupType),
+      timestamp("BackupCreationDateTime", BackupDetails::backupCreationDateTime),
+      timestamp("BackupExpiryDateTime", BackupDetails::backupExpiryDateTime));
 
-  static void describeBackup(JsonGenerator out, DescribeBackupResponse r) throws IOException {
-    out.writeStartObject();
-    field(out, "BackupDescription", r.backupDescription(), BackupResponses::description);
-    out.writeEndObject();
-  }
+  private static final ShapeWriter<BackupSummary> SUMMARY = object(
+      string("TableName", BackupSummary::tableName), string("TableId", BackupSummary::tableId),
+      string("TableArn", BackupSummary::tableArn), string("BackupArn", BackupSummary::backupArn),
+      string("BackupName", BackupSummary::backupName),
+      timestamp("BackupCreationDateTime", BackupSummary::backupCreationDateTime),
+      timestamp("BackupExpiryDateTime", BackupSummary::backupExpiryDateTime),
+      string("BackupStatus", BackupSummary::backupStatus),
+      string("BackupType", BackupSummary::backupType),
+      number("BackupSizeBytes", BackupSummary::backupSizeBytes));
 
-  static void deleteBackup(JsonGenerator out, DeleteBackupResponse r) throws IOException {
-    out.writeStartObject();
-    field(out, "BackupDescription", r.backupDescription(), BackupResponses::description);
-    out.writeEndObject();
-  }
+  private static final ShapeWriter<SourceTableDetails> SOURCE = object(
+      string("TableName", SourceTableDetails::tableName),
+      string("TableId", SourceTableDetails::tableId),
+      string("TableArn", SourceTableDetails::tableArn),
+      number("TableSizeBytes", SourceTableDetails::tableSizeBytes),
+      field("KeySchema", SourceTableDetails::keySchema, list(TableResponses.KEY_SCHEMA_ELEMENT)),
+      timestamp("TableCreationDateTime", SourceTableDetails::tableCreationDateTime),
+      field("ProvisionedThroughput", SourceTableDetails::provisionedThroughput,
+          TableResponses.PROVISIONED_THROUGHPUT),
+      field("OnDemandThroughput", SourceTableDetails::onDemandThroughput,
+          TableResponses.ON_DEMAND_THROUGHPUT),
+      number("ItemCount", SourceTableDetails::itemCount),
+      string("BillingMode", SourceTableDetails::billingMode));
 
-  static void listBackups(JsonGenerator out, ListBackupsResponse r) throws IOException {
-    out.writeStartObject();
-    field(out, "BackupSummaries", r.backupSummaries(), list(BackupResponses::summary));
-    string(out, "LastEvaluatedBackupArn", r.lastEvaluatedBackupArn());
-    out.writeEndObject();
-  }
+  private static final ShapeWriter<SourceTableFeatureDetails> FEATURES = object(
+      field("LocalSecondaryIndexes", SourceTableFeatureDetails::localSecondaryIndexes,
+          list(object(string("IndexName", LocalSecondaryIndexInfo::indexName),
+              field("KeySchema", LocalSecondaryIndexInfo::keySchema,
+                  list(TableResponses.KEY_SCHEMA_ELEMENT)),
+              field("Projection", LocalSecondaryIndexInfo::projection,
+                  TableResponses.PROJECTION)))),
+      field("GlobalSecondaryIndexes", SourceTableFeatureDetails::globalSecondaryIndexes,
+          list(object(string("IndexName", GlobalSecondaryIndexInfo::indexName),
+              field("KeySchema", GlobalSecondaryIndexInfo::keySchema,
+                  list(TableResponses.KEY_SCHEMA_ELEMENT)),
+              field("Projection", GlobalSecondaryIndexInfo::projection,
+                  TableResponses.PROJECTION),
+              field("ProvisionedThroughput", GlobalSecondaryIndexInfo::provisionedThroughput,
+                  TableResponses.PROVISIONED_THROUGHPUT),
+              field("OnDemandThroughput", GlobalSecondaryIndexInfo::onDemandThroughput,
+                  TableResponses.ON_DEMAND_THROUGHPUT)))),
+      field("StreamDescription", SourceTableFeatureDetails::streamDescription,
+          TableResponses.STREAM_SPECIFICATION),
+      field("TimeToLiveDescription", SourceTableFeatureDetails::timeToLiveDescription,
+          TableResponses.TIME_TO_LIVE_DESCRIPTION),
+      (out, f) -> SettingsResponses.sseDescription(out, f.sseDescription()));
 
-  static void restoreTableFromBackup(JsonGenerator out, RestoreTableFromBackupResponse r)
-      throws IOException {
-    out.writeStartObject();
-    field(out, "TableDescription", r.tableDescription(), Responses::tableDescription);
-    out.writeEndObject();
-  }
+  private static final ShapeWriter<BackupDescription> DESCRIPTION = object(
+      field("BackupDetails", BackupDescription::backupDetails, DETAILS),
+      field("SourceTableDetails", BackupDescription::sourceTableDetails, SOURCE),
+      field("SourceTableFeatureDetails", BackupDescription::sourceTableFeatureDetails, FEATURES));
 
-  static void restoreTableToPointInTime(JsonGenerator out, RestoreTableToPointInTimeResponse r)
-      throws IOException {
-    out.writeStartObject();
-    field(out, "TableDescription", r.tableDescription(), Responses::tableDescription);
-    out.writeEndObject();
-  }
+  static final ShapeWriter<CreateBackupResponse> CREATE_BACKUP =
+      object(field("BackupDetails", CreateBackupResponse::backupDetails, DETAILS));
 
-  private static void details(JsonGenerator out, BackupDetails d) throws IOException {
-    out.writeStartObject();
-    string(out, "BackupArn", d.backupArn());
-    string(out, "BackupName", d.backupName());
-    number(out, "BackupSizeBytes", d.backupSizeBytes());
-    string(out, "BackupStatus", d.backupStatus());
-    string(out, "BackupType", d.backupType());
-    timestamp(out, "BackupCreationDateTime", d.backupCreationDateTime());
-    timestamp(out, "BackupExpiryDateTime", d.backupExpiryDateTime());
-    out.writeEndObject();
-  }
+  static final ShapeWriter<DescribeBackupResponse> DESCRIBE_BACKUP =
+      object(field("BackupDescription", DescribeBackupResponse::backupDescription, DESCRIPTION));
 
-  private static void summary(JsonGenerator out, BackupSummary s) throws IOException {
-    out.writeStartObject();
-    string(out, "TableName", s.tableName());
-    string(out, "TableId", s.tableId());
-    string(out, "TableArn", s.tableArn());
-    string(out, "BackupArn", s.backupArn());
-    string(out, "BackupName", s.backupName());
-    timestamp(out, "BackupCreationDateTime", s.backupCreationDateTime());
-    timestamp(out, "BackupExpiryDateTime", s.backupExpiryDateTime());
-    string(out, "BackupStatus", s.backupStatus());
-    string(out, "BackupType", s.backupType());
-    number(out, "BackupSizeBytes", s.backupSizeBytes());
-    out.writeEndObject();
-  }
+  static final ShapeWriter<DeleteBackupResponse> DELETE_BACKUP =
+      object(field("BackupDescription", DeleteBackupResponse::backupDescription, DESCRIPTION));
 
-  private static void description(JsonGenerator out, BackupDescription d) throws IOException {
-    out.writeStartObject();
-    field(out, "BackupDetails", d.backupDetails(), BackupResponses::details);
-    field(out, "SourceTableDetails", d.sourceTableDetails(), BackupResponses::source);
-    field(out, "SourceTableFeatureDetails", d.sourceTableFeatureDetails(),
-        BackupResponses::features);
-    out.writeEndObject();
-  }
+  static final ShapeWriter<ListBackupsResponse> LIST_BACKUPS = object(
+      field("BackupSummaries", ListBackupsResponse::backupSummaries, list(SUMMARY)),
+      string("LastEvaluatedBackupArn", ListBackupsResponse::lastEvaluatedBackupArn));
 
-  private static void source(JsonGenerator out, SourceTableDetails s) throws IOException {
-    out.writeStartObject();
-    string(out, "TableName", s.tableName());
-    string(out, "TableId", s.tableId());
-    string(out, "TableArn", s.tableArn());
-    number(out, "TableSizeBytes", s.tableSizeBytes());
-    field(out, "KeySchema", s.keySchema(), list(Responses::keySchemaElement));
-    timestamp(out, "TableCreationDateTime", s.tableCreationDateTime());
-    field(out, "ProvisionedThroughput", s.provisionedThroughput(), BackupResponses::throughput);
-    field(out, "OnDemandThroughput", s.onDemandThroughput(), Responses::onDemandThroughput);
-    number(out, "ItemCount", s.itemCount());
-    string(out, "BillingMode", s.billingMode());
-    out.writeEndObject();
-  }
+  static final ShapeWriter<RestoreTableFromBackupResponse> RESTORE_TABLE_FROM_BACKUP =
+      object(field("TableDescription", RestoreTableFromBackupResponse::tableDescription,
+          TableResponses.TABLE_DESCRIPTION));
 
-  private static void features(JsonGenerator out, SourceTableFeatureDetails f)
-      throws IOException {
-    out.writeStartObject();
-    field(out, "LocalSecondaryIndexes", f.localSecondaryIndexes(),
-        list(BackupResponses::localIndex));
-    field(out, "GlobalSecondaryIndexes", f.globalSecondaryIndexes(),
-        list(BackupResponses::globalIndex));
-    field(out, "StreamDescription", f.streamDescription(), Responses::streamSpecification);
-    field(out, "TimeToLiveDescription", f.timeToLiveDescription(),
-        Responses::timeToLiveDescription);
-    SettingsResponses.sseDescription(out, f.sseDescription());
-    out.writeEndObject();
-  }
-
-  private static void localIndex(JsonGenerator out, LocalSecondaryIndexInfo i)
-      throws IOException {
-    out.writeStartObject();
-    string(out, "IndexName", i.indexName());
-    field(out, "KeySchema", i.keySchema(), list(Responses::keySchemaElement));
-    field(out, "Projection", i.projection(), Responses::projection);
-    out.writeEndObject();
-  }
-
-  private static void globalIndex(JsonGenerator out, GlobalSecondaryIndexInfo i)
-      throws IOException {
-    out.writeStartObject();
-    string(out, "IndexName", i.indexName());
-    field(out, "KeySchema", i.keySchema(), list(Responses::keySchemaElement));
-    field(out, "Projection", i.projection(), Responses::projection);
-    field(out, "ProvisionedThroughput", i.provisionedThroughput(), BackupResponses::throughput);
-    field(out, "OnDemandThroughput", i.onDemandThroughput(), Responses::onDemandThroughput);
-    out.writeEndObject();
-  }
-
-  private static void throughput(JsonGenerator out, ProvisionedThroughput p) throws IOException {
-    out.writeStartObject();
-    number(out, "ReadCapacityUnits", p.readCapacityUnits());
-    number(out, "WriteCapacityUnits", p.writeCapacityUnits());
-    out.writeEndObject();
-  }
+  static final ShapeWriter<RestoreTableToPointInTimeResponse> RESTORE_TABLE_TO_POINT_IN_TIME =
+      object(field("TableDescription", RestoreTableToPointInTimeResponse::tableDescription,
+          TableResponses.TABLE_DESCRIPTION));
 }

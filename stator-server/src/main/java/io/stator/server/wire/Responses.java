@@ -1,38 +1,16 @@
 package io.stator.server.wire;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.stator.api.AttributeDefinition;
-import io.stator.api.BillingModeSummary;
 import io.stator.api.Capacity;
 import io.stator.api.ConsumedCapacity;
-import io.stator.api.ContributorInsightsSummary;
-import io.stator.api.CreateTableResponse;
 import io.stator.api.DeleteItemResponse;
-import io.stator.api.DeleteTableResponse;
-import io.stator.api.DescribeContributorInsightsResponse;
-import io.stator.api.DescribeTableResponse;
-import io.stator.api.DescribeTimeToLiveResponse;
 import io.stator.api.GetItemResponse;
-import io.stator.api.GlobalSecondaryIndexDescription;
 import io.stator.api.ItemCollectionMetrics;
-import io.stator.api.KeySchemaElement;
-import io.stator.api.ListContributorInsightsResponse;
 import io.stator.api.ListTablesResponse;
-import io.stator.api.LocalSecondaryIndexDescription;
-import io.stator.api.Projection;
-import io.stator.api.OnDemandThroughput;
-import io.stator.api.ProvisionedThroughputDescription;
 import io.stator.api.PutItemResponse;
 import io.stator.api.QueryResponse;
 import io.stator.api.ScanResponse;
-import io.stator.api.StreamSpecification;
-import io.stator.api.RestoreSummary;
-import io.stator.api.TableDescription;
-import io.stator.api.TimeToLiveDescription;
-import io.stator.api.UpdateContributorInsightsResponse;
 import io.stator.api.UpdateItemResponse;
-import io.stator.api.UpdateTableResponse;
-import io.stator.api.UpdateTimeToLiveResponse;
 import io.stator.value.AttributeValue;
 import io.stator.value.Bytes;
 import java.io.IOException;
@@ -55,105 +33,7 @@ final class Responses {
     void write(JsonGenerator out, T value) throws IOException;
   }
 
-  // ---- responses ----------------------------------------------------------------------------
-
-  static void createTable(JsonGenerator out, CreateTableResponse r) throws IOException {
-    out.writeStartObject();
-    field(out, "TableDescription", r.tableDescription(), Responses::tableDescription);
-    out.writeEndObject();
-  }
-
-  static void describeTable(JsonGenerator out, DescribeTableResponse r) throws IOException {
-    out.writeStartObject();
-    field(out, "Table", r.table(), Responses::tableDescription);
-    out.writeEndObject();
-  }
-
-  static void deleteTable(JsonGenerator out, DeleteTableResponse r) throws IOException {
-    out.writeStartObject();
-    field(out, "TableDescription", r.tableDescription(), Responses::tableDescription);
-    out.writeEndObject();
-  }
-
-  static void updateTable(JsonGenerator out, UpdateTableResponse r) throws IOException {
-    out.writeStartObject();
-    field(out, "TableDescription", r.tableDescription(), Responses::tableDescription);
-    out.writeEndObject();
-  }
-
-  static void updateTimeToLive(JsonGenerator out, UpdateTimeToLiveResponse r)
-      throws IOException {
-    out.writeStartObject();
-    field(out, "TimeToLiveSpecification", r.timeToLiveSpecification(), (o, spec) -> {
-      o.writeStartObject();
-      bool(o, "Enabled", spec.enabled());
-      string(o, "AttributeName", spec.attributeName());
-      o.writeEndObject();
-    });
-    out.writeEndObject();
-  }
-
-  static void describeTimeToLive(JsonGenerator out, DescribeTimeToLiveResponse r)
-      throws IOException {
-    out.writeStartObject();
-    field(out, "TimeToLiveDescription", r.timeToLiveDescription(),
-        Responses::timeToLiveDescription);
-    out.writeEndObject();
-  }
-
-  static void timeToLiveDescription(JsonGenerator out, TimeToLiveDescription d)
-      throws IOException {
-    out.writeStartObject();
-    string(out, "TimeToLiveStatus", d.timeToLiveStatus());
-    string(out, "AttributeName", d.attributeName());
-    out.writeEndObject();
-  }
-
-  static void updateContributorInsights(
-      JsonGenerator out, UpdateContributorInsightsResponse r) throws IOException {
-    out.writeStartObject();
-    string(out, "TableName", r.tableName());
-    string(out, "IndexName", r.indexName());
-    string(out, "ContributorInsightsStatus", r.contributorInsightsStatus());
-    string(out, "ContributorInsightsMode", r.contributorInsightsMode());
-    out.writeEndObject();
-  }
-
-  static void describeContributorInsights(
-      JsonGenerator out, DescribeContributorInsightsResponse r) throws IOException {
-    out.writeStartObject();
-    string(out, "TableName", r.tableName());
-    string(out, "IndexName", r.indexName());
-    field(out, "ContributorInsightsRuleList", r.contributorInsightsRuleList(),
-        Responses::strings);
-    string(out, "ContributorInsightsStatus", r.contributorInsightsStatus());
-    timestamp(out, "LastUpdateDateTime", r.lastUpdateDateTime());
-    field(out, "FailureException", r.failureException(), (o, f) -> {
-      o.writeStartObject();
-      string(o, "ExceptionName", f.exceptionName());
-      string(o, "ExceptionDescription", f.exceptionDescription());
-      o.writeEndObject();
-    });
-    string(out, "ContributorInsightsMode", r.contributorInsightsMode());
-    out.writeEndObject();
-  }
-
-  static void listContributorInsights(JsonGenerator out, ListContributorInsightsResponse r)
-      throws IOException {
-    out.writeStartObject();
-    out.writeArrayFieldStart("ContributorInsightsSummaries");
-    for (ContributorInsightsSummary summary : r.contributorInsightsSummaries()) {
-      out.writeStartObject();
-      string(out, "TableName", summary.tableName());
-      string(out, "IndexName", summary.indexName());
-      string(out, "ContributorInsightsStatus", summary.contributorInsightsStatus());
-      string(out, "ContributorInsightsMode", summary.contributorInsightsMode());
-      out.writeEndObject();
-    }
-    out.writeEndArray();
-    string(out, "NextToken", r.nextToken());
-    out.writeEndObject();
-  }
+  // ---- responses --------------------------------------------------------------------------
 
   static void listTables(JsonGenerator out, ListTablesResponse r) throws IOException {
     out.writeStartObject();
@@ -228,125 +108,6 @@ final class Responses {
     out.writeEndObject();
   }
 
-  // ---- table descriptions -------------------------------------------------------------------
-
-  static void tableDescription(JsonGenerator out, TableDescription t) throws IOException {
-    out.writeStartObject();
-    field(out, "AttributeDefinitions", t.attributeDefinitions(), list(Responses::attributeDef));
-    string(out, "TableName", t.tableName());
-    field(out, "KeySchema", t.keySchema(), list(Responses::keySchemaElement));
-    string(out, "TableStatus", t.tableStatus());
-    timestamp(out, "CreationDateTime", t.creationDateTime());
-    field(out, "ProvisionedThroughput", t.provisionedThroughput(), Responses::throughput);
-    number(out, "TableSizeBytes", t.tableSizeBytes());
-    number(out, "ItemCount", t.itemCount());
-    string(out, "TableArn", t.tableArn());
-    string(out, "TableId", t.tableId());
-    field(out, "BillingModeSummary", t.billingModeSummary(), Responses::billingModeSummary);
-    field(out, "LocalSecondaryIndexes", t.localSecondaryIndexes(), list(Responses::lsi));
-    field(out, "GlobalSecondaryIndexes", t.globalSecondaryIndexes(), list(Responses::gsi));
-    field(out, "StreamSpecification", t.streamSpecification(), Responses::streamSpecification);
-    string(out, "LatestStreamLabel", t.latestStreamLabel());
-    string(out, "LatestStreamArn", t.latestStreamArn());
-    bool(out, "DeletionProtectionEnabled", t.deletionProtectionEnabled());
-    SettingsResponses.tableClassSummary(out, t.tableClassSummary());
-    SettingsResponses.sseDescription(out, t.sseDescription());
-    field(out, "OnDemandThroughput", t.onDemandThroughput(), Responses::onDemandThroughput);
-    field(out, "RestoreSummary", t.restoreSummary(), Responses::restoreSummary);
-    out.writeEndObject();
-  }
-
-  private static void restoreSummary(JsonGenerator out, RestoreSummary r) throws IOException {
-    out.writeStartObject();
-    string(out, "SourceBackupArn", r.sourceBackupArn());
-    string(out, "SourceTableArn", r.sourceTableArn());
-    timestamp(out, "RestoreDateTime", r.restoreDateTime());
-    bool(out, "RestoreInProgress", r.restoreInProgress());
-    out.writeEndObject();
-  }
-
-  static void onDemandThroughput(JsonGenerator out, OnDemandThroughput o)
-      throws IOException {
-    out.writeStartObject();
-    number(out, "MaxReadRequestUnits", o.maxReadRequestUnits());
-    number(out, "MaxWriteRequestUnits", o.maxWriteRequestUnits());
-    out.writeEndObject();
-  }
-
-  static void attributeDef(JsonGenerator out, AttributeDefinition d) throws IOException {
-    out.writeStartObject();
-    string(out, "AttributeName", d.attributeName());
-    string(out, "AttributeType", d.attributeType());
-    out.writeEndObject();
-  }
-
-  static void keySchemaElement(JsonGenerator out, KeySchemaElement k) throws IOException {
-    out.writeStartObject();
-    string(out, "AttributeName", k.attributeName());
-    string(out, "KeyType", k.keyType());
-    out.writeEndObject();
-  }
-
-  private static void throughput(JsonGenerator out, ProvisionedThroughputDescription p)
-      throws IOException {
-    out.writeStartObject();
-    timestamp(out, "LastIncreaseDateTime", p.lastIncreaseDateTime());
-    timestamp(out, "LastDecreaseDateTime", p.lastDecreaseDateTime());
-    number(out, "NumberOfDecreasesToday", p.numberOfDecreasesToday());
-    number(out, "ReadCapacityUnits", p.readCapacityUnits());
-    number(out, "WriteCapacityUnits", p.writeCapacityUnits());
-    out.writeEndObject();
-  }
-
-  private static void billingModeSummary(JsonGenerator out, BillingModeSummary b)
-      throws IOException {
-    out.writeStartObject();
-    string(out, "BillingMode", b.billingMode());
-    timestamp(out, "LastUpdateToPayPerRequestDateTime", b.lastUpdateToPayPerRequestDateTime());
-    out.writeEndObject();
-  }
-
-  static void projection(JsonGenerator out, Projection p) throws IOException {
-    out.writeStartObject();
-    string(out, "ProjectionType", p.projectionType());
-    field(out, "NonKeyAttributes", p.nonKeyAttributes(), Responses::strings);
-    out.writeEndObject();
-  }
-
-  private static void lsi(JsonGenerator out, LocalSecondaryIndexDescription i) throws IOException {
-    out.writeStartObject();
-    string(out, "IndexName", i.indexName());
-    field(out, "KeySchema", i.keySchema(), list(Responses::keySchemaElement));
-    field(out, "Projection", i.projection(), Responses::projection);
-    number(out, "IndexSizeBytes", i.indexSizeBytes());
-    number(out, "ItemCount", i.itemCount());
-    string(out, "IndexArn", i.indexArn());
-    out.writeEndObject();
-  }
-
-  private static void gsi(JsonGenerator out, GlobalSecondaryIndexDescription i)
-      throws IOException {
-    out.writeStartObject();
-    string(out, "IndexName", i.indexName());
-    field(out, "KeySchema", i.keySchema(), list(Responses::keySchemaElement));
-    field(out, "Projection", i.projection(), Responses::projection);
-    string(out, "IndexStatus", i.indexStatus());
-    bool(out, "Backfilling", i.backfilling());
-    field(out, "ProvisionedThroughput", i.provisionedThroughput(), Responses::throughput);
-    number(out, "IndexSizeBytes", i.indexSizeBytes());
-    number(out, "ItemCount", i.itemCount());
-    string(out, "IndexArn", i.indexArn());
-    field(out, "OnDemandThroughput", i.onDemandThroughput(), Responses::onDemandThroughput);
-    out.writeEndObject();
-  }
-
-  static void streamSpecification(JsonGenerator out, StreamSpecification s)
-      throws IOException {
-    out.writeStartObject();
-    bool(out, "StreamEnabled", s.streamEnabled());
-    string(out, "StreamViewType", s.streamViewType());
-    out.writeEndObject();
-  }
 
   // ---- capacity -----------------------------------------------------------------------------
 
@@ -473,7 +234,7 @@ final class Responses {
     };
   }
 
-  private static void strings(JsonGenerator out, java.util.Collection<String> values)
+  static void strings(JsonGenerator out, java.util.Collection<String> values)
       throws IOException {
     out.writeStartArray();
     for (String s : values) {
@@ -500,7 +261,7 @@ final class Responses {
     }
   }
 
-  private static void bool(JsonGenerator out, String name, Boolean value) throws IOException {
+  static void bool(JsonGenerator out, String name, Boolean value) throws IOException {
     if (value != null) {
       out.writeBooleanField(name, value);
     }

@@ -50,7 +50,7 @@ final class StreamResponses {
     string(out, "TableName", d.tableName());
     out.writeArrayFieldStart("KeySchema");
     for (KeySchemaElement k : d.keySchema()) {
-      Responses.keySchemaElement(out, k);
+      TableResponses.KEY_SCHEMA_ELEMENT.write(out, k);
     }
     out.writeEndArray();
     out.writeArrayFieldStart("Shards");

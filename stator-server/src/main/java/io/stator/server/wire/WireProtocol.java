@@ -121,22 +121,22 @@ public final class WireProtocol {
           Map.entry(
               "CreateTable",
               new Operation<>(
-                  Requests.CREATE_TABLE, Database::createTable, Responses::createTable)),
+                  Requests.CREATE_TABLE, Database::createTable, TableResponses.CREATE_TABLE)),
           Map.entry(
               "DescribeTable",
               new Operation<>(
-                  Requests.DESCRIBE_TABLE, Database::describeTable, Responses::describeTable)),
+                  Requests.DESCRIBE_TABLE, Database::describeTable, TableResponses.DESCRIBE_TABLE)),
           Map.entry(
               "ListTables",
               new Operation<>(Requests.LIST_TABLES, Database::listTables, Responses::listTables)),
           Map.entry(
               "DeleteTable",
               new Operation<>(
-                  Requests.DELETE_TABLE, Database::deleteTable, Responses::deleteTable)),
+                  Requests.DELETE_TABLE, Database::deleteTable, TableResponses.DELETE_TABLE)),
           Map.entry(
               "UpdateTable",
               new Operation<>(
-                  Requests.UPDATE_TABLE, Database::updateTable, Responses::updateTable)),
+                  Requests.UPDATE_TABLE, Database::updateTable, TableResponses.UPDATE_TABLE)),
           Map.entry(
               "PutItem", new Operation<>(Requests::putItem, Database::putItem, Responses::putItem)),
           Map.entry(
@@ -196,31 +196,31 @@ public final class WireProtocol {
               new Operation<>(
                   Requests.UPDATE_TIME_TO_LIVE,
                   Database::updateTimeToLive,
-                  Responses::updateTimeToLive)),
+                  TableResponses.UPDATE_TIME_TO_LIVE)),
           Map.entry(
               "DescribeTimeToLive",
               new Operation<>(
                   Requests.DESCRIBE_TIME_TO_LIVE,
                   Database::describeTimeToLive,
-                  Responses::describeTimeToLive)),
+                  TableResponses.DESCRIBE_TIME_TO_LIVE)),
           Map.entry(
               "UpdateContributorInsights",
               new Operation<>(
                   Requests.UPDATE_CONTRIBUTOR_INSIGHTS,
                   Database::updateContributorInsights,
-                  Responses::updateContributorInsights)),
+                  TableResponses.UPDATE_CONTRIBUTOR_INSIGHTS)),
           Map.entry(
               "DescribeContributorInsights",
               new Operation<>(
                   Requests.DESCRIBE_CONTRIBUTOR_INSIGHTS,
                   Database::describeContributorInsights,
-                  Responses::describeContributorInsights)),
+                  TableResponses.DESCRIBE_CONTRIBUTOR_INSIGHTS)),
           Map.entry(
               "ListContributorInsights",
               new Operation<>(
                   Requests.LIST_CONTRIBUTOR_INSIGHTS,
                   Database::listContributorInsights,
-                  Responses::listContributorInsights)),
+                  TableResponses.LIST_CONTRIBUTOR_INSIGHTS)),
           Map.entry(
               "TagResource",
               new Operation<>(
@@ -274,73 +274,73 @@ public final class WireProtocol {
               new Operation<>(
                   BackupRequests.CREATE_BACKUP,
                   Database::createBackup,
-                  BackupResponses::createBackup)),
+                  BackupResponses.CREATE_BACKUP)),
           Map.entry(
               "DescribeBackup",
               new Operation<>(
                   BackupRequests.DESCRIBE_BACKUP,
                   Database::describeBackup,
-                  BackupResponses::describeBackup)),
+                  BackupResponses.DESCRIBE_BACKUP)),
           Map.entry(
               "ListBackups",
               new Operation<>(
                   BackupRequests.LIST_BACKUPS,
                   Database::listBackups,
-                  BackupResponses::listBackups)),
+                  BackupResponses.LIST_BACKUPS)),
           Map.entry(
               "DeleteBackup",
               new Operation<>(
                   BackupRequests.DELETE_BACKUP,
                   Database::deleteBackup,
-                  BackupResponses::deleteBackup)),
+                  BackupResponses.DELETE_BACKUP)),
           Map.entry(
               "RestoreTableFromBackup",
               new Operation<>(
                   BackupRequests.RESTORE_TABLE_FROM_BACKUP,
                   Database::restoreTableFromBackup,
-                  BackupResponses::restoreTableFromBackup)),
+                  BackupResponses.RESTORE_TABLE_FROM_BACKUP)),
           Map.entry(
               "RestoreTableToPointInTime",
               new Operation<>(
                   BackupRequests.RESTORE_TABLE_TO_POINT_IN_TIME,
                   Database::restoreTableToPointInTime,
-                  BackupResponses::restoreTableToPointInTime)),
+                  BackupResponses.RESTORE_TABLE_TO_POINT_IN_TIME)),
           Map.entry(
               "ExportTableToPointInTime",
               new Operation<>(
                   ExportRequests.EXPORT_TABLE_TO_POINT_IN_TIME,
                   Database::exportTableToPointInTime,
-                  ExportResponses::exportTableToPointInTime)),
+                  ExportResponses.EXPORT_TABLE_TO_POINT_IN_TIME)),
           Map.entry(
               "DescribeExport",
               new Operation<>(
                   ExportRequests.DESCRIBE_EXPORT,
                   Database::describeExport,
-                  ExportResponses::describeExport)),
+                  ExportResponses.DESCRIBE_EXPORT)),
           Map.entry(
               "ListExports",
               new Operation<>(
                   ExportRequests.LIST_EXPORTS,
                   Database::listExports,
-                  ExportResponses::listExports)),
+                  ExportResponses.LIST_EXPORTS)),
           Map.entry(
               "ImportTable",
               new Operation<>(
                   ExportRequests.IMPORT_TABLE,
                   Database::importTable,
-                  ExportResponses::importTable)),
+                  ExportResponses.IMPORT_TABLE)),
           Map.entry(
               "DescribeImport",
               new Operation<>(
                   ExportRequests.DESCRIBE_IMPORT,
                   Database::describeImport,
-                  ExportResponses::describeImport)),
+                  ExportResponses.DESCRIBE_IMPORT)),
           Map.entry(
               "ListImports",
               new Operation<>(
                   ExportRequests.LIST_IMPORTS,
                   Database::listImports,
-                  ExportResponses::listImports)),
+                  ExportResponses.LIST_IMPORTS)),
           Map.entry(
               "DescribeLimits",
               new Operation<>(

@@ -147,7 +147,7 @@ class ShapesTest {
             null,
             null,
             null);
-    String json = write(g -> Responses.tableDescription(g, table));
+    String json = write(g -> TableResponses.TABLE_DESCRIPTION.write(g, table));
     assertThat(json)
         .isEqualTo(
             "{\"AttributeDefinitions\":[{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"}],"
