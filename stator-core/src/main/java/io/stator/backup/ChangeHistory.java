@@ -1,6 +1,7 @@
 package io.stator.backup;
 
 import io.stator.item.ItemCodec;
+import io.stator.schema.SpaceNames;
 import io.stator.schema.TableDefinition;
 import io.stator.schema.TableSettings.PointInTimeRecovery;
 import io.stator.storage.Bound;
@@ -78,19 +79,34 @@ public final class ChangeHistory {
   public record AsOf(Map<String, AttributeValue> item) {}
 
   /**
-   * Adds the record of an item's change to {@code commit} when the table keeps a history and the
-   * change changes the item.
+   * Adds the record of an item's change to {@code commit} when the table keeps a history ({@link
+   * io.stator.schema.TableSettings#keepsHistory}) and the change changes the item.
+   *
+   * <p>Every record of one commit carries the same time, that of its first: the items a
+   * transaction changes are then all changed as of a time or all not, so a restore or a backup
+   * as of any time never holds half of a transaction (a transfer's debit without its credit),
+   * even when the clock turned a millisecond while the transaction was staged.
    */
   public static void stage(TableDefinition table, Map<String, AttributeValue> oldItem,
       Map<String, AttributeValue> newItem, Clock clock, Commit commit) {
-    if (!table.settings().pointInTimeRecovery().enabled() || Objects.equals(oldItem, newItem)) {
+    if (!table.settings().keepsHistory() || Objects.equals(oldItem, newItem)) {
       return;
     }
     StorageKey itemKey = table.storageKey(newItem != null ? newItem : oldItem);
     ByteBuffer sort = ByteBuffer.allocate(16);
-    sort.putLong(clock.millis()).putLong(COUNTER.incrementAndGet());
+    sort.putLong(commitMillis(commit, clock)).putLong(COUNTER.incrementAndGet());
     commit.put(table.history(), new StorageKey(partition(itemKey), sort.array()),
         encode(oldItem, newItem));
+  }
+
+  /** The time of the history records {@code commit} already holds, else the clock's. */
+  private static long commitMillis(Commit commit, Clock clock) {
+    for (Commit.Write w : commit.writes()) {
+      if (SpaceNames.isHistory(w.space()) && !w.isDelete()) {
+        return ByteBuffer.wrap(w.key().sort()).getLong();
+      }
+    }
+    return clock.millis();
   }
 
   /**

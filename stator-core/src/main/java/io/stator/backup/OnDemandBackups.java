@@ -93,6 +93,10 @@ public final class OnDemandBackups implements AutoCloseable {
             || !r.backup().listed() && unused
             || r.backup().expiredAt(clock.instant()) && unused) {
           // cut short, a point-in-time copy whose restore is done, or a SYSTEM backup expired
+          if (r.backup().status().equals(StoredBackup.CREATING)
+              && r.backup().type().equals(StoredBackup.USER) && !storage.copiesAtOneInstant()) {
+            stopHistory(r.backup().table().name()); // its table's writes kept it for the copy
+          }
           records.abandon(r.backup());
         } else {
           kept.add(r.backup().space());
@@ -154,6 +158,11 @@ public final class OnDemandBackups implements AutoCloseable {
         throw tableNotFound(name); // deleted while the copy read it
       }
       throw e;
+    } catch (DynamoDbException e) {
+      if (e.type() == ErrorType.ResourceNotFoundException) {
+        throw tableNotFound(name); // deleted before the copy could keep its history
+      }
+      throw e;
     }
     return new CreateBackupResponse(BackupDescriptions.details(made));
   }
@@ -179,7 +188,7 @@ public final class OnDemandBackups implements AutoCloseable {
         new StoredBackup(id, name, StoredBackup.CREATING, arn, created, 0, 0, table, type);
     records.creating(creating);
     try {
-      storage.copySpace(table.space(), creating.space());
+      copy(table, creating.space(), type.equals(StoredBackup.USER));
       SpaceStats copied = storage.stats(creating.space());
       StoredBackup made = creating.with(StoredBackup.AVAILABLE, copied.bytes(), copied.records());
       BackupRecords.Read read = records.get(id).orElseThrow();
@@ -188,6 +197,60 @@ public final class OnDemandBackups implements AutoCloseable {
     } catch (RuntimeException e) {
       abandon(creating);
       throw e;
+    }
+  }
+
+  /**
+   * Copies the table's items into {@code target} as they were at one instant. The storage's
+   * copy is that when it copies at one instant, and for a table no one can write any more (a
+   * deleted table's, {@code live} false). Otherwise writes go on while the copy reads, so the
+   * writes are made to keep the change history for the time of the copy, as point-in-time
+   * recovery has them keep it, and the items are copied as of an instant from the table and the
+   * history, as a point-in-time restore copies them.
+   *
+   * <p>The instant: a first catalog change ({@code backupHistorySince}) makes every write that
+   * commits after it record its change (the write hook expects the catalog record it read);
+   * then the clock is read, T, and a second catalog change makes every write that read the
+   * catalog before it unable to commit. A write staged before T's millisecond has therefore
+   * committed, or never will, by the time the copy reads; the copy is the items as of the
+   * millisecond before T's, which holds each commit wholly or not at all (all records of one
+   * commit carry one time, {@link ChangeHistory#stage}).
+   */
+  private void copy(TableDefinition table, String target, boolean live) {
+    if (!live || storage.copiesAtOneInstant()) {
+      storage.copySpace(table.space(), target);
+      return;
+    }
+    storage.createSpace(table.history()); // before a write may commit a record into it
+    try {
+      tables.change(table.name(),
+          t -> t.withSettings(t.settings().withBackupHistorySince(clock.instant())));
+      Instant taken = clock.instant();
+      tables.change(table.name(), t -> t); // a new version: the writes staged before T are done
+      PointInTimeRestores.writeAsOf(storage, table,
+          Instant.ofEpochMilli(taken.toEpochMilli() - 1), target);
+    } finally {
+      stopHistory(table.name());
+    }
+  }
+
+  /**
+   * Ends the history kept for a backup, dropping it unless point-in-time recovery keeps it
+   * (disabling recovery meanwhile left it to this); nothing when the table is gone, its spaces
+   * with it.
+   */
+  private void stopHistory(String name) {
+    TableDefinition after;
+    try {
+      after = tables.change(name, t -> t.withSettings(t.settings().withBackupHistorySince(null)));
+    } catch (DynamoDbException e) {
+      if (e.type() == ErrorType.ResourceNotFoundException) {
+        return;
+      }
+      throw e;
+    }
+    if (!after.settings().keepsHistory()) {
+      storage.dropSpace(after.history()); // no write commits into it any more
     }
   }
 

@@ -19,6 +19,8 @@ import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -119,39 +121,7 @@ final class PointInTimeRestores {
         arn, now, 0, 0, source, StoredBackup.POINT_IN_TIME);
     records.creatingCopy(creating);
     try {
-      storage.createSpace(creating.space());
-      for (StorageKey after = null; ; ) {
-        ScanPage page = storage.scanPage(source.space(), null, null, after, PAGE);
-        Commit commit = new Commit();
-        for (StoredRecord live : page.records()) {
-          Optional<ChangeHistory.AsOf> then =
-              ChangeHistory.asOf(storage, source, live.key(), at);
-          if (then.isEmpty()) {
-            commit.put(creating.space(), live.key(), live.value());
-          } else if (then.get().item() != null) {
-            commit.put(creating.space(), live.key(), ItemCodec.encode(then.get().item()));
-          }
-        }
-        if (!commit.writes().isEmpty()) {
-          storage.commit(commit);
-        }
-        if (!page.more()) {
-          break;
-        }
-        after = page.records().get(page.records().size() - 1).key();
-      }
-      // The items the history knows of, the live read's ones included (a change may have come
-      // after the live read passed them); each as of the time, or none.
-      ChangeHistory.changedItems(storage, source, key -> {
-        Optional<ChangeHistory.AsOf> then = ChangeHistory.asOf(storage, source, key, at);
-        Commit commit = new Commit();
-        if (then.isPresent() && then.get().item() != null) {
-          commit.put(creating.space(), key, ItemCodec.encode(then.get().item()));
-        } else {
-          commit.delete(creating.space(), key);
-        }
-        storage.commit(commit);
-      });
+      writeAsOf(storage, source, at, creating.space());
       SpaceStats copied = storage.stats(creating.space());
       StoredBackup made =
           creating.with(StoredBackup.AVAILABLE, copied.bytes(), copied.records());
@@ -160,6 +130,57 @@ final class PointInTimeRestores {
     } catch (RuntimeException e) {
       restores.forget(creating);
       throw e;
+    }
+  }
+
+  /**
+   * Writes {@code source}'s items as of {@code at} into {@code target}, which this creates: the
+   * live table page by page, each item taken from its history where it has records, then every
+   * item the history has records of (see the class comment). The history must hold a record of
+   * every change committed after {@code at}, and of every change at or before it that had not
+   * committed when the history began.
+   */
+  static void writeAsOf(Storage storage, TableDefinition source, Instant at, String target) {
+    storage.createSpace(target);
+    for (StorageKey after = null; ; ) {
+      ScanPage page = storage.scanPage(source.space(), null, null, after, PAGE);
+      Commit commit = new Commit();
+      for (StoredRecord live : page.records()) {
+        Optional<ChangeHistory.AsOf> then =
+            ChangeHistory.asOf(storage, source, live.key(), at);
+        if (then.isEmpty()) {
+          commit.put(target, live.key(), live.value());
+        } else if (then.get().item() != null) {
+          commit.put(target, live.key(), ItemCodec.encode(then.get().item()));
+        }
+      }
+      if (!commit.writes().isEmpty()) {
+        storage.commit(commit);
+      }
+      if (!page.more()) {
+        break;
+      }
+      after = page.records().get(page.records().size() - 1).key();
+    }
+    // The items the history knows of, the live read's ones included (a change may have come
+    // after the live read passed them); each as of the time, or none. A page of them a commit:
+    // on a networked storage a commit is a round trip.
+    List<Commit> pending = new ArrayList<>(List.of(new Commit()));
+    ChangeHistory.changedItems(storage, source, key -> {
+      Optional<ChangeHistory.AsOf> then = ChangeHistory.asOf(storage, source, key, at);
+      Commit commit = pending.get(0);
+      if (then.isPresent() && then.get().item() != null) {
+        commit.put(target, key, ItemCodec.encode(then.get().item()));
+      } else {
+        commit.delete(target, key);
+      }
+      if (commit.writes().size() == PAGE) {
+        storage.commit(commit);
+        pending.set(0, new Commit());
+      }
+    });
+    if (!pending.get(0).writes().isEmpty()) {
+      storage.commit(pending.get(0));
     }
   }
 

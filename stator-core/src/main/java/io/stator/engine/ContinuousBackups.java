@@ -117,8 +117,9 @@ final class ContinuousBackups implements AutoCloseable {
       }
       return t.withSettings(t.settings().withPointInTimeRecovery(next));
     }));
-    if (!spec.pointInTimeRecoveryEnabled()) {
-      storage.dropSpace(changed.history()); // no write commits into it any more
+    if (!spec.pointInTimeRecoveryEnabled() && !changed.settings().keepsHistory()) {
+      // No write commits into it any more; while a backup copies from it, the backup drops it.
+      storage.dropSpace(changed.history());
     } else if (!before.settings().pointInTimeRecovery().enabled()) {
       Instant since = clock.instant(); // every change committed from now on has its record
       changed = table(name, () -> tables.change(name, t -> {

@@ -79,6 +79,10 @@ public final class SpaceNames {
     return space.startsWith(COLLECTIONS);
   }
 
+  public static boolean isHistory(String space) {
+    return space.startsWith(HISTORY);
+  }
+
   public static boolean isBackup(String space) {
     return space.startsWith(BACKUP);
   }

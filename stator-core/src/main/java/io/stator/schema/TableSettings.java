@@ -25,6 +25,10 @@ import java.util.TreeMap;
  * @param tags the tags, by key in key order
  * @param restored for a table restored from a backup, where from and whether it goes on; else
  *     null
+ * @param backupHistorySince while a backup of the table is being copied on a storage that does
+ *     not copy a space at one instant, when the backup had its writes start keeping the change
+ *     history (recovery enabled or not), from which the copy takes the items as of its instant
+ *     (see {@code backup.OnDemandBackups}); else null
  */
 public record TableSettings(
     boolean deletionProtectionEnabled,
@@ -33,11 +37,12 @@ public record TableSettings(
     String kmsMasterKeyId,
     PointInTimeRecovery pointInTimeRecovery,
     SortedMap<String, String> tags,
-    Restored restored) {
+    Restored restored,
+    Instant backupHistorySince) {
 
   /** A table's settings when CreateTable gave none. */
   public static final TableSettings DEFAULT =
-      new TableSettings(false, null, null, null, PointInTimeRecovery.OFF, null, null);
+      new TableSettings(false, null, null, null, PointInTimeRecovery.OFF, null);
 
   /** Server-side encryption with DynamoDB's AWS managed key ({@code alias/aws/dynamodb}). */
   public static final String DEFAULT_KMS_KEY = "";
@@ -60,7 +65,20 @@ public record TableSettings(
       PointInTimeRecovery pointInTimeRecovery,
       SortedMap<String, String> tags) {
     this(deletionProtectionEnabled, tableClass, tableClassUpdated, kmsMasterKeyId,
-        pointInTimeRecovery, tags, null);
+        pointInTimeRecovery, tags, null, null);
+  }
+
+  /**
+   * True when every change of an item commits a record of it into the table's change history:
+   * while point-in-time recovery is enabled, and while a backup is being copied from it.
+   */
+  public boolean keepsHistory() {
+    return pointInTimeRecovery.enabled() || backupHistorySince != null;
+  }
+
+  public TableSettings withBackupHistorySince(Instant since) {
+    return new TableSettings(deletionProtectionEnabled, tableClass, tableClassUpdated,
+        kmsMasterKeyId, pointInTimeRecovery, tags, restored, since);
   }
 
   /**
@@ -76,7 +94,7 @@ public record TableSettings(
 
   public TableSettings withRestored(Restored setting) {
     return new TableSettings(deletionProtectionEnabled, tableClass, tableClassUpdated,
-        kmsMasterKeyId, pointInTimeRecovery, tags, setting);
+        kmsMasterKeyId, pointInTimeRecovery, tags, setting, backupHistorySince);
   }
 
   /**
@@ -94,31 +112,31 @@ public record TableSettings(
   public TableSettings withDeletionProtection(boolean enabled) {
     return new TableSettings(
         enabled, tableClass, tableClassUpdated, kmsMasterKeyId, pointInTimeRecovery, tags,
-        restored);
+        restored, backupHistorySince);
   }
 
   public TableSettings withTableClass(String newClass, Instant updated) {
     return new TableSettings(
         deletionProtectionEnabled, newClass, updated, kmsMasterKeyId, pointInTimeRecovery, tags,
-        restored);
+        restored, backupHistorySince);
   }
 
   public TableSettings withKmsMasterKeyId(String keyId) {
     return new TableSettings(
         deletionProtectionEnabled, tableClass, tableClassUpdated, keyId, pointInTimeRecovery,
-        tags, restored);
+        tags, restored, backupHistorySince);
   }
 
   public TableSettings withPointInTimeRecovery(PointInTimeRecovery setting) {
     return new TableSettings(
         deletionProtectionEnabled, tableClass, tableClassUpdated, kmsMasterKeyId, setting, tags,
-        restored);
+        restored, backupHistorySince);
   }
 
   public TableSettings withTags(Map<String, String> newTags) {
     return new TableSettings(
         deletionProtectionEnabled, tableClass, tableClassUpdated, kmsMasterKeyId,
-        pointInTimeRecovery, new TreeMap<>(newTags), restored);
+        pointInTimeRecovery, new TreeMap<>(newTags), restored, backupHistorySince);
   }
 
   // ---- catalog encoding ---------------------------------------------------------------------
@@ -127,9 +145,10 @@ public record TableSettings(
    * The settings as the catalog's map field {@code settings}, with only the members that differ
    * from {@link #DEFAULT}: {@code protected}, {@code class}, {@code classUpdated}, {@code kms},
    * {@code pitr} (a map: {@code enabled}, {@code days}, {@code since}), {@code tags} (a map of
-   * strings) and {@code restored} (a map: {@code backup}, {@code table}, {@code at}, {@code
-   * inProgress}). Records of tables that never changed a setting, and records written before the
-   * field existed, have no {@code settings} and read as {@link #DEFAULT}.
+   * strings), {@code restored} (a map: {@code backup}, {@code table}, {@code at}, {@code
+   * inProgress}) and {@code backupHistory} (milliseconds). Records of tables that never changed a
+   * setting, and records written before the field existed, have no {@code settings} and read as
+   * {@link #DEFAULT}.
    */
   AttributeValue encode() {
     Map<String, AttributeValue> m = new LinkedHashMap<>();
@@ -171,6 +190,9 @@ public record TableSettings(
       r.put("inProgress", AttributeValue.bool(restored.inProgress()));
       m.put("restored", new AttributeValue.M(r));
     }
+    if (backupHistorySince != null) {
+      m.put("backupHistory", millis(backupHistorySince));
+    }
     return new AttributeValue.M(m);
   }
 
@@ -209,7 +231,8 @@ public record TableSettings(
         m.get("kms") == null ? null : text(m.get("kms")),
         pitr,
         tags,
-        restored);
+        restored,
+        instant(m.get("backupHistory")));
   }
 
   private static AttributeValue millis(Instant i) {

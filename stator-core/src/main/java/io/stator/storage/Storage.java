@@ -155,7 +155,8 @@ public interface Storage extends AutoCloseable, GroupCommit {
    * Copies every record of {@code source} into {@code target}, which this call creates and which
    * does not exist yet: the keys and values the source holds, with versions of the target's own
    * (a storage may keep the source's, which are new to the target's keys). A backup of a table is
-   * this copy. Later commits to either space do not reach the other.
+   * this copy where it is one instant ({@link #copiesAtOneInstant}). Later commits to either space
+   * do not reach the other.
    *
    * <p>A storage in one process copies the records as they were at one instant, every commit
    * wholly or not at all, while commits go on (memory under its commit lock, RocksDB from a
@@ -184,6 +185,16 @@ public interface Storage extends AutoCloseable, GroupCommit {
       StorageKey last = page.records().get(page.records().size() - 1).key();
       page = scanPage(source, null, null, last, COPY_BATCH);
     }
+  }
+
+  /**
+   * True when {@link #copySpace} copies the records as they were at one instant while commits go
+   * on (a storage in one process), false for the default's page-by-page copy. A backup of a table
+   * being written takes the copy as it is when true, and otherwise copies the items as of an
+   * instant from the table and its change history (see {@code backup.OnDemandBackups}).
+   */
+  default boolean copiesAtOneInstant() {
+    return false;
   }
 
   /** The number of records and their total key and value bytes in a space (may be estimated). */

@@ -12,9 +12,20 @@ import java.time.ZoneOffset;
  */
 public final class ManualClock extends Clock {
   private volatile long millis;
+  private final long tick;
 
   public ManualClock(Instant start) {
+    this(start, 0);
+  }
+
+  private ManualClock(Instant start, long tick) {
     this.millis = start.toEpochMilli();
+    this.tick = tick;
+  }
+
+  /** A clock a millisecond later at each reading: the clock turning at any point of a call. */
+  public static ManualClock ticking(Instant start) {
+    return new ManualClock(start, 1);
   }
 
   public synchronized void advance(Duration d) {
@@ -27,12 +38,15 @@ public final class ManualClock extends Clock {
 
   @Override
   public long millis() {
+    if (tick != 0) {
+      advance(Duration.ofMillis(tick));
+    }
     return millis;
   }
 
   @Override
   public Instant instant() {
-    return Instant.ofEpochMilli(millis);
+    return Instant.ofEpochMilli(millis());
   }
 
   @Override

@@ -34,6 +34,9 @@ import io.stator.api.ScanRequest;
 import io.stator.api.ScanResponse;
 import io.stator.api.TableCreationParameters;
 import io.stator.api.TableDescription;
+import io.stator.api.TransactWriteItem;
+import io.stator.api.TransactWriteItemsRequest;
+import io.stator.api.Update;
 import io.stator.api.UpdateContinuousBackupsRequest;
 import io.stator.capacity.ManualClock;
 import io.stator.value.AttributeValue;
@@ -42,7 +45,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -308,5 +314,85 @@ class DataProtectionTest extends EngineTest {
     assertThat(scan("Imported", null)).containsExactlyInAnyOrderElementsOf(then.get("table"));
     assertThat(scan("Imported", "byStatus"))
         .containsExactlyInAnyOrderElementsOf(then.get("byStatus"));
+  }
+
+  /**
+   * Transfers between accounts go on from two threads while a backup is made: the restored
+   * accounts hold the total they started with, as the table did at every instant. On Cassandra,
+   * whose copy of a space reads page after page, this is the backup copying the items as of one
+   * instant through the change history.
+   */
+  @Test
+  void aBackupTakenWhileTransfersGoOnHoldsTheTableAtOneInstant() throws Exception {
+    db.createTable(Fixtures.create("Accounts", "id", "S", null, null));
+    int accounts = 150; // more than a page of a copy read page by page (100 records)
+    for (int i = 0; i < accounts; i++) {
+      Fixtures.put(db, "Accounts", item("id", "a" + i, "balance", 100));
+    }
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicInteger transfers = new AtomicInteger();
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < 2; t++) {
+      Random random = new Random(t);
+      Thread thread = new Thread(() -> {
+        while (!stop.get()) {
+          clock.advance(Duration.ofMillis(1)); // each transfer a millisecond of its own, or two
+          int from = random.nextInt(accounts);
+          int to = (from + 1 + random.nextInt(accounts - 1)) % accounts;
+          int amount = 1 + random.nextInt(20);
+          try {
+            db.transactWriteItems(new TransactWriteItemsRequest(List.of(
+                add("a" + from, -amount), add("a" + to, amount)), null, null, null));
+            transfers.incrementAndGet();
+          } catch (DynamoDbException refused) {
+            // a conflict with the other thread or a catalog change: nothing written
+          }
+        }
+      });
+      thread.start();
+      threads.add(thread);
+    }
+    try {
+      await("transfers under way", transfers::get, n -> n >= 5);
+      int before = transfers.get();
+      long started = System.nanoTime();
+      String arn = db.createBackup(new CreateBackupRequest("Accounts", "moving"))
+          .backupDetails().backupArn();
+      int during = transfers.get() - before;
+      long tookMillis = (System.nanoTime() - started) / 1_000_000;
+      await("transfers after the backup", transfers::get, n -> n >= before + during + 5);
+      stop.set(true);
+      for (Thread t : threads) {
+        t.join();
+      }
+      db.restoreTableFromBackup(new RestoreTableFromBackupRequest("AccountsThen", arn, null,
+          null, null, null, null, null));
+      awaitActive("AccountsThen");
+      System.out.printf("%s: %d transfers committed during the backup of %d accounts (%d ms)%n",
+          spec, during, accounts, tookMillis);
+      List<Integer> then = balances("AccountsThen");
+      assertThat(then).as("accounts restored").hasSize(accounts);
+      assertThat(sum(then)).as("their total").isEqualTo(100 * accounts);
+      assertThat(sum(balances("Accounts"))).isEqualTo(100 * accounts);
+    } finally {
+      stop.set(true);
+    }
+  }
+
+  private static TransactWriteItem add(String id, int amount) {
+    return new TransactWriteItem(null, null, null, new Update(item("id", id), "ADD balance :a",
+        "Accounts", null, null, item(":a", amount), null));
+  }
+
+  private List<Integer> balances(String table) {
+    List<Integer> out = new ArrayList<>();
+    for (Map<String, AttributeValue> i : scan(table, null)) {
+      out.add(Integer.valueOf(((AttributeValue.N) i.get("balance")).value()));
+    }
+    return out;
+  }
+
+  private static int sum(List<Integer> balances) {
+    return balances.stream().mapToInt(Integer::intValue).sum();
   }
 }

@@ -78,6 +78,11 @@ public abstract class InterceptingStorage implements Storage {
   }
 
   @Override
+  public boolean copiesAtOneInstant() {
+    return delegate.copiesAtOneInstant();
+  }
+
+  @Override
   public SpaceStats stats(String space) {
     return delegate.stats(space);
   }

@@ -28,6 +28,7 @@ import io.stator.storage.StorageException;
 import io.stator.storage.StoredRecord;
 import io.stator.storage.memory.MemoryStorage;
 import io.stator.value.AttributeValue;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -183,6 +184,27 @@ class PointInTimeHistoryTest {
     put("1", "shipped"); // the same item again: no change, no record
     delete("9"); // nothing to delete: no change, no record
     assertThat(history()).hasSize(4);
+  }
+
+  @Test
+  void theRecordsOfOneCommitCarryOneTimeThoughTheClockTurnsWhileItIsStaged() {
+    MemoryStorage store = new MemoryStorage();
+    try (Engine ticking =
+        new Engine(store, EngineOptions.defaults().withClock(ManualClock.ticking(START)))) {
+      ticking.createTable(new CreateTableRequest("Orders",
+          List.of(new AttributeDefinition("id", "S")),
+          List.of(new KeySchemaElement("id", "HASH")), null, null, "PAY_PER_REQUEST", null, null,
+          null, null, null, null, null, null));
+      ticking.updateContinuousBackups(new UpdateContinuousBackupsRequest("Orders",
+          new PointInTimeRecoverySpecification(true, null)));
+      ticking.transactWriteItems(new TransactWriteItemsRequest(List.of(transactPut("1", "a"),
+          transactPut("2", "a"), transactPut("3", "a")), null, null, null));
+      TableDefinition t = new Catalog(store).get("Orders").orElseThrow().table();
+      List<StoredRecord> records = store.scan(t.history(), null, null, null, 10);
+      assertThat(records).hasSize(3)
+          .extracting(r -> ByteBuffer.wrap(r.key().sort()).getLong()).containsOnly(
+              ByteBuffer.wrap(records.get(0).key().sort()).getLong());
+    }
   }
 
   @Test

@@ -44,7 +44,8 @@ class CatalogSettingsTest {
         TableSettings.DEFAULT.withDeletionProtection(true),
         TableSettings.DEFAULT.withKmsMasterKeyId("arn:aws:kms:us-east-1:1:key/abc"),
         TableSettings.DEFAULT.withPointInTimeRecovery(
-            new PointInTimeRecovery(true, 35, CREATED)))) {
+            new PointInTimeRecovery(true, 35, CREATED)),
+        TableSettings.DEFAULT.withBackupHistorySince(CREATED))) {
       assertThat(Catalog.decode(Catalog.encode(table(s))).settings()).isEqualTo(s);
     }
   }

@@ -265,6 +265,11 @@ public final class FaultyStorage implements Storage {
   }
 
   @Override
+  public boolean copiesAtOneInstant() {
+    return delegate.copiesAtOneInstant();
+  }
+
+  @Override
   public SpaceStats stats(String space) {
     return delegate.stats(space);
   }

@@ -159,6 +159,12 @@ public final class MemoryStorage implements Storage {
     }
   }
 
+  /** The copy is one instant: see {@link #copySpace}. */
+  @Override
+  public boolean copiesAtOneInstant() {
+    return true;
+  }
+
   /**
    * One instant: the records are copied under the commit lock, which no commit holds meanwhile.
    * They keep their versions, which the new space's keys never had, and are shared with the

@@ -754,6 +754,12 @@ public final class RocksDbStorage implements Storage {
   /** Past this many bytes, a copy writes its batch and starts the next. */
   private static final long COPY_BATCH_BYTES = 1 << 20;
 
+  /** The copy is one instant: see {@link #copySpace}. */
+  @Override
+  public boolean copiesAtOneInstant() {
+    return true;
+  }
+
   /**
    * One instant: the source is read from a RocksDB snapshot, which commits do not change, and
    * written to the new space in batches of about a megabyte, the stored bytes as they are (the
