@@ -87,7 +87,13 @@ class ImageTest {
     assertThat(root.resolve("lib/x86_64-linux-gnu/libc.so.6")).exists();
     // RocksDB's JNI library is C++
     assertThat(root.resolve("lib/x86_64-linux-gnu/libstdc++.so.6")).exists();
-    assertThat(root.resolve("app/resources/LICENSE")).exists();
+    assertThat(root.resolve("app/LICENSE")).exists();
+    // RocksDB's library, loaded from the library path rather than copied out of its jar
+    try (Stream<Path> natives = Files.list(root.resolve("opt/stator/native"))) {
+      assertThat(natives.map(p -> p.getFileName().toString()))
+          .anyMatch(name -> name.startsWith("librocksdbjni"));
+    }
+    assertThat(root.resolve("opt/java/lib/server/classes.jsa")).exists();
     try (Stream<Path> jars = Files.list(root.resolve("app/libs"))) {
       assertThat(jars.map(p -> p.getFileName().toString()))
           .anyMatch(name -> name.startsWith("stator-server-"))
@@ -140,10 +146,28 @@ class ImageTest {
             .key(Map.of("id", AttributeValue.fromS("a")))).item().get("v").n()).isEqualTo("1");
       }
       assertThat(root.resolve("data/CURRENT")).exists();
+      try (Stream<Path> tmp = Files.list(root.resolve("tmp"))) {
+        assertThat(tmp.map(p -> p.getFileName().toString()))
+            .as("RocksDB loaded its library from the image's library path")
+            .noneMatch(name -> name.contains("rocksdbjni"));
+      }
     } finally {
       server.destroy();
       assertThat(server.waitFor(30, TimeUnit.SECONDS)).as("the server stopped").isTrue();
     }
+  }
+
+  @Test
+  void theClassDataArchiveMapsOnTheImagesOwnRuntimeAndJars() throws Exception {
+    assumeTrue(runsAsRoot() && onPath("unshare") && onPath("chroot"),
+        "needs root, unshare and chroot to run the image without a container runtime");
+    assertThat(root.resolve("opt/stator/stator.jsa")).as("recorded as root").exists();
+    assertThat(strings("Entrypoint")).contains("-XX:SharedArchiveFile=/opt/stator/stator.jsa");
+    // -Xshare:on makes an archive the JVM cannot use (other jars, another runtime) fatal
+    run(List.of("unshare", "--mount", "sh", "-c", "mount -t proc proc " + root.resolve("proc")
+        + " && exec chroot --userspec=1000:1000 " + root + " /opt/java/bin/java -Xshare:on"
+        + " -XX:SharedArchiveFile=/opt/stator/stator.jsa -cp @/app/jib-classpath-file"
+        + " io.stator.server.Main --version"));
   }
 
   /** Reads the process's output until a line containing {@code text}; fails if it ends first. */
