@@ -1,6 +1,7 @@
 package io.stator.server.wire;
 
 import java.io.IOException;
+import java.util.List;
 
 /**
  * How one structure shape of the request model is read: its members' names and readers, and the
@@ -68,6 +69,11 @@ final class ShapeReader<T> implements JsonInput.Reader<T> {
 
   static Member member(String name, JsonInput.Reader<?> reader) {
     return new Member(name, reader);
+  }
+
+  /** The members in the order the constructor takes their values (ShapeReaderTest checks it). */
+  List<Member> members() {
+    return List.of(members);
   }
 
   @Override
