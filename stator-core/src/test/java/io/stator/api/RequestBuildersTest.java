@@ -34,6 +34,9 @@ class RequestBuildersTest {
     assertThat(requests).contains("QueryRequest", "TransactWriteItemsRequest", "GetRecordsRequest");
     for (String request : requests) {
       Class<?> record = Class.forName("io.stator.api." + request);
+      if (record.isInterface()) {
+        continue; // TableRequest: what the single-table requests have in common, not a shape
+      }
       assertThat(record.isRecord()).as(request).isTrue();
       Class<?> builder = Class.forName("io.stator.api." + request + "Builder");
       Method make = builder.getMethod("builder");
