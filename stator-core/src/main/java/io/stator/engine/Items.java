@@ -193,7 +193,7 @@ final class Items {
    * (its keys, size, index keys), else written as a restore writes one, uncharged.
    */
   void putImported(String tableName, Map<String, AttributeValue> item) {
-    TableDefinition table = tables.forItems(tableName);
+    TableDefinition table = tables.forFilling(tableName);
     checkPut(table, item);
     write(table, table.storageKey(item), null, "NONE", item,
         ReadModifyWrite.Writer.RESTORE);
@@ -204,7 +204,7 @@ final class Items {
    * charge, its indexes written as for any put (see {@code io.stator.backup}).
    */
   void restore(String tableName, Map<String, AttributeValue> item) {
-    TableDefinition table = tables.forItems(tableName);
+    TableDefinition table = tables.forFilling(tableName);
     write(table, table.storageKey(item), null, "NONE", item,
         ReadModifyWrite.Writer.RESTORE);
   }

@@ -55,6 +55,8 @@ import java.util.function.UnaryOperator;
 
 /** The table operations: CreateTable, DescribeTable, ListTables, DeleteTable, UpdateTable. */
 final class Tables {
+  private static final String CREATING = "CREATING";
+
   private final Storage storage;
   private final Catalog catalog;
   private final TableCache cache;
@@ -236,10 +238,21 @@ final class Tables {
   }
 
   /**
-   * The table for an item operation, from the {@link TableCache}; DynamoDB's short not-found
-   * message.
+   * The table for a client's item operation, from the {@link TableCache}; DynamoDB's short
+   * not-found message, also for a table still CREATING (one being restored from a backup or
+   * imported): DynamoDB's ResourceNotFoundException covers a table whose "status might not be
+   * ACTIVE", and a client's write must not mix with the items a restore or import is writing.
    */
   TableDefinition forItems(String tableName) {
+    TableDefinition table = cached(tableName).table();
+    if (CREATING.equals(table.status())) {
+      throw DynamoDbException.resourceNotFound("Requested resource not found");
+    }
+    return table;
+  }
+
+  /** The table a restore or an import writes its items into, CREATING as it is. */
+  TableDefinition forFilling(String tableName) {
     return cached(tableName).table();
   }
 

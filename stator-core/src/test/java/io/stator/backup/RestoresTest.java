@@ -135,6 +135,17 @@ class RestoresTest {
           assertThat(e.type()).isEqualTo(ErrorType.TableInUseException);
           assertThat(e.getMessage()).startsWith("Table is being created: Copy");
         });
+    // Nor written or read: a table not yet ACTIVE is not found for item operations.
+    assertThatThrownBy(() -> db.putItem(new PutItemRequest("Copy",
+        Map.of("id", AttributeValue.s("client")), null, null, null, null, null, null, null, null,
+        null)))
+        .isInstanceOfSatisfying(DynamoDbException.class, e -> {
+          assertThat(e.type()).isEqualTo(ErrorType.ResourceNotFoundException);
+          assertThat(e.getMessage()).isEqualTo("Requested resource not found");
+        });
+    assertThatThrownBy(() -> count(db, "Copy"))
+        .isInstanceOfSatisfying(DynamoDbException.class,
+            e -> assertThat(e.type()).isEqualTo(ErrorType.ResourceNotFoundException));
 
     storage.release.countDown();
     TableDescription done = awaitActive(db, "Copy");
