@@ -235,9 +235,15 @@ public final class OnDemandBackups implements AutoCloseable {
   }
 
   /**
-   * Ends the history kept for a backup, dropping it unless point-in-time recovery keeps it
-   * (disabling recovery meanwhile left it to this); nothing when the table is gone, its spaces
-   * with it.
+   * Ends the history kept for a backup, deleting its records unless point-in-time recovery keeps
+   * them (disabling recovery meanwhile left that to this); nothing when the table is gone, its
+   * spaces with it.
+   *
+   * <p>The records are deleted, the space kept (empty; DeleteTable drops it): a write staged
+   * with the definition that kept the history may still try to commit a record into it, and
+   * meets the catalog change as a conflict, then writes again without a record; with the space
+   * dropped, a storage that looks the space up first (Cassandra) fails that write instead, a
+   * 500 to its client.
    */
   private void stopHistory(String name) {
     TableDefinition after;
@@ -250,7 +256,8 @@ public final class OnDemandBackups implements AutoCloseable {
       throw e;
     }
     if (!after.settings().keepsHistory()) {
-      storage.dropSpace(after.history()); // no write commits into it any more
+      // No write commits a record any more: every one up to now goes (the millisecond included)
+      ChangeHistory.trim(storage, after, clock.instant().plusMillis(1));
     }
   }
 

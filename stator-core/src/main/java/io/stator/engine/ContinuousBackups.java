@@ -118,7 +118,7 @@ final class ContinuousBackups implements AutoCloseable {
       return t.withSettings(t.settings().withPointInTimeRecovery(next));
     }));
     if (!spec.pointInTimeRecoveryEnabled() && !changed.settings().keepsHistory()) {
-      // No write commits into it any more; while a backup copies from it, the backup drops it.
+      // No write commits into it any more; while a backup copies from it, the backup empties it.
       storage.dropSpace(changed.history());
     } else if (!before.settings().pointInTimeRecovery().enabled()) {
       Instant since = clock.instant(); // every change committed from now on has its record
