@@ -22,6 +22,7 @@ import io.stator.backup.SourceTables;
 import io.stator.capacity.ContributorInsightsUpdates;
 import io.stator.item.ItemCodec;
 import io.stator.item.ItemSize;
+import io.stator.lease.Leases;
 import io.stator.schema.Constraints;
 import io.stator.schema.TableDefinition;
 import io.stator.schema.TableSettings.PointInTimeRecovery;
@@ -58,9 +59,12 @@ import java.util.Optional;
  * takes each item once, from the record its change committed before. It costs one more write of
  * each item, as a point-in-time restore does.
  *
- * <p>A stop cuts an export short: the next start records it FAILED (its copy is dropped with the
- * other copies a stop left), and the user exports again. Stator assumes one process per store
- * here, as for restores.
+ * <p>A stop cuts an export short: it is recorded FAILED (ServerStopped; its copy is dropped with
+ * the other copies a stop left), and the user exports again. Of several servers on one storage,
+ * each export is held by the server that runs it ({@link JobLeases}), so a server that starts
+ * leaves the exports another runs alone; an export whose server closed or died is settled by the
+ * next server to start, or by a running one's housekeeping ({@link #settleOrphans}) once its
+ * lease has expired.
  */
 public final class Exports implements AutoCloseable {
   static final String SPACE = "exports";
@@ -75,26 +79,36 @@ public final class Exports implements AutoCloseable {
   private final Clock clock;
   private final ExportDirectory directory;
   private final JobRecords records;
+  private final JobLeases held;
   private final JobThreads exporters = new JobThreads("stator-export");
 
   public Exports(Storage storage, OnDemandBackups backups, SourceTables tables, Clock clock,
-      ExportDirectory directory) {
+      ExportDirectory directory, Leases leases) {
     this.storage = storage;
     this.backups = backups;
     this.tables = tables;
     this.clock = clock;
     this.directory = directory;
     this.records = new JobRecords(storage, SPACE);
-    recover();
+    this.held = new JobLeases(leases, "export");
+    settleOrphans();
   }
 
-  /** At start: the exports a stop cut short are FAILED. */
-  private void recover() {
+  /**
+   * Records FAILED the exports IN_PROGRESS that no server runs any more (their server stopped:
+   * no lease, or an expired one): at start, and from the housekeeping.
+   */
+  public void settleOrphans() {
     records.forEach(r -> {
-      ExportDescription d = decode(r);
-      if (d.exportStatus().equals(IN_PROGRESS)) {
-        record(failed(d, "ServerStopped", "The server stopped while the export ran;"
+      String id = JobRecords.id(r);
+      if (!IN_PROGRESS.equals(JobRecords.s(r, "status")) || !held.orphaned(id)) {
+        return;
+      }
+      try {
+        update(failed(decode(r), "ServerStopped", "The server stopped while the export ran;"
             + " export the table again."));
+      } finally {
+        held.release(id);
       }
     });
   }
@@ -158,9 +172,20 @@ public final class Exports implements AutoCloseable {
         null, "ION".equals(r.exportFormat()) ? "ION" : "DYNAMODB_JSON", 0L, 0L,
         incremental ? "INCREMENTAL_EXPORT" : "FULL_EXPORT",
         incremental ? spec : null);
-    record(started, fingerprint);
-    exporters.execute(() -> run(started, table, at.resolve("AWSDynamoDB").resolve(id),
-        keyPrefix));
+    held.start(id);
+    try {
+      record(started, fingerprint);
+      exporters.execute(() -> {
+        try {
+          run(started, table, at.resolve("AWSDynamoDB").resolve(id), keyPrefix);
+        } finally {
+          held.end(id);
+        }
+      });
+    } catch (RuntimeException e) {
+      held.end(id);
+      throw e;
+    }
     return new ExportTableToPointInTimeResponse(started);
   }
 
@@ -216,7 +241,7 @@ public final class Exports implements AutoCloseable {
         writeChanges(d, table, files, counts);
       }
       if (Thread.currentThread().isInterrupted()) {
-        return; // the engine closes: the next start records the export FAILED
+        return; // the engine closes: the next to settle it records the export FAILED
       }
       ExportDescription done = new ExportDescription(d.exportArn(), COMPLETED, d.startTime(),
           clock.instant(), d.exportManifest(), d.tableArn(), d.tableId(), d.exportTime(),
@@ -224,9 +249,9 @@ public final class Exports implements AutoCloseable {
           d.s3SseKmsKeyId(), null, null, d.exportFormat(), counts.bytes, counts.items,
           d.exportType(), d.incrementalExportSpecification());
       files.finish(ManifestSummary.json(done, files.manifestFilesKey()));
-      record(done);
+      update(done);
     } catch (IOException | RuntimeException e) {
-      record(failed(d, e instanceof IOException ? "S3WriteFailed" : "UNKNOWN",
+      update(failed(d, e instanceof IOException ? "S3WriteFailed" : "UNKNOWN",
           "The export's files could not be written: " + e.getMessage()));
     }
   }
@@ -319,14 +344,22 @@ public final class Exports implements AutoCloseable {
     return new ListExportsResponse(page.items(), page.lastId());
   }
 
-  private void record(ExportDescription d) {
-    record(d, JobRecords.s(records.byArn(d.exportArn(), JobIds.EXPORT).orElse(Map.of()),
-        "fingerprint"));
+  /**
+   * Records how an export IN_PROGRESS ended, unless it is no longer IN_PROGRESS: another server
+   * settled it (this one paused past its lease), and what that recorded stands.
+   */
+  private void update(ExportDescription d) {
+    records.replaceInProgress(JobIds.idOf(d.exportArn(), JobIds.EXPORT),
+        now -> fields(d, JobRecords.s(now, "fingerprint")));
   }
 
-  /** Records an export, with the fingerprint of the request that made it. */
+  /** Records a new export, with the fingerprint of the request that made it. */
   private void record(ExportDescription d, String fingerprint) {
-    records.put(JobIds.idOf(d.exportArn(), JobIds.EXPORT), new JobRecords.Fields()
+    records.put(JobIds.idOf(d.exportArn(), JobIds.EXPORT), fields(d, fingerprint));
+  }
+
+  private static Map<String, AttributeValue> fields(ExportDescription d, String fingerprint) {
+    return new JobRecords.Fields()
         .s("fingerprint", fingerprint)
         .s("arn", d.exportArn()).s("status", d.exportStatus()).t("start", d.startTime())
         .t("end", d.endTime()).s("manifest", d.exportManifest()).s("tableArn", d.tableArn())
@@ -337,7 +370,7 @@ public final class Exports implements AutoCloseable {
         .s("format", d.exportFormat()).n("bytes", d.billedSizeBytes())
         .n("items", d.itemCount()).s("type", d.exportType())
         .t("from", spec(d).exportFromTime()).t("to", spec(d).exportToTime())
-        .s("view", spec(d).exportViewType()).map);
+        .s("view", spec(d).exportViewType()).map;
   }
 
   private static IncrementalExportSpecification spec(ExportDescription d) {
@@ -369,9 +402,13 @@ public final class Exports implements AutoCloseable {
     }
   }
 
-  /** Stops the exports in progress (the next start records them FAILED). */
+  /**
+   * Stops the exports in progress and gives their leases up, so that the next server to settle
+   * them (another's housekeeping, or this one's next start) records them FAILED.
+   */
   @Override
   public void close() {
     exporters.close();
+    held.close();
   }
 }

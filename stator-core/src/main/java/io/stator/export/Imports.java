@@ -19,6 +19,7 @@ import io.stator.api.S3BucketSource;
 import io.stator.api.TableCreationParameters;
 import io.stator.api.TableDescription;
 import io.stator.backup.SourceTables;
+import io.stator.lease.Leases;
 import io.stator.schema.Constraints;
 import io.stator.storage.Storage;
 import io.stator.value.AttributeValue;
@@ -49,7 +50,11 @@ import java.util.Optional;
  *
  * <p>Where DynamoDB fails an import whose source has no object, Stator refuses the request
  * (ValidationException) and makes no table, which tells the user at once. A stop cuts an import
- * short: the next start records it FAILED and turns its table ACTIVE with the items it has.
+ * short: it is recorded FAILED (ServerStopped) and its table turned ACTIVE with the items it has.
+ * Of several servers on one storage, each import is held by the server that runs it ({@link
+ * JobLeases}), so a server that starts leaves the imports another runs alone; an import whose
+ * server closed or died is settled by the next server to start, or by a running one's
+ * housekeeping ({@link #settleOrphans}) once its lease has expired.
  */
 public final class Imports implements AutoCloseable {
   static final String SPACE = "imports";
@@ -63,26 +68,38 @@ public final class Imports implements AutoCloseable {
   private final Clock clock;
   private final ExportDirectory directory;
   private final JobRecords records;
+  private final JobLeases held;
   private final JobThreads importers = new JobThreads("stator-import");
 
-  public Imports(Storage storage, SourceTables tables, Clock clock, ExportDirectory directory) {
+  public Imports(Storage storage, SourceTables tables, Clock clock, ExportDirectory directory,
+      Leases leases) {
     this.tables = tables;
     this.clock = clock;
     this.directory = directory;
     this.records = new JobRecords(storage, SPACE);
-    recover();
+    this.held = new JobLeases(leases, "import");
+    settleOrphans();
   }
 
-  /** At start: the imports a stop cut short are FAILED, their tables ACTIVE. */
-  private void recover() {
+  /**
+   * Records FAILED the imports IN_PROGRESS that no server runs any more (their server stopped:
+   * no lease, or an expired one), their tables ACTIVE: at start, and from the housekeeping.
+   */
+  public void settleOrphans() {
     records.forEach(r -> {
-      ImportTableDescription d = ImportRecords.decode(r);
-      if (d.importStatus().equals(IN_PROGRESS)) {
+      String id = JobRecords.id(r);
+      if (!IN_PROGRESS.equals(JobRecords.s(r, "status")) || !held.orphaned(id)) {
+        return;
+      }
+      try {
+        ImportTableDescription d = ImportRecords.decode(r);
         activate(d.tableCreationParameters().tableName());
-        record(ImportRecords.ended(d, FAILED, clock.instant(), d.processedSizeBytes(),
+        update(ImportRecords.ended(d, FAILED, clock.instant(), d.processedSizeBytes(),
             d.processedItemCount(), d.importedItemCount(), d.errorCount(), "ServerStopped",
             "The server stopped while the import ran; the table holds the items imported"
                 + " before."));
+      } finally {
+        held.release(id);
       }
     });
   }
@@ -122,10 +139,26 @@ public final class Imports implements AutoCloseable {
               : source.s3KeyPrefix()) + "': nothing to import.");
     }
     TableCreationParameters params = r.tableCreationParameters();
-    TableDescription table = tables.create(params.createTableRequest(),
-        t -> t.withStatus("CREATING"));
     Instant now = clock.instant();
     String id = JobIds.newId(now);
+    // Held before the table is made: a CREATING table with no import record and no lease is
+    // nothing another server's settling looks at, but a record without a lease would be.
+    held.start(id);
+    try {
+      return start(r, id, now, bucket, files, fingerprint);
+    } catch (RuntimeException e) {
+      held.end(id);
+      throw e;
+    }
+  }
+
+  private ImportTableResponse start(ImportTableRequest r, String id, Instant now, Path bucket,
+      List<Path> files, String fingerprint) {
+    TableCreationParameters params = r.tableCreationParameters();
+    S3BucketSource source = r.s3BucketSource();
+    InputFormatOptions options = r.inputFormatOptions();
+    TableDescription table = tables.create(params.createTableRequest(),
+        t -> t.withStatus("CREATING"));
     ImportTableDescription started = new ImportTableDescription(
         table.tableArn() + JobIds.IMPORT + id, IN_PROGRESS, table.tableArn(), table.tableId(),
         r.clientToken(), source, 0L, r.inputFormat(), options,
@@ -133,7 +166,13 @@ public final class Imports implements AutoCloseable {
         0L, 0L, 0L, null, null);
     records.put(JobIds.idOf(started.importArn(), JobIds.IMPORT),
         ImportRecords.encode(started, fingerprint));
-    importers.execute(() -> run(started, bucket, files));
+    importers.execute(() -> {
+      try {
+        run(started, bucket, files);
+      } finally {
+        held.end(id);
+      }
+    });
     return new ImportTableResponse(started);
   }
 
@@ -171,16 +210,16 @@ public final class Imports implements AutoCloseable {
           }
         });
         if (!whole) {
-          return; // the engine closes: the next start records the import FAILED
+          return; // the engine closes: the next to settle it records the import FAILED
         }
         counts.bytes += Files.size(file);
       }
       activate(table);
-      record(ImportRecords.ended(d, COMPLETED, clock.instant(), counts.bytes, counts.processed,
+      update(ImportRecords.ended(d, COMPLETED, clock.instant(), counts.bytes, counts.processed,
           counts.imported, counts.errors, null, null));
     } catch (IOException | RuntimeException e) {
       activate(table);
-      record(ImportRecords.ended(d, FAILED, clock.instant(), counts.bytes, counts.processed,
+      update(ImportRecords.ended(d, FAILED, clock.instant(), counts.bytes, counts.processed,
           counts.imported, counts.errors, e instanceof IOException ? "S3ReadFailed" : "UNKNOWN",
           "The import stopped: " + message(e)));
     }
@@ -189,7 +228,7 @@ public final class Imports implements AutoCloseable {
   /** Counts a line read and records the progress every {@value #PROGRESS_EVERY} lines. */
   private void processed(ImportTableDescription d, Counts counts) {
     if (++counts.processed % PROGRESS_EVERY == 0) {
-      record(ImportRecords.ended(d, IN_PROGRESS, null, counts.bytes, counts.processed,
+      update(ImportRecords.ended(d, IN_PROGRESS, null, counts.bytes, counts.processed,
           counts.imported, counts.errors, null, null));
     }
   }
@@ -255,15 +294,22 @@ public final class Imports implements AutoCloseable {
     return id.toString();
   }
 
-  private void record(ImportTableDescription d) {
-    String fingerprint = JobRecords.s(records.byArn(d.importArn(), JobIds.IMPORT)
-        .orElse(Map.of()), "fingerprint");
-    records.put(JobIds.idOf(d.importArn(), JobIds.IMPORT), ImportRecords.encode(d, fingerprint));
+  /**
+   * Records an import's progress or end, unless it is no longer IN_PROGRESS: another server
+   * settled it (this one paused past its lease), and what that recorded stands.
+   */
+  private void update(ImportTableDescription d) {
+    records.replaceInProgress(JobIds.idOf(d.importArn(), JobIds.IMPORT),
+        now -> ImportRecords.encode(d, JobRecords.s(now, "fingerprint")));
   }
 
-  /** Stops the imports in progress (the next start records them FAILED). */
+  /**
+   * Stops the imports in progress and gives their leases up, so that the next server to settle
+   * them (another's housekeeping, or this one's next start) records them FAILED.
+   */
   @Override
   public void close() {
     importers.close();
+    held.close();
   }
 }

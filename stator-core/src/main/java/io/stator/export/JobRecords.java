@@ -6,6 +6,7 @@ import io.stator.capacity.ContributorInsightsUpdates;
 import io.stator.item.ItemCodec;
 import io.stator.storage.Bound;
 import io.stator.storage.Commit;
+import io.stator.storage.CommitConflictException;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
@@ -25,6 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * The records of exports or of imports: one space each ({@code exports}, {@code imports}), one
@@ -50,12 +52,42 @@ final class JobRecords {
     storage.createSpace(space);
   }
 
+  /** Records a new job. */
   void put(String id, Map<String, AttributeValue> fields) {
+    storage.commit(new Commit().put(space, key(id), encode(fields)));
+  }
+
+  /**
+   * Replaces the record {@code id} by {@code change} of it if it is still IN_PROGRESS, in a
+   * commit expecting the version read: false, and nothing written, when it is not (ended, or
+   * settled by another engine meanwhile). So a job's end and another engine's settling of it,
+   * or two engines settling it, never both apply: the second finds the first's record.
+   */
+  boolean replaceInProgress(String id,
+      UnaryOperator<Map<String, AttributeValue>> change) {
+    Optional<StoredRecord> stored = storage.get(space, key(id));
+    if (stored.isEmpty()) {
+      return false;
+    }
+    Map<String, AttributeValue> now = fields(stored.get());
+    if (!IN_PROGRESS.equals(s(now, "status"))) {
+      return false;
+    }
+    try {
+      storage.commit(new Commit().expect(space, key(id), stored.get().version())
+          .put(space, key(id), encode(change.apply(now))));
+      return true;
+    } catch (CommitConflictException e) {
+      return false;
+    }
+  }
+
+  private static byte[] encode(Map<String, AttributeValue> fields) {
     byte[] encoded = ItemCodec.encode(fields);
     byte[] value = new byte[encoded.length + 1];
     value[0] = FORMAT_VERSION;
     System.arraycopy(encoded, 0, value, 1, encoded.length);
-    storage.commit(new Commit().put(space, key(id), value));
+    return value;
   }
 
   Optional<Map<String, AttributeValue>> get(String id) {
@@ -112,7 +144,7 @@ final class JobRecords {
     }
   }
 
-  /** Calls {@code each} with every record, in id order (at start, to settle those cut short). */
+  /** Calls {@code each} with every record, in id order (to settle those cut short). */
   void forEach(Consumer<Map<String, AttributeValue>> each) {
     for (String after = null; ; ) {
       List<Map<String, AttributeValue>> chunk = after(after, READ_CHUNK);
@@ -172,7 +204,7 @@ final class JobRecords {
   }
 
   /** A record's id: the last part of its ARN. */
-  private static String id(Map<String, AttributeValue> record) {
+  static String id(Map<String, AttributeValue> record) {
     String arn = s(record, "arn");
     return arn.substring(arn.lastIndexOf('/') + 1);
   }
