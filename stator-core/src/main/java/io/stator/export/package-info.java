@@ -13,5 +13,10 @@
  * any write builds them. Both run on a thread of their own and record their progress in the
  * storage, so DescribeExport and DescribeImport answer from any server on the store and after a
  * restart.
+ *
+ * <p>Of several servers on one store, each job is held by the server that runs it, through a
+ * lease per job ({@link JobLeases}) renewed while it runs; a job whose server stopped is recorded
+ * FAILED by another server (at its start, or from its housekeeping) once that lease has expired,
+ * never while its server still runs it.
  */
 package io.stator.export;
