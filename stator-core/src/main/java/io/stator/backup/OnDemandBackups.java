@@ -88,6 +88,12 @@ public final class OnDemandBackups implements AutoCloseable {
     for (String after = null; ; ) {
       List<BackupRecords.Read> chunk = records.after(after, READ_CHUNK);
       for (BackupRecords.Read r : chunk) {
+        if (r.backup().type().equals(StoredBackup.EXPORT)) {
+          // An export's copy is its export's to drop: that export may be running on another
+          // server of the store (its lease says so, which the export package reads).
+          kept.add(r.backup().space());
+          continue;
+        }
         boolean unused = !records.restoring(r.backup().id());
         if (r.backup().status().equals(StoredBackup.CREATING)
             || !r.backup().listed() && unused
@@ -129,8 +135,34 @@ public final class OnDemandBackups implements AutoCloseable {
    * their own (as RestoreTableToPointInTime copies them), for an export to read while writes go
    * on; the caller closes the copy when done.
    */
-  public PointInTimeCopy copyAsOf(TableDefinition table, Instant at) {
-    return new PointInTimeCopy(pointInTimeRestores.copy(table, at), restores);
+  public PointInTimeCopy copyAsOf(TableDefinition table, Instant at, String export) {
+    return new PointInTimeCopy(pointInTimeRestores.copy(table, at, exportCopy(export),
+        StoredBackup.EXPORT), restores);
+  }
+
+  /**
+   * Drops the copy that the export {@code export} (its id) was reading, if its server left one:
+   * when the export is settled after being cut short. A walk over the backups' records, done
+   * only for an export cut short.
+   */
+  public void forgetExportCopy(String export) {
+    for (String after = null; ; ) {
+      List<BackupRecords.Read> chunk = records.after(after, READ_CHUNK);
+      for (BackupRecords.Read r : chunk) {
+        if (r.backup().type().equals(StoredBackup.EXPORT)
+            && r.backup().name().equals(exportCopy(export))) {
+          restores.forget(r.backup());
+        }
+      }
+      if (chunk.size() < READ_CHUNK) {
+        return;
+      }
+      after = chunk.get(chunk.size() - 1).backup().id();
+    }
+  }
+
+  private static String exportCopy(String export) {
+    return "export " + export;
   }
 
   /** Stops the restores in progress; the next start takes them up. */

@@ -114,11 +114,16 @@ final class PointInTimeRestores {
 
   /** Writes the source's items as of {@code at} into a new point-in-time copy. */
   StoredBackup copy(TableDefinition source, Instant at) {
+    return copy(source, at, "point-in-time " + at, StoredBackup.POINT_IN_TIME);
+  }
+
+  /** A new copy of the source's items as of {@code at}, recorded with its name and type. */
+  StoredBackup copy(TableDefinition source, Instant at, String name, String type) {
     Instant now = clock.instant();
     String id = BackupArns.newId(now);
     String arn = BackupArns.arn(tables.describe(source).tableArn(), id);
-    StoredBackup creating = new StoredBackup(id, "point-in-time " + at, StoredBackup.CREATING,
-        arn, now, 0, 0, source, StoredBackup.POINT_IN_TIME);
+    StoredBackup creating = new StoredBackup(id, name, StoredBackup.CREATING,
+        arn, now, 0, 0, source, type);
     records.creatingCopy(creating);
     try {
       writeAsOf(storage, source, at, creating.space());

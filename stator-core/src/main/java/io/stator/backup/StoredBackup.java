@@ -18,7 +18,10 @@ import java.util.Map;
  * time), name, status, ARN, creation time, the size and item count of its copy, the table's
  * definition when it was taken, and its type: {@link #USER} for CreateBackup's, {@link
  * #POINT_IN_TIME} for the copy of a table as of a time that RestoreTableToPointInTime makes and
- * restores from, which no backup operation shows and which goes once its restore is done; and
+ * restores from, which no backup operation shows and which goes once its restore is done; {@link
+ * #EXPORT} for the copy an export reads, named after the export, which no backup operation shows
+ * either and which the export drops (done, or settled once cut short, {@link
+ * OnDemandBackups#forgetExportCopy}), not a start, as another server may be exporting; and
  * {@link #SYSTEM} for the backup DeleteTable leaves of a table with point-in-time recovery
  * enabled, kept {@link #SYSTEM_RETENTION}. Stored as a format version byte and the fields as an item
  * ({@link ItemCodec}), the definition in the catalog's own versioned encoding.
@@ -35,6 +38,7 @@ record StoredBackup(
     String type) {
   static final String USER = "USER";
   static final String POINT_IN_TIME = "POINT_IN_TIME";
+  static final String EXPORT = "EXPORT";
   static final String SYSTEM = "SYSTEM";
   /** How long a SYSTEM backup is kept, as DynamoDB keeps it: 35 days from its creation. */
   static final Duration SYSTEM_RETENTION = Duration.ofDays(35);

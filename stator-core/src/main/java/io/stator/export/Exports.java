@@ -59,12 +59,12 @@ import java.util.Optional;
  * takes each item once, from the record its change committed before. It costs one more write of
  * each item, as a point-in-time restore does.
  *
- * <p>A stop cuts an export short: it is recorded FAILED (ServerStopped; its copy is dropped with
- * the other copies a stop left), and the user exports again. Of several servers on one storage,
- * each export is held by the server that runs it ({@link JobLeases}), so a server that starts
- * leaves the exports another runs alone; an export whose server closed or died is settled by the
- * next server to start, or by a running one's housekeeping ({@link #settleOrphans}) once its
- * lease has expired.
+ * <p>A stop cuts an export short: it is recorded FAILED (ServerStopped; the copy it was reading
+ * dropped then, not at another server's start), and the user exports again. Of several servers
+ * on one storage, each export is held by the server that runs it ({@link JobLeases}), so a
+ * server that starts leaves the exports another runs alone; an export whose server closed or
+ * died is settled by the next server to start, or by a running one's housekeeping ({@link
+ * #settleOrphans}) once its lease has expired.
  */
 public final class Exports implements AutoCloseable {
   static final String SPACE = "exports";
@@ -105,6 +105,7 @@ public final class Exports implements AutoCloseable {
         return;
       }
       try {
+        backups.forgetExportCopy(id);
         update(failed(decode(r), "ServerStopped", "The server stopped while the export ran;"
             + " export the table again."));
       } finally {
@@ -259,7 +260,8 @@ public final class Exports implements AutoCloseable {
   /** A full export: the items of a copy of the table as of the export time. */
   private void writeTable(ExportDescription d, TableDefinition table, ExportFiles files,
       Counts counts) throws IOException {
-    try (PointInTimeCopy copy = backups.copyAsOf(table, d.exportTime())) {
+    String id = JobIds.idOf(d.exportArn(), JobIds.EXPORT);
+    try (PointInTimeCopy copy = backups.copyAsOf(table, d.exportTime(), id)) {
       for (StorageKey after = null; ; ) {
         ScanPage page = storage.scanPage(copy.space(), null, null, after, PAGE);
         for (StoredRecord record : page.records()) {

@@ -95,11 +95,16 @@ class LeasedExportsImportsTest {
   }
 
   /**
-   * Starts an export of Orders and an import into Imported on engine A, both held in their
-   * first write: the export's point-in-time copy's record, the import's first item.
+   * Starts an export of Orders and an import into Imported on engine A, both held: the import in
+   * its first item's commit, the export in the first read of the copy it has made or, when not
+   * {@code copied}, in the first commit of that copy (its record).
    */
-  private String[] startHeldJobs() throws InterruptedException {
-    aStorage.onlyCommits(space -> space.equals("backups")).holdCommits(exportHeld, release);
+  private String[] startHeldJobs(boolean copied) throws InterruptedException {
+    if (copied) {
+      aStorage.holdReads(space -> space.startsWith("backup."), exportHeld, release);
+    } else {
+      aStorage.onlyCommits(space -> space.equals("backups")).holdCommits(exportHeld, release);
+    }
     String exportArn = a.exportTableToPointInTime(new ExportTableToPointInTimeRequest(
         "Orders", null, null, "out", null, null, null, null, null, null, null))
         .exportDescription().exportArn();
@@ -125,7 +130,8 @@ class LeasedExportsImportsTest {
 
   @Test
   void anEngineThatStartsLeavesTheJobsAnotherRunsAndTheyComplete() throws Exception {
-    String[] arns = startHeldJobs();
+    // The export reads its copy of the table when B starts: B's start must leave that copy too.
+    String[] arns = startHeldJobs(true);
     b = new Engine(storage, options);
     assertThat(export(b, arns[0]).exportStatus()).isEqualTo("IN_PROGRESS");
     assertThat(imported(b, arns[1]).importStatus()).isEqualTo("IN_PROGRESS");
@@ -147,7 +153,7 @@ class LeasedExportsImportsTest {
   @Test
   void theJobsOfAnEngineThatStoppedAreSettledByTheOthersHousekeeping() throws Exception {
     b = new Engine(storage, options);
-    String[] arns = startHeldJobs();
+    String[] arns = startHeldJobs(false);
     // A renews its leases no more from here on: a server that hangs or dies.
     aStorage.onlyCommits(space -> space.equals("backups") || space.startsWith("table.")
         || space.equals(Leases.SPACE));
@@ -176,6 +182,18 @@ class LeasedExportsImportsTest {
     a.close();
     assertThat(export(b, arns[0]).exportStatus()).isEqualTo("FAILED");
     assertThat(imported(b, arns[1]).importStatus()).isEqualTo("FAILED");
+  }
+
+  @Test
+  void theCopyOfAnExportWhoseEngineStoppedIsDroppedWhenTheExportIsSettled() throws Exception {
+    b = new Engine(storage, options);
+    String[] arns = startHeldJobs(true);
+    aStorage.onlyCommits(space -> space.startsWith("table.") || space.equals(Leases.SPACE));
+    assertThat(storage.spaces()).anyMatch(space -> space.startsWith("backup."));
+    clock.advance(Duration.ofSeconds(30));
+    b.housekeepNow();
+    assertThat(export(b, arns[0]).exportStatus()).isEqualTo("FAILED");
+    assertThat(storage.spaces()).noneMatch(space -> space.startsWith("backup."));
   }
 
   private static <T> T await(Supplier<T> read, Predicate<T> done) throws InterruptedException {
