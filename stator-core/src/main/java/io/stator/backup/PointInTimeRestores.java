@@ -126,6 +126,10 @@ final class PointInTimeRestores {
         arn, now, 0, 0, source, type);
     records.creatingCopy(creating);
     try {
+      // A change of the catalog record first: a write staged at or before the time (so before
+      // now) that has not committed yet cannot commit any more, where it could otherwise commit
+      // after the copy read its items and be as of the time in the history but not in the copy.
+      tables.change(source.name(), t -> t);
       writeAsOf(storage, source, at, creating.space());
       SpaceStats copied = storage.stats(creating.space());
       StoredBackup made =
