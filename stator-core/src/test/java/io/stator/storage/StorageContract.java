@@ -729,6 +729,23 @@ public abstract class StorageContract {
     assertThat(storage.get("items", key("p", "s"))).isEmpty();
   }
 
+  /**
+   * A commit whose expectation fails is a conflict though a space it writes is gone: a write
+   * staged with a definition that named a space dropped since (a table's change history) must
+   * meet the changed definition as a conflict, and write again, not fail.
+   */
+  @Test
+  void aFailedExpectationIsAConflictEvenWhenASpaceWrittenIsGone() {
+    storage.createSpace("catalog");
+    long read = storage.commit(new Commit().put("catalog", key("t", ""), b("v1")));
+    storage.commit(new Commit().put("catalog", key("t", ""), b("v2")));
+    storage.createSpace("history");
+    storage.dropSpace("history");
+    Commit stale = new Commit().expect("catalog", key("t", ""), read)
+        .put("history", key("p", "s"), b("record"));
+    assertThatThrownBy(() -> storage.commit(stale)).isInstanceOf(CommitConflictException.class);
+  }
+
   /** A commit applies every write, in every space, and returns the one version its puts got. */
   @Test
   void aCommitAppliesEveryWriteAcrossSpacesAndReturnsTheVersionOfItsPuts() {

@@ -410,11 +410,32 @@ public final class CassandraStorage implements Storage {
     return run(() -> commitTransaction(commit));
   }
 
+  /**
+   * The failure of a commit that writes into a space that does not exist: a conflict when one of
+   * its expectations does not hold, as a storage that checks them first answers (a write staged
+   * with a table definition that named a space dropped since then meets the changed definition
+   * and writes again), else the fault. The expectations are checked alone, read-only.
+   */
+  private StorageException missingSpace(Commit commit, String space) {
+    if (!commit.expectations().isEmpty()) {
+      Commit check = new Commit();
+      for (Commit.Expectation e : commit.expectations()) {
+        check.expect(e.space(), e.key(), e.version());
+      }
+      commitTransaction(check); // a CommitConflictException when one does not hold
+    }
+    return new StorageException("no space " + space);
+  }
+
   private long commitTransaction(Commit commit) {
     // The last write to a key wins; a transaction writes each row once.
     Map<Target, Commit.Write> writes = new LinkedHashMap<>();
     for (Commit.Write w : commit.writes()) {
-      Target t = new Target(id(w.space()), w.key());
+      Optional<UUID> space = lookUp(w.space());
+      if (space.isEmpty()) {
+        throw missingSpace(commit, w.space());
+      }
+      Target t = new Target(space.get(), w.key());
       writes.remove(t);
       writes.put(t, w);
     }
