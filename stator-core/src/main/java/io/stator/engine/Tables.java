@@ -128,6 +128,12 @@ final class Tables {
     // A conflict: the definition changed under us (UpdateTable, or delete and re-create).
     return OnConflict.rerun(() -> {
       Catalog.Entry entry = lookup(r.tableName());
+      if (CREATING.equals(entry.table().status())) {
+        // being restored or imported: DynamoDB refuses to delete it until it is ACTIVE
+        throw DynamoDbException.resourceInUse(
+            "Attempt to change a resource which is still in use: Table is being created: "
+                + r.tableName());
+      }
       if (entry.table().settings().deletionProtectionEnabled()) {
         throw DynamoDbException.validation(
             "Resource cannot be deleted as it is currently protected against deletion. Disable"

@@ -7,6 +7,7 @@ import io.stator.api.AttributeDefinition;
 import io.stator.api.CreateBackupRequest;
 import io.stator.api.CreateTableRequest;
 import io.stator.api.DeleteBackupRequest;
+import io.stator.api.DeleteTableRequest;
 import io.stator.api.DescribeTableRequest;
 import io.stator.api.DynamoDbException;
 import io.stator.api.ErrorType;
@@ -146,6 +147,12 @@ class RestoresTest {
     assertThatThrownBy(() -> count(db, "Copy"))
         .isInstanceOfSatisfying(DynamoDbException.class,
             e -> assertThat(e.type()).isEqualTo(ErrorType.ResourceNotFoundException));
+    assertThatThrownBy(() -> db.deleteTable(new DeleteTableRequest("Copy")))
+        .isInstanceOfSatisfying(DynamoDbException.class, e -> {
+          assertThat(e.type()).isEqualTo(ErrorType.ResourceInUseException);
+          assertThat(e.getMessage()).isEqualTo("Attempt to change a resource which is still in"
+              + " use: Table is being created: Copy");
+        });
 
     storage.release.countDown();
     TableDescription done = awaitActive(db, "Copy");
