@@ -98,8 +98,9 @@ public record TableSettings(
   }
 
   /**
-   * The point-in-time recovery flag: Stator records it and reports it, and keeps no history to
-   * restore a point in time from.
+   * The point-in-time recovery flag: while it is on, every change of an item commits a record of
+   * it into the table's change history, from which a table is restored to a point in time (see
+   * {@code backup.ChangeHistory}).
    *
    * @param recoveryPeriodInDays 1 to 35 while enabled, else null
    * @param enabledAt when it was last enabled (the earliest restorable time), or null
