@@ -43,7 +43,10 @@ import java.util.UUID;
  * a job run once instead of N times; it is not what keeps the job correct. Every job held by a
  * lease stays correct when two engines run it at once, as it was before leases: the sweep's
  * deletes and the backfill's writes are conditional commits, and the housekeeping only removes
- * what no request can see any more.
+ * what no request can see any more. An export or import is never run again by another engine,
+ * only settled FAILED once its lease has expired; the settling and the holder's own updates of
+ * the job's record each commit only while it is IN_PROGRESS at the version read, so a holder that
+ * finishes after being settled changes nothing ({@code io.stator.export.JobLeases}).
  *
  * <p>On memory and RocksDB, whose store only one engine opens, the lease is always this
  * engine's: it costs one read and one commit per round of a job, nothing per request.
