@@ -99,18 +99,10 @@ public final class Exports implements AutoCloseable {
    * no lease, or an expired one): at start, and from the housekeeping.
    */
   public void settleOrphans() {
-    records.forEach(r -> {
-      String id = JobRecords.id(r);
-      if (!IN_PROGRESS.equals(JobRecords.s(r, "status")) || !held.orphaned(id)) {
-        return;
-      }
-      try {
-        backups.forgetExportCopy(id);
-        update(failed(decode(r), "ServerStopped", "The server stopped while the export ran;"
-            + " export the table again."));
-      } finally {
-        held.release(id);
-      }
+    held.settleOrphans(records, r -> {
+      backups.forgetExportCopy(JobRecords.id(r));
+      update(failed(decode(r), "ServerStopped", "The server stopped while the export ran;"
+          + " export the table again."));
     });
   }
 

@@ -86,21 +86,13 @@ public final class Imports implements AutoCloseable {
    * no lease, or an expired one), their tables ACTIVE: at start, and from the housekeeping.
    */
   public void settleOrphans() {
-    records.forEach(r -> {
-      String id = JobRecords.id(r);
-      if (!IN_PROGRESS.equals(JobRecords.s(r, "status")) || !held.orphaned(id)) {
-        return;
-      }
-      try {
-        ImportTableDescription d = ImportRecords.decode(r);
-        activate(d.tableCreationParameters().tableName());
-        update(ImportRecords.ended(d, FAILED, clock.instant(), d.processedSizeBytes(),
-            d.processedItemCount(), d.importedItemCount(), d.errorCount(), "ServerStopped",
-            "The server stopped while the import ran; the table holds the items imported"
-                + " before."));
-      } finally {
-        held.release(id);
-      }
+    held.settleOrphans(records, r -> {
+      ImportTableDescription d = ImportRecords.decode(r);
+      activate(d.tableCreationParameters().tableName());
+      update(ImportRecords.ended(d, FAILED, clock.instant(), d.processedSizeBytes(),
+          d.processedItemCount(), d.importedItemCount(), d.errorCount(), "ServerStopped",
+          "The server stopped while the import ran; the table holds the items imported"
+              + " before."));
     });
   }
 

@@ -1,12 +1,15 @@
 package io.stator.export;
 
 import io.stator.lease.Leases;
+import io.stator.value.AttributeValue;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Which engine runs each export or import in progress, when several share one storage: a lease
@@ -73,6 +76,24 @@ final class JobLeases implements AutoCloseable {
    */
   boolean orphaned(String id) {
     return !running.contains(id) && leases.hold(name(id), TERM);
+  }
+
+  /**
+   * Settles with {@code settle} each job of {@code records} recorded IN_PROGRESS that no engine
+   * runs any more ({@link #orphaned}), holding its lease until it is settled.
+   */
+  void settleOrphans(JobRecords records, Consumer<Map<String, AttributeValue>> settle) {
+    records.forEach(r -> {
+      String id = JobRecords.id(r);
+      if (!JobRecords.IN_PROGRESS.equals(JobRecords.s(r, "status")) || !orphaned(id)) {
+        return;
+      }
+      try {
+        settle.accept(r);
+      } finally {
+        release(id);
+      }
+    });
   }
 
   /** Gives the lease of {@code id} up if this engine holds it. */
