@@ -17,6 +17,8 @@ import io.stator.api.RestoreTableFromBackupResponse;
 import io.stator.api.RestoreTableToPointInTimeRequest;
 import io.stator.api.RestoreTableToPointInTimeResponse;
 import io.stator.capacity.ContributorInsightsUpdates;
+import io.stator.lease.JobLeases;
+import io.stator.lease.Leases;
 import io.stator.schema.Constraints;
 import io.stator.schema.SpaceNames;
 import io.stator.schema.TableDefinition;
@@ -43,8 +45,14 @@ import java.util.Set;
  * DynamoDB's callers do, finds it at once. A table of many millions of items holds its request
  * that long; a background copy answering CREATING would not, and is left for later. A copy that
  * fails leaves nothing: its space is dropped and its record forgotten. A process that stops in
- * the middle leaves a CREATING record, which the next start forgets with its space ({@link
- * #recover}).
+ * the middle leaves a CREATING record, which is forgotten with its space ({@link #settleOrphans})
+ * once no server runs it.
+ *
+ * <p>Of several servers on one store, each backup being made (a point-in-time copy included) and
+ * each restore is held by the server that runs it, a lease per job ({@link JobLeases}, {@code
+ * backup/<id>} and {@code restore/<backup id>/<table>}) renewed while it runs. A server that
+ * starts, and the housekeeping of every server, forgets or takes up only the jobs whose lease is
+ * free: absent (its server closed) or expired (its server stopped renewing it).
  *
  * <p>DeleteBackup drops the record first and the space after: a stop between the two leaves a
  * space no record names, which the next start drops too.
@@ -65,25 +73,32 @@ public final class OnDemandBackups implements AutoCloseable {
   private final BackupDescriptions descriptions;
   private final Restores restores;
   private final PointInTimeRestores pointInTimeRestores;
+  private final JobLeases held;
 
-  public OnDemandBackups(Storage storage, SourceTables tables, Clock clock) {
+  public OnDemandBackups(Storage storage, SourceTables tables, Clock clock, Leases leases) {
     this.storage = storage;
     this.tables = tables;
     this.clock = clock;
     this.records = new BackupRecords(storage);
     this.descriptions = new BackupDescriptions(tables);
-    this.restores = new Restores(storage, tables, records, descriptions, clock);
+    this.held = new JobLeases(leases, "backup");
+    this.restores = new Restores(storage, tables, records, descriptions, clock,
+        new JobLeases(leases, "restore"));
     this.pointInTimeRestores =
-        new PointInTimeRestores(storage, tables, records, restores, clock);
-    recover();
+        new PointInTimeRestores(storage, tables, records, restores, clock, held);
+    settleOrphans();
   }
 
   /**
-   * At start: forgets the backups a stop cut short (CREATING), drops the spaces no backup
-   * names, and takes up the restores a stop cut short. Stator assumes one process per store
-   * here, as for its table spaces.
+   * At start, and from the housekeeping: forgets the backups cut short (CREATING) and the
+   * point-in-time copies no restore needs any more, whose server no longer runs them (their
+   * lease free); drops the spaces no backup names and expired SYSTEM backups; and takes up the
+   * restores cut short whose lease is free.
    */
-  private void recover() {
+  public void settleOrphans() {
+    // The spaces first: a backup's record is written before its space, so each space listed
+    // here is named by a record the walk below reads, unless that backup is gone meanwhile.
+    Set<String> spaces = storage.spaces();
     Set<String> kept = new HashSet<>();
     for (String after = null; ; ) {
       List<BackupRecords.Read> chunk = records.after(after, READ_CHUNK);
@@ -95,15 +110,21 @@ public final class OnDemandBackups implements AutoCloseable {
           continue;
         }
         boolean unused = !records.restoring(r.backup().id());
-        if (r.backup().status().equals(StoredBackup.CREATING)
-            || !r.backup().listed() && unused
-            || r.backup().expiredAt(clock.instant()) && unused) {
-          // cut short, a point-in-time copy whose restore is done, or a SYSTEM backup expired
-          if (r.backup().status().equals(StoredBackup.CREATING)
-              && r.backup().type().equals(StoredBackup.USER) && !storage.copiesAtOneInstant()) {
-            stopHistory(r.backup().table().name()); // its table's writes kept it for the copy
+        boolean creating = r.backup().status().equals(StoredBackup.CREATING);
+        if ((creating || !r.backup().listed() && unused) && held.orphaned(r.backup().id())) {
+          // cut short, or a point-in-time copy whose restore is done, and no server makes it
+          try {
+            if (creating && r.backup().type().equals(StoredBackup.USER)
+                && !storage.copiesAtOneInstant()) {
+              stopHistory(r.backup().table().name()); // its table's writes kept it for the copy
+            }
+            records.abandon(r.backup());
+          } finally {
+            held.release(r.backup().id());
           }
-          records.abandon(r.backup());
+        } else if (!creating && r.backup().listed() && r.backup().expiredAt(clock.instant())
+            && unused) {
+          records.abandon(r.backup()); // a SYSTEM backup expired
         } else {
           kept.add(r.backup().space());
         }
@@ -113,7 +134,7 @@ public final class OnDemandBackups implements AutoCloseable {
       }
       after = chunk.get(chunk.size() - 1).backup().id();
     }
-    for (String space : storage.spaces()) {
+    for (String space : spaces) {
       if (SpaceNames.isBackup(space) && !kept.contains(space)) {
         storage.dropSpace(space);
       }
@@ -136,8 +157,10 @@ public final class OnDemandBackups implements AutoCloseable {
    * on; the caller closes the copy when done.
    */
   public PointInTimeCopy copyAsOf(TableDefinition table, Instant at, String export) {
-    return new PointInTimeCopy(pointInTimeRestores.copy(table, at, exportCopy(export),
-        StoredBackup.EXPORT), restores);
+    StoredBackup copy =
+        pointInTimeRestores.copy(table, at, exportCopy(export), StoredBackup.EXPORT);
+    held.end(copy.id()); // its export's lease holds it from here on
+    return new PointInTimeCopy(copy, restores);
   }
 
   /**
@@ -165,10 +188,17 @@ public final class OnDemandBackups implements AutoCloseable {
     return "export " + export;
   }
 
-  /** Stops the restores in progress; the next start takes them up. */
+  /**
+   * Stops the restores in progress and gives the leases up: the next server to settle them
+   * (another's housekeeping, or this one's next start) takes them up.
+   */
   @Override
   public void close() {
-    restores.close();
+    try {
+      restores.close();
+    } finally {
+      held.close();
+    }
   }
 
   public CreateBackupResponse create(CreateBackupRequest r) {
@@ -218,7 +248,7 @@ public final class OnDemandBackups implements AutoCloseable {
     String arn = BackupArns.arn(tables.describe(table).tableArn(), id);
     StoredBackup creating =
         new StoredBackup(id, name, StoredBackup.CREATING, arn, created, 0, 0, table, type);
-    records.creating(creating);
+    held.start(id, () -> records.creating(creating));
     try {
       copy(table, creating.space(), type.equals(StoredBackup.USER));
       SpaceStats copied = storage.stats(creating.space());
@@ -229,6 +259,8 @@ public final class OnDemandBackups implements AutoCloseable {
     } catch (RuntimeException e) {
       abandon(creating);
       throw e;
+    } finally {
+      held.end(id);
     }
   }
 

@@ -8,6 +8,7 @@ import io.stator.api.RestoreTableToPointInTimeResponse;
 import io.stator.api.TableDescription;
 import io.stator.capacity.ContributorInsightsUpdates;
 import io.stator.item.ItemCodec;
+import io.stator.lease.JobLeases;
 import io.stator.schema.Constraints;
 import io.stator.schema.TableDefinition;
 import io.stator.schema.TableSettings.PointInTimeRecovery;
@@ -52,14 +53,20 @@ final class PointInTimeRestores {
   private final BackupRecords records;
   private final Restores restores;
   private final Clock clock;
+  private final JobLeases held;
 
+  /**
+   * @param held the leases of the copies being made ({@code backup/<id>}), held until their
+   *     restore has claimed them: unclaimed, a copy is one another server's start would forget
+   */
   PointInTimeRestores(Storage storage, SourceTables tables, BackupRecords records,
-      Restores restores, Clock clock) {
+      Restores restores, Clock clock, JobLeases held) {
     this.storage = storage;
     this.tables = tables;
     this.records = records;
     this.restores = restores;
     this.clock = clock;
+    this.held = held;
   }
 
   RestoreTableToPointInTimeResponse restore(RestoreTableToPointInTimeRequest r) {
@@ -109,6 +116,8 @@ final class PointInTimeRestores {
         restores.forget(copy); // no restore took it
       }
       throw e;
+    } finally {
+      held.end(copy.id()); // the restore's own lease holds it from here on
     }
   }
 
@@ -117,14 +126,17 @@ final class PointInTimeRestores {
     return copy(source, at, "point-in-time " + at, StoredBackup.POINT_IN_TIME);
   }
 
-  /** A new copy of the source's items as of {@code at}, recorded with its name and type. */
+  /**
+   * A new copy of the source's items as of {@code at}, recorded with its name and type; its
+   * lease is this engine's until the caller ends it.
+   */
   StoredBackup copy(TableDefinition source, Instant at, String name, String type) {
     Instant now = clock.instant();
     String id = BackupArns.newId(now);
     String arn = BackupArns.arn(tables.describe(source).tableArn(), id);
     StoredBackup creating = new StoredBackup(id, name, StoredBackup.CREATING,
         arn, now, 0, 0, source, type);
-    records.creatingCopy(creating);
+    held.start(id, () -> records.creatingCopy(creating));
     try {
       // A change of the catalog record first: a write staged at or before the time (so before
       // now) that has not committed yet cannot commit any more, where it could otherwise commit
@@ -137,7 +149,11 @@ final class PointInTimeRestores {
       records.made(records.get(id).orElseThrow(), made);
       return made;
     } catch (RuntimeException e) {
-      restores.forget(creating);
+      try {
+        restores.forget(creating);
+      } finally {
+        held.end(id);
+      }
       throw e;
     }
   }

@@ -8,6 +8,7 @@ import io.stator.api.RestoreTableFromBackupRequest;
 import io.stator.api.RestoreTableFromBackupResponse;
 import io.stator.api.TableDescription;
 import io.stator.item.ItemCodec;
+import io.stator.lease.JobLeases;
 import io.stator.schema.Constraints;
 import io.stator.schema.TableDefinition;
 import io.stator.schema.TableSettings;
@@ -38,11 +39,14 @@ import java.util.function.Supplier;
  * does, rather than copying the backup's space whole; a bulk copy would still have to build the
  * indexes, since a restore may choose other indexes than the backed-up table had.
  *
- * <p>While it runs, the backup carries a claim (DeleteBackup of it is BackupInUseException). A
- * stop cuts a restore short; the next start takes each claim up again and writes the backup's
- * items again from the first (a put of an item already written writes it once more), then turns
- * the table ACTIVE. Writes to the table while it is CREATING are not refused, unlike DynamoDB's,
- * and a restore's put of the same key replaces them.
+ * <p>While it runs, the backup carries a claim (DeleteBackup of it is BackupInUseException), and
+ * the restore is held by a lease of this engine ({@code restore/<backup id>/<table>}, taken
+ * before the claim). A stop or a failure cuts a restore short; once its lease is free, the next
+ * start or housekeeping tick of a server takes the claim up again and writes the backup's items
+ * again from the first (a put of an item already written writes it once more), then turns the
+ * table ACTIVE. A claim whose lease another engine holds is its restore, left alone. Writes to
+ * the table while it is CREATING are not refused, unlike DynamoDB's, and a restore's put of the
+ * same key replaces them.
  */
 final class Restores implements AutoCloseable {
   private static final int PAGE = 100;
@@ -52,6 +56,7 @@ final class Restores implements AutoCloseable {
   private final BackupRecords records;
   private final BackupDescriptions descriptions;
   private final Clock clock;
+  private final JobLeases held;
   private final ExecutorService loaders = Executors.newCachedThreadPool(r -> {
     Thread t = new Thread(r, "stator-restore");
     t.setDaemon(true);
@@ -59,12 +64,17 @@ final class Restores implements AutoCloseable {
   });
 
   Restores(Storage storage, SourceTables tables, BackupRecords records,
-      BackupDescriptions descriptions, Clock clock) {
+      BackupDescriptions descriptions, Clock clock, JobLeases held) {
     this.storage = storage;
     this.tables = tables;
     this.records = records;
     this.descriptions = descriptions;
     this.clock = clock;
+    this.held = held;
+  }
+
+  private static String job(String backupId, String target) {
+    return backupId + "/" + target;
   }
 
   RestoreTableFromBackupResponse restore(RestoreTableFromBackupRequest r, OnDemandBackups backups) {
@@ -94,8 +104,9 @@ final class Restores implements AutoCloseable {
       BackupDescription d = descriptions.description(b);
       CreateTableRequest create = RestoredTableRequest.of(r, d.sourceTableDetails(),
           d.sourceTableFeatureDetails(), tables.describe(b.table()));
+      String job = job(b.id(), r.targetTableName());
       try {
-        records.claimForRestore(read, r.targetTableName());
+        held.start(job, () -> records.claimForRestore(read, r.targetTableName()));
       } catch (CommitConflictException changed) {
         continue; // deleted, or claimed by another restore meanwhile: read it again
       }
@@ -107,9 +118,13 @@ final class Restores implements AutoCloseable {
       try {
         made = tables.create(create, t -> t.withStatus("CREATING")
             .withSettings(t.settings().withRestored(restored)));
-      } catch (DynamoDbException e) {
-        records.releaseRestore(b.id(), r.targetTableName());
-        if (e.type() == ErrorType.ResourceInUseException) {
+      } catch (RuntimeException e) {
+        try {
+          records.releaseRestore(b.id(), r.targetTableName());
+        } finally {
+          held.end(job);
+        }
+        if (e instanceof DynamoDbException de && de.type() == ErrorType.ResourceInUseException) {
           throw taken(r.targetTableName());
         }
         throw e;
@@ -143,6 +158,14 @@ final class Restores implements AutoCloseable {
   /** Writes the backup's items into the table, then turns it ACTIVE and lets the backup go. */
   private void load(StoredBackup b, String target) {
     try {
+      loadItems(b, target);
+    } finally {
+      held.end(job(b.id(), target));
+    }
+  }
+
+  private void loadItems(StoredBackup b, String target) {
+    try {
       StorageKey after = null;
       while (true) {
         ScanPage page = storage.scanPage(b.space(), null, null, after, PAGE);
@@ -151,7 +174,7 @@ final class Restores implements AutoCloseable {
           tables.restore(target, ItemCodec.decode(record.value()));
         }
         if (Thread.currentThread().isInterrupted()) {
-          return; // the engine closes: the claim stays, and the next start goes on
+          return; // the engine closes: the claim stays, and the next server to settle it goes on
         }
         if (!page.more()) {
           break;
@@ -165,37 +188,55 @@ final class Restores implements AutoCloseable {
         forget(b); // a point-in-time copy serves its one restore
       }
     } catch (RuntimeException e) {
-      // The claim stays, so the next start takes the restore up again; the table stays CREATING.
+      // The claim stays, so the next settling (a start, or a housekeeping tick) takes the
+      // restore up again; the table stays CREATING.
       System.err.println("stator: the restore of " + target + " from " + b.arn()
-          + " stopped: " + e + "; it goes on when the server starts again");
+          + " stopped: " + e + "; it is taken up again at the next housekeeping");
     }
   }
 
   /**
-   * At start: each restore a stop cut short goes on from the first item, if its table is still
-   * there and restoring from that backup; any other claim is let go.
+   * At start and from the housekeeping: each restore cut short whose lease is free goes on from
+   * the first item, if its table is still there and restoring from that backup; any other claim
+   * whose lease is free is let go. A claim whose lease another engine holds is left alone: its
+   * restore runs there, or is about to make its table.
    */
   void resume(List<BackupRecords.Claim> claims) {
     for (BackupRecords.Claim claim : claims) {
-      StoredBackup b = records.get(claim.backupId()).map(BackupRecords.Read::backup).orElse(null);
-      TableDefinition table = null;
-      try {
-        table = tables.definition(claim.target());
-      } catch (DynamoDbException gone) {
-        // deleted while it was restored
+      String job = job(claim.backupId(), claim.target());
+      if (!held.resume(job)) {
+        continue;
       }
-      TableSettings.Restored restored = table == null ? null : table.settings().restored();
-      if (b != null && restored != null && restored.inProgress()
-          && (b.listed() ? b.arn().equals(restored.sourceBackupArn())
-              : restored.sourceBackupArn() == null)) {
-        loaders.execute(() -> load(b, claim.target()));
-      } else {
-        records.releaseRestore(claim.backupId(), claim.target());
-        if (b != null && !b.listed()) {
-          forget(b);
-        }
+      try {
+        resume(claim);
+      } catch (RuntimeException e) {
+        held.end(job);
+        throw e;
       }
     }
+  }
+
+  /** Takes up the restore of a claim whose lease this engine has just taken, or lets it go. */
+  private void resume(BackupRecords.Claim claim) {
+    StoredBackup b = records.get(claim.backupId()).map(BackupRecords.Read::backup).orElse(null);
+    TableDefinition table = null;
+    try {
+      table = tables.definition(claim.target());
+    } catch (DynamoDbException gone) {
+      // deleted while it was restored
+    }
+    TableSettings.Restored restored = table == null ? null : table.settings().restored();
+    if (b != null && restored != null && restored.inProgress()
+        && (b.listed() ? b.arn().equals(restored.sourceBackupArn())
+            : restored.sourceBackupArn() == null)) {
+      loaders.execute(() -> load(b, claim.target())); // which ends the lease
+      return;
+    }
+    records.releaseRestore(claim.backupId(), claim.target());
+    if (b != null && !b.listed()) {
+      forget(b);
+    }
+    held.end(job(claim.backupId(), claim.target()));
   }
 
   /** Forgets a backup, its record first (a stop between the two leaves a space start drops). */
@@ -212,6 +253,8 @@ final class Restores implements AutoCloseable {
       loaders.awaitTermination(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } finally {
+      held.close();
     }
   }
 }

@@ -230,8 +230,8 @@ import java.util.List;
  *   <li>background threads: the GSI propagator and backfills, the Time to Live sweeper, and
  *       {@link Housekeeping} (orphan spaces, seen unused in memory between looks, and stored
  *       ClientRequestTokens past the window); of several engines on one storage, one runs the
- *       backfills, the sweep, the housekeeping and each export or import at a time, the holder
- *       of each job's lease ({@link io.stator.lease.Leases}).
+ *       backfills, the sweep, the housekeeping and each export, import, backup being made or
+ *       restore at a time, the holder of each job's lease ({@link io.stator.lease.Leases}).
  * </ul>
  *
  * Everything else is the storage's: a DeleteTable racing a PutItem, or two UpdateItems on one
@@ -339,7 +339,7 @@ public final class Engine
     this.resourcePolicies = new ResourcePolicies(storage, tables, options.clock());
     this.continuousBackups = new ContinuousBackups(tables, storage, options.clock());
     BackupTables backupTables = new BackupTables(tables, items);
-    this.backups = new OnDemandBackups(storage, backupTables, options.clock());
+    this.backups = new OnDemandBackups(storage, backupTables, options.clock(), leases);
     ExportDirectory exportDirectory = new ExportDirectory(options.exportDirectory());
     this.exports = new Exports(
         storage, backups, backupTables, options.clock(), exportDirectory, leases);
@@ -354,7 +354,8 @@ public final class Engine
     sweeper.startIfNeeded();
     this.housekeeping = new Housekeeping(
         List.of(() -> orphans.look(), () -> storedTokens.forgetExpired()),
-        List.of(sweeper::startIfNeeded, exports::settleOrphans, imports::settleOrphans),
+        List.of(sweeper::startIfNeeded, exports::settleOrphans, imports::settleOrphans,
+            backups::settleOrphans),
         leases);
   }
 

@@ -22,8 +22,9 @@ import java.util.concurrent.TimeUnit;
  * <p>A few chores are every engine's own, run at each tick before the lease is asked for: they
  * look at what another engine changed in the shared storage (a table that gained a Time to Live,
  * so this engine starts the sweeper whose lease it may have to take over), or settle what a
- * stopped engine left (the exports and imports whose lease expired, which any engine may settle,
- * one at a time through that lease, so they do not wait for the housekeeping's lease to move).
+ * stopped engine left (the exports, imports, backups being made and restores whose lease
+ * expired, which any engine may settle, one at a time through that lease, so they do not wait
+ * for the housekeeping's lease to move).
  */
 final class Housekeeping implements AutoCloseable {
   static final Duration INTERVAL = Duration.ofMinutes(1);

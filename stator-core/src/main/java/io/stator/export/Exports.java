@@ -22,6 +22,7 @@ import io.stator.backup.SourceTables;
 import io.stator.capacity.ContributorInsightsUpdates;
 import io.stator.item.ItemCodec;
 import io.stator.item.ItemSize;
+import io.stator.lease.JobLeases;
 import io.stator.lease.Leases;
 import io.stator.schema.Constraints;
 import io.stator.schema.TableDefinition;
@@ -99,7 +100,7 @@ public final class Exports implements AutoCloseable {
    * no lease, or an expired one): at start, and from the housekeeping.
    */
   public void settleOrphans() {
-    held.settleOrphans(records, r -> {
+    records.settleOrphans(held, r -> {
       backups.forgetExportCopy(JobRecords.id(r));
       update(failed(decode(r), "ServerStopped", "The server stopped while the export ran;"
           + " export the table again."));

@@ -19,6 +19,7 @@ import io.stator.api.S3BucketSource;
 import io.stator.api.TableCreationParameters;
 import io.stator.api.TableDescription;
 import io.stator.backup.SourceTables;
+import io.stator.lease.JobLeases;
 import io.stator.lease.Leases;
 import io.stator.schema.Constraints;
 import io.stator.storage.Storage;
@@ -86,7 +87,7 @@ public final class Imports implements AutoCloseable {
    * no lease, or an expired one), their tables ACTIVE: at start, and from the housekeeping.
    */
   public void settleOrphans() {
-    held.settleOrphans(records, r -> {
+    records.settleOrphans(held, r -> {
       ImportTableDescription d = ImportRecords.decode(r);
       activate(d.tableCreationParameters().tableName());
       update(ImportRecords.ended(d, FAILED, clock.instant(), d.processedSizeBytes(),

@@ -4,6 +4,7 @@ import io.stator.api.DynamoDbException;
 import io.stator.api.ErrorType;
 import io.stator.capacity.ContributorInsightsUpdates;
 import io.stator.item.ItemCodec;
+import io.stator.lease.JobLeases;
 import io.stator.storage.Bound;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitConflictException;
@@ -154,6 +155,24 @@ final class JobRecords {
       }
       after = id(chunk.get(chunk.size() - 1));
     }
+  }
+
+  /**
+   * Settles with {@code settle} each job recorded IN_PROGRESS that no engine runs any more
+   * ({@link JobLeases#orphaned}), holding its lease until it is settled.
+   */
+  void settleOrphans(JobLeases held, Consumer<Map<String, AttributeValue>> settle) {
+    forEach(r -> {
+      String id = id(r);
+      if (!IN_PROGRESS.equals(s(r, "status")) || !held.orphaned(id)) {
+        return;
+      }
+      try {
+        settle.accept(r);
+      } finally {
+        held.release(id);
+      }
+    });
   }
 
   /**

@@ -15,8 +15,8 @@
  * restart.
  *
  * <p>Of several servers on one store, each job is held by the server that runs it, through a
- * lease per job ({@link JobLeases}) renewed while it runs; a job whose server stopped is recorded
- * FAILED by another server (at its start, or from its housekeeping) once that lease has expired,
- * never while its server still runs it.
+ * lease per job ({@link io.stator.lease.JobLeases}) renewed while it runs; a job whose server
+ * stopped is recorded FAILED by another server (at its start, or from its housekeeping) once
+ * that lease has expired, never while its server still runs it.
  */
 package io.stator.export;

@@ -46,7 +46,9 @@ import java.util.UUID;
  * what no request can see any more. An export or import is never run again by another engine,
  * only settled FAILED once its lease has expired; the settling and the holder's own updates of
  * the job's record each commit only while it is IN_PROGRESS at the version read, so a holder that
- * finishes after being settled changes nothing ({@code io.stator.export.JobLeases}).
+ * finishes after being settled changes nothing ({@link JobLeases}). A restore taken up by another
+ * engine while its holder still writes writes the same items twice; a backup forgotten while its
+ * holder still copies fails that copy, whose record is gone.
  *
  * <p>On memory and RocksDB, whose store only one engine opens, the lease is always this
  * engine's: it costs one read and one commit per round of a job, nothing per request.

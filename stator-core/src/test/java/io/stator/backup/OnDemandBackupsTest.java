@@ -17,11 +17,13 @@ import io.stator.api.PutItemRequest;
 import io.stator.engine.Engine;
 import io.stator.engine.EngineOptions;
 import io.stator.engine.InterceptingStorage;
+import io.stator.lease.JobLeases;
 import io.stator.schema.SpaceNames;
 import io.stator.storage.Commit;
 import io.stator.storage.StorageException;
 import io.stator.storage.memory.MemoryStorage;
 import io.stator.value.AttributeValue;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -129,6 +131,12 @@ class OnDemandBackupsTest {
         .backupDetails().backupStatus()).isEqualTo("DELETED");
   }
 
+  /** An engine's options whose clock is past the term of the leases taken now. */
+  static EngineOptions pastTheLeases() {
+    return EngineOptions.defaults().withClock(
+        Clock.offset(Clock.systemUTC(), JobLeases.TERM.plusSeconds(1)));
+  }
+
   @Test
   void aFailedCopyLeavesNoBackup() {
     createTable("Orders");
@@ -145,8 +153,9 @@ class OnDemandBackupsTest {
   void aBackupCutShortByAStopIsForgottenAtTheNextStart() throws Exception {
     createTable("Orders");
     backupHeld("Orders");
-    // Another engine on the same store starts while the first is mid-copy, as after a stop.
-    Engine restarted = new Engine(memory, EngineOptions.defaults());
+    // Another engine on the same store starts while the first is mid-copy, its clock past the
+    // backup's lease: as after a server that stopped mid-copy and renews the lease no more.
+    Engine restarted = new Engine(memory, pastTheLeases());
     try {
       assertThat(restarted.listBackups(
           new ListBackupsRequest(null, null, null, null, null, "ALL")).backupSummaries())

@@ -170,7 +170,8 @@ class RestoresTest {
     storage.fail = true;
     storage.release.countDown();
 
-    Engine restarted = new Engine(memory, EngineOptions.defaults());
+    // Its clock past the restore's lease, which the stopped engine renews no more.
+    Engine restarted = new Engine(memory, OnDemandBackupsTest.pastTheLeases());
     try {
       TableDescription done = awaitActive(restarted, "Copy");
       assertThat(done.restoreSummary().sourceBackupArn()).isEqualTo(arn);

@@ -1,8 +1,5 @@
 package io.stator.engine;
 
-import static io.stator.engine.Fixtures.create;
-import static io.stator.engine.Fixtures.item;
-import static io.stator.engine.Fixtures.put;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stator.api.AttributeDefinition;
@@ -14,24 +11,17 @@ import io.stator.api.ExportTableToPointInTimeRequest;
 import io.stator.api.ImportTableDescription;
 import io.stator.api.ImportTableRequest;
 import io.stator.api.KeySchemaElement;
-import io.stator.api.PointInTimeRecoverySpecification;
 import io.stator.api.S3BucketSource;
 import io.stator.api.TableCreationParameters;
-import io.stator.api.UpdateContinuousBackupsRequest;
-import io.stator.capacity.ManualClock;
 import io.stator.lease.Leases;
 import io.stator.storage.FaultyStorage;
-import io.stator.storage.memory.MemoryStorage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,33 +37,22 @@ import org.junit.jupiter.api.io.TempDir;
  * as long as the test needs, with no timing in the test.
  */
 class LeasedExportsImportsTest {
-  private static final Instant START = Instant.parse("2026-03-01T00:00:00Z");
-  private static final int ITEMS = 30;
-  private final ManualClock clock = new ManualClock(START);
-  private final MemoryStorage storage = new MemoryStorage();
-  private final FaultyStorage aStorage = new FaultyStorage(storage);
+  private static final int ITEMS = TwoEngines.ITEMS;
   private final CountDownLatch exportHeld = new CountDownLatch(1);
   private final CountDownLatch importHeld = new CountDownLatch(1);
-  private final CountDownLatch release = new CountDownLatch(1);
   @TempDir Path dir;
-  private EngineOptions options;
+  private TwoEngines engines;
+  private FaultyStorage aStorage;
+  private CountDownLatch release;
   private Engine a;
   private Engine b;
 
   @BeforeEach
   void open() throws IOException {
-    // No background sweep rounds: they are no part of what is tested.
-    options = EngineOptions.defaults().withClock(clock).withTimeToLiveSweepInterval(Duration.ZERO)
-        .withExportDirectory(dir.resolve("s3"));
-    a = new Engine(aStorage, options);
-    a.createTable(create("Orders", "id", "S", null, null));
-    a.updateContinuousBackups(new UpdateContinuousBackupsRequest("Orders",
-        new PointInTimeRecoverySpecification(true, null)));
-    clock.advanceSeconds(1);
-    for (int i = 0; i < ITEMS; i++) {
-      put(a, "Orders", item("id", "o" + i));
-    }
-    clock.advanceSeconds(1);
+    engines = new TwoEngines(dir.resolve("s3"));
+    aStorage = engines.aStorage;
+    release = engines.release;
+    a = engines.a;
     Path source = Files.createDirectories(dir.resolve("s3").resolve("in"));
     StringBuilder lines = new StringBuilder();
     for (int i = 0; i < ITEMS; i++) {
@@ -84,14 +63,7 @@ class LeasedExportsImportsTest {
 
   @AfterEach
   void close() {
-    release.countDown();
-    try {
-      a.close();
-    } finally {
-      if (b != null) {
-        b.close();
-      }
-    }
+    engines.close();
   }
 
   /**
@@ -132,7 +104,7 @@ class LeasedExportsImportsTest {
   void anEngineThatStartsLeavesTheJobsAnotherRunsAndTheyComplete() throws Exception {
     // The export reads its copy of the table when B starts: B's start must leave that copy too.
     String[] arns = startHeldJobs(true);
-    b = new Engine(storage, options);
+    b = engines.startB();
     assertThat(export(b, arns[0]).exportStatus()).isEqualTo("IN_PROGRESS");
     assertThat(imported(b, arns[1]).importStatus()).isEqualTo("IN_PROGRESS");
     b.housekeepNow();
@@ -140,11 +112,11 @@ class LeasedExportsImportsTest {
     assertThat(imported(b, arns[1]).importStatus()).isEqualTo("IN_PROGRESS");
 
     release.countDown();
-    ExportDescription exported = await(() -> export(b, arns[0]),
+    ExportDescription exported = TwoEngines.await(() -> export(b, arns[0]),
         d -> !d.exportStatus().equals("IN_PROGRESS"));
     assertThat(exported.exportStatus()).isEqualTo("COMPLETED");
     assertThat(exported.itemCount()).isEqualTo(ITEMS);
-    ImportTableDescription done = await(() -> imported(b, arns[1]),
+    ImportTableDescription done = TwoEngines.await(() -> imported(b, arns[1]),
         d -> !d.importStatus().equals("IN_PROGRESS"));
     assertThat(done.importStatus()).isEqualTo("COMPLETED");
     assertThat(done.importedItemCount()).isEqualTo(ITEMS);
@@ -152,17 +124,17 @@ class LeasedExportsImportsTest {
 
   @Test
   void theJobsOfAnEngineThatStoppedAreSettledByTheOthersHousekeeping() throws Exception {
-    b = new Engine(storage, options);
+    b = engines.startB();
     String[] arns = startHeldJobs(false);
     // A renews its leases no more from here on: a server that hangs or dies.
     aStorage.onlyCommits(space -> space.equals("backups") || space.startsWith("table.")
         || space.equals(Leases.SPACE));
-    clock.advance(Duration.ofSeconds(29));
+    engines.clock.advance(Duration.ofSeconds(29));
     b.housekeepNow();
     assertThat(export(b, arns[0]).exportStatus()).isEqualTo("IN_PROGRESS"); // A's lease holds
     assertThat(imported(b, arns[1]).importStatus()).isEqualTo("IN_PROGRESS");
 
-    clock.advance(Duration.ofSeconds(1)); // the leases' term, 30 s, is over
+    engines.clock.advance(Duration.ofSeconds(1)); // the leases' term, 30 s, is over
     b.housekeepNow();
     ExportDescription failed = export(b, arns[0]);
     assertThat(failed.exportStatus()).isEqualTo("FAILED");
@@ -178,7 +150,7 @@ class LeasedExportsImportsTest {
     release.countDown();
     Path summary = dir.resolve("s3").resolve("out")
         .resolve(failed.exportManifest());
-    await(() -> Files.exists(summary), Boolean::booleanValue);
+    TwoEngines.await(() -> Files.exists(summary), Boolean::booleanValue);
     a.close();
     assertThat(export(b, arns[0]).exportStatus()).isEqualTo("FAILED");
     assertThat(imported(b, arns[1]).importStatus()).isEqualTo("FAILED");
@@ -186,25 +158,13 @@ class LeasedExportsImportsTest {
 
   @Test
   void theCopyOfAnExportWhoseEngineStoppedIsDroppedWhenTheExportIsSettled() throws Exception {
-    b = new Engine(storage, options);
+    b = engines.startB();
     String[] arns = startHeldJobs(true);
     aStorage.onlyCommits(space -> space.startsWith("table.") || space.equals(Leases.SPACE));
-    assertThat(storage.spaces()).anyMatch(space -> space.startsWith("backup."));
-    clock.advance(Duration.ofSeconds(30));
+    assertThat(engines.storage.spaces()).anyMatch(space -> space.startsWith("backup."));
+    engines.clock.advance(Duration.ofSeconds(30));
     b.housekeepNow();
     assertThat(export(b, arns[0]).exportStatus()).isEqualTo("FAILED");
-    assertThat(storage.spaces()).noneMatch(space -> space.startsWith("backup."));
-  }
-
-  private static <T> T await(Supplier<T> read, Predicate<T> done) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (true) {
-      T t = read.get();
-      if (done.test(t)) {
-        return t;
-      }
-      assertThat(System.nanoTime()).as("waiting").isLessThan(deadline);
-      Thread.sleep(20);
-    }
+    assertThat(engines.storage.spaces()).noneMatch(space -> space.startsWith("backup."));
   }
 }

@@ -1,21 +1,17 @@
-package io.stator.export;
+package io.stator.lease;
 
-import io.stator.lease.Leases;
-import io.stator.value.AttributeValue;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 
 /**
- * Which engine runs each export or import in progress, when several share one storage: a lease
- * per job ({@link Leases}, named {@code export/<id>} or {@code import/<id>}), taken before the
- * job is recorded IN_PROGRESS, renewed every third of {@link #TERM} while this engine runs it,
- * and given up when it ends or the engine closes.
+ * Which engine runs each job in progress (an export, an import, a backup being made, a restore),
+ * when several share one storage: a lease per job ({@link Leases}, named {@code <kind>/<id>}),
+ * taken before the job is recorded in progress, renewed every third of {@link #TERM} while this
+ * engine runs it, and given up when it ends or the engine closes.
  *
  * <p>Why a lease per job rather than a holder and a heartbeat in the job's record: the record is
  * what DescribeExport and DescribeImport answer from and what the job rewrites with its counts,
@@ -30,9 +26,9 @@ import java.util.function.Consumer;
  * expired (its holder stopped renewing: killed, or cut off from the storage). Taking it makes two
  * engines settling at once take turns; the settling commit expects the version read as well.
  */
-final class JobLeases implements AutoCloseable {
+public final class JobLeases implements AutoCloseable {
   /** How long a job stays its engine's without a renewal. */
-  static final Duration TERM = Duration.ofSeconds(30);
+  public static final Duration TERM = Duration.ofSeconds(30);
 
   private final Leases leases;
   private final String kind;
@@ -40,9 +36,10 @@ final class JobLeases implements AutoCloseable {
   private final ScheduledExecutorService renewals;
 
   /**
-   * @param kind {@code export} or {@code import}: the first part of the leases' names
+   * @param kind {@code export}, {@code import}, {@code backup} or {@code restore}: the first
+   *     part of the leases' names
    */
-  JobLeases(Leases leases, String kind) {
+  public JobLeases(Leases leases, String kind) {
     this.leases = leases;
     this.kind = kind;
     this.renewals = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -55,7 +52,7 @@ final class JobLeases implements AutoCloseable {
   }
 
   /** Makes the new job {@code id} this engine's, before it is recorded IN_PROGRESS. */
-  void start(String id) {
+  public void start(String id) {
     if (!leases.hold(name(id), TERM)) {
       // A new id (its time and random digits) has no lease: only a broken store says otherwise.
       throw new IllegalStateException("the lease of the new " + kind + " " + id + " is taken");
@@ -63,8 +60,22 @@ final class JobLeases implements AutoCloseable {
     running.add(id);
   }
 
+  /**
+   * Makes the new job {@code id} this engine's, then has {@code record} record it in progress;
+   * a record that fails gives the lease up again.
+   */
+  public void start(String id, Runnable record) {
+    start(id);
+    try {
+      record.run();
+    } catch (RuntimeException e) {
+      end(id);
+      throw e;
+    }
+  }
+
   /** The job {@code id} ended here (completed, failed or cut short): another may settle it. */
-  void end(String id) {
+  public void end(String id) {
     running.remove(id);
     release(id);
   }
@@ -74,30 +85,24 @@ final class JobLeases implements AutoCloseable {
    * absent or expired, which this engine then takes, so that no other settles it meanwhile.
    * The caller settles it and calls {@link #release}.
    */
-  boolean orphaned(String id) {
+  public boolean orphaned(String id) {
     return !running.contains(id) && leases.hold(name(id), TERM);
   }
 
   /**
-   * Settles with {@code settle} each job of {@code records} recorded IN_PROGRESS that no engine
-   * runs any more ({@link #orphaned}), holding its lease until it is settled.
+   * Takes up the job {@code id} cut short on another engine (or this one) if {@link #orphaned}:
+   * it is then this engine's, renewed while it runs, until {@link #end}.
    */
-  void settleOrphans(JobRecords records, Consumer<Map<String, AttributeValue>> settle) {
-    records.forEach(r -> {
-      String id = JobRecords.id(r);
-      if (!JobRecords.IN_PROGRESS.equals(JobRecords.s(r, "status")) || !orphaned(id)) {
-        return;
-      }
-      try {
-        settle.accept(r);
-      } finally {
-        release(id);
-      }
-    });
+  public boolean resume(String id) {
+    if (!orphaned(id)) {
+      return false;
+    }
+    running.add(id);
+    return true;
   }
 
   /** Gives the lease of {@code id} up if this engine holds it. */
-  void release(String id) {
+  public void release(String id) {
     try {
       leases.release(name(id));
     } catch (RuntimeException e) {

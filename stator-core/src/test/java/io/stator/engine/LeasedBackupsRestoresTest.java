@@ -1,0 +1,143 @@
+package io.stator.engine;
+
+import static io.stator.engine.Fixtures.scan;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.stator.api.BackupDetails;
+import io.stator.api.CreateBackupRequest;
+import io.stator.api.DescribeTableRequest;
+import io.stator.api.RestoreTableFromBackupRequest;
+import io.stator.api.RestoreTableToPointInTimeRequest;
+import io.stator.api.TableDescription;
+import io.stator.lease.Leases;
+import io.stator.schema.SpaceNames;
+import io.stator.storage.FaultyStorage;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Backups and restores with two engines on one storage, as two servers of a shared store: each
+ * backup being made, point-in-time copy being made and restore is its engine's (a lease per
+ * job), so an engine that starts leaves the other's alone and they complete; those of an engine
+ * that stopped are forgotten or taken up by the other's housekeeping once their lease expired.
+ *
+ * <p>Engine A's jobs are held in the storage mid-way (latches), with no timing in the test: the
+ * restore in its first item's commit, the point-in-time copy in its first commit of items, the
+ * CreateBackup in its read of its record after the copy.
+ */
+class LeasedBackupsRestoresTest {
+  private static final int ITEMS = TwoEngines.ITEMS;
+  private final CountDownLatch restoreHeld = new CountDownLatch(1);
+  private final CountDownLatch copyHeld = new CountDownLatch(1);
+  private final CountDownLatch backupHeld = new CountDownLatch(1);
+  private final TwoEngines engines = new TwoEngines(null);
+  private final FaultyStorage aStorage = engines.aStorage;
+  private final CountDownLatch release = engines.release;
+  private final Engine a = engines.a;
+  private Engine b;
+  private String baseArn;
+
+  @BeforeEach
+  void open() {
+    baseArn = a.createBackup(new CreateBackupRequest("Orders", "base")).backupDetails()
+        .backupArn();
+  }
+
+  @AfterEach
+  void close() {
+    engines.close();
+  }
+
+  private record Held(CompletableFuture<TableDescription> copied,
+      CompletableFuture<BackupDetails> backedUp) {}
+
+  /** Starts on A a restore of the backup, a point-in-time restore and a CreateBackup, held. */
+  private Held startHeldJobs() throws InterruptedException {
+    aStorage.onlyCommits(space -> space.startsWith("table.")).holdCommits(restoreHeld, release);
+    a.restoreTableFromBackup(new RestoreTableFromBackupRequest("Restored", baseArn, null, null,
+        null, null, null, null));
+    assertThat(restoreHeld.await(30, TimeUnit.SECONDS)).isTrue();
+    aStorage.onlyCommits(space -> SpaceNames.isBackup(space)).holdCommits(copyHeld, release);
+    CompletableFuture<TableDescription> copied = CompletableFuture.supplyAsync(
+        () -> a.restoreTableToPointInTime(new RestoreTableToPointInTimeRequest(null, "Orders",
+            "AsOf", true, null, null, null, null, null, null, null)).tableDescription());
+    assertThat(copyHeld.await(30, TimeUnit.SECONDS)).isTrue();
+    aStorage.holdReads(space -> space.equals("backups"), backupHeld, release);
+    CompletableFuture<BackupDetails> backedUp = CompletableFuture.supplyAsync(
+        () -> a.createBackup(new CreateBackupRequest("Orders", "mid")).backupDetails());
+    assertThat(backupHeld.await(30, TimeUnit.SECONDS)).isTrue();
+    return new Held(copied, backedUp);
+  }
+
+  private long backupSpaces() {
+    return engines.storage.spaces().stream().filter(SpaceNames::isBackup).count();
+  }
+
+  private String status(Engine engine, String table) {
+    return engine.describeTable(new DescribeTableRequest(table)).table().tableStatus();
+  }
+
+  private int count(Engine engine, String table) {
+    return engine.scan(scan(table, null, null, null, null)).items().size();
+  }
+
+  @Test
+  void anEngineThatStartsLeavesTheBackupsAndRestoresAnotherRunsAndTheyComplete()
+      throws Exception {
+    Held held = startHeldJobs();
+    assertThat(backupSpaces()).isEqualTo(3); // base, mid and the point-in-time copy
+    b = engines.startB();
+    b.housekeepNow();
+    assertThat(backupSpaces()).isEqualTo(3);
+    assertThat(status(b, "Restored")).isEqualTo("CREATING");
+
+    release.countDown();
+    BackupDetails mid = held.backedUp().get(60, TimeUnit.SECONDS);
+    assertThat(mid.backupStatus()).isEqualTo("AVAILABLE");
+    assertThat(held.copied().get(60, TimeUnit.SECONDS).tableStatus()).isEqualTo("CREATING");
+    await(() -> status(b, "Restored").equals("ACTIVE") && status(b, "AsOf").equals("ACTIVE"));
+    assertThat(count(b, "Restored")).isEqualTo(ITEMS);
+    assertThat(count(b, "AsOf")).isEqualTo(ITEMS);
+    assertThat(backupSpaces()).isEqualTo(2); // the copy went with its restore
+  }
+
+  @Test
+  void theBackupsAndRestoresOfAnEngineThatStoppedAreSettledByTheOthersHousekeeping()
+      throws Exception {
+    b = engines.startB();
+    Held held = startHeldJobs();
+    // A renews its leases no more from here on: a server that hangs or dies.
+    aStorage.onlyCommits(space -> space.startsWith("table.") || SpaceNames.isBackup(space)
+        || space.equals(Leases.SPACE));
+    engines.clock.advance(Duration.ofSeconds(29));
+    b.housekeepNow();
+    assertThat(backupSpaces()).isEqualTo(3); // A's leases hold
+    assertThat(status(b, "Restored")).isEqualTo("CREATING");
+
+    engines.clock.advance(Duration.ofSeconds(1)); // the leases' term, 30 s, is over
+    b.housekeepNow();
+    assertThat(backupSpaces()).isEqualTo(1); // mid and the copy forgotten, base kept
+    await(() -> status(b, "Restored").equals("ACTIVE")); // B took the restore up
+    assertThat(count(b, "Restored")).isEqualTo(ITEMS);
+
+    // A comes back: its backup and its copy, forgotten meanwhile, fail; B's work stands.
+    release.countDown();
+    assertThat(held.backedUp()).failsWithin(60, TimeUnit.SECONDS);
+    assertThat(held.copied()).failsWithin(60, TimeUnit.SECONDS);
+    a.close();
+    b.housekeepNow();
+    assertThat(backupSpaces()).isEqualTo(1);
+    assertThat(status(b, "Restored")).isEqualTo("ACTIVE");
+    assertThat(count(b, "Restored")).isEqualTo(ITEMS);
+  }
+
+  private static void await(BooleanSupplier done) throws InterruptedException {
+    TwoEngines.await(done::getAsBoolean, Boolean::booleanValue);
+  }
+}
