@@ -106,7 +106,10 @@ final class Restores implements AutoCloseable {
           d.sourceTableFeatureDetails(), tables.describe(b.table()));
       String job = job(b.id(), r.targetTableName());
       try {
-        held.start(job, () -> records.claimForRestore(read, r.targetTableName()));
+        if (!held.startIfFree(job, () -> records.claimForRestore(read, r.targetTableName()))) {
+          // the same restore, cut short on a server whose lease has not expired yet
+          throw taken(r.targetTableName());
+        }
       } catch (CommitConflictException changed) {
         continue; // deleted, or claimed by another restore meanwhile: read it again
       }

@@ -53,11 +53,7 @@ public final class JobLeases implements AutoCloseable {
 
   /** Makes the new job {@code id} this engine's, before it is recorded IN_PROGRESS. */
   public void start(String id) {
-    if (!leases.hold(name(id), TERM)) {
-      // A new id (its time and random digits) has no lease: only a broken store says otherwise.
-      throw new IllegalStateException("the lease of the new " + kind + " " + id + " is taken");
-    }
-    running.add(id);
+    start(id, () -> { });
   }
 
   /**
@@ -65,13 +61,28 @@ public final class JobLeases implements AutoCloseable {
    * a record that fails gives the lease up again.
    */
   public void start(String id, Runnable record) {
-    start(id);
+    if (!startIfFree(id, record)) {
+      // A new id (its time and random digits) has no lease: only a broken store says otherwise.
+      throw new IllegalStateException("the lease of the new " + kind + " " + id + " is taken");
+    }
+  }
+
+  /**
+   * As {@link #start(String, Runnable)}, for a job whose id a client chooses (a restore's, its
+   * backup and table): false, and nothing recorded, when an engine holds the job already.
+   */
+  public boolean startIfFree(String id, Runnable record) {
+    if (!leases.hold(name(id), TERM)) {
+      return false;
+    }
+    running.add(id);
     try {
       record.run();
     } catch (RuntimeException e) {
       end(id);
       throw e;
     }
+    return true;
   }
 
   /** The job {@code id} ended here (completed, failed or cut short): another may settle it. */

@@ -2,10 +2,13 @@ package io.stator.engine;
 
 import static io.stator.engine.Fixtures.scan;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stator.api.BackupDetails;
 import io.stator.api.CreateBackupRequest;
 import io.stator.api.DescribeTableRequest;
+import io.stator.api.DynamoDbException;
+import io.stator.api.ErrorType;
 import io.stator.api.RestoreTableFromBackupRequest;
 import io.stator.api.RestoreTableToPointInTimeRequest;
 import io.stator.api.TableDescription;
@@ -96,6 +99,11 @@ class LeasedBackupsRestoresTest {
     b.housekeepNow();
     assertThat(backupSpaces()).isEqualTo(3);
     assertThat(status(b, "Restored")).isEqualTo("CREATING");
+    // The same restore asked of B meanwhile: the table is being made, as DynamoDB answers.
+    assertThatThrownBy(() -> b.restoreTableFromBackup(new RestoreTableFromBackupRequest(
+        "Restored", baseArn, null, null, null, null, null, null)))
+        .isInstanceOfSatisfying(DynamoDbException.class,
+            e -> assertThat(e.type()).isEqualTo(ErrorType.TableInUseException));
 
     release.countDown();
     BackupDetails mid = held.backedUp().get(60, TimeUnit.SECONDS);
