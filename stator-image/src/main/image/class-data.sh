@@ -12,24 +12,36 @@
 # with unshare and chroot. Elsewhere the image is built without it and starts without it (the
 # JVM ignores a missing archive).
 #
-# Usage: class-data.sh FIRST_IMAGE.tar OUT_DIR JAVA_FLAGS...   (the entrypoint's memory flags)
+# The training run is the first image's own entrypoint (its JVM flags, class path and main
+# class, read from the image's config), recording the archive instead of mapping it.
+#
+# Usage: class-data.sh FIRST_IMAGE.tar OUT_DIR
 set -euo pipefail
 
 tar_file="$1"
 out="$2"
-shift 2
 work="$(mktemp -d)"
 trap 'umount -R "$work/root/proc" "$work/root/dev" 2>/dev/null || true; rm -rf "$work"' EXIT
 rm -rf "$out"
 mkdir -p "$out/opt/stator/native" "$work/layout" "$work/root"
 
 tar -xf "$tar_file" -C "$work/layout"
-index="$(cat "$work/layout/index.json")"
-manifest="$work/layout/blobs/sha256/$(grep -o 'sha256:[0-9a-f]*' <<<"$index" | head -1 | cut -d: -f2)"
+blobs="$work/layout/blobs/sha256"
+digests() { grep -o 'sha256:[0-9a-f]*' "$1" | cut -d: -f2; }
+manifest="$blobs/$(digests "$work/layout/index.json" | head -1)"
 # the config is the manifest's first digest, the layers the rest, in order
-for layer in $(grep -o 'sha256:[0-9a-f]*' "$manifest" | tail -n +2 | cut -d: -f2); do
-  tar --warning=no-unknown-keyword -xzf "$work/layout/blobs/sha256/$layer" -C "$work/root"
+for layer in $(digests "$manifest" | tail -n +2); do
+  tar --warning=no-unknown-keyword -xzf "$blobs/$layer" -C "$work/root"
 done
+config="$blobs/$(digests "$manifest" | head -1)"
+# "Entrypoint":["/opt/java/bin/java","-XX:...",...,"io.stator.server.Main"]: its strings (none
+# holds a quote or a comma), without the archive it is to record
+entrypoint=()
+while IFS= read -r arg; do
+  [[ "$arg" == -XX:SharedArchiveFile=* ]] || entrypoint+=("$arg")
+done < <(grep -o '"Entrypoint":\[[^]]*\]' "$config" | sed 's/^"Entrypoint":\[//; s/\]$//' \
+  | tr ',' '\n' | tr -d '"')
+[[ ${#entrypoint[@]} -ge 2 ]] || { echo "class-data.sh: no entrypoint in $config" >&2; exit 1; }
 
 java_bin="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 "$java_bin" -cp "$work/root/app/libs/*" io.stator.server.Main native-library \
@@ -46,10 +58,8 @@ chmod 777 "$work/root/tmp" "$work/root/data"
 # only means an image without the archive.
 unshare --mount sh -c "mount -t proc proc '$work/root/proc' \
   && mount --rbind /dev '$work/root/dev' \
-  && exec chroot --userspec=1000:1000 '$work/root' /opt/java/bin/java $* \
-    -XX:ArchiveClassesAtExit=/tmp/stator.jsa -Xlog:cds=off -Xlog:cds+dynamic=off \
-    -Djava.library.path=/opt/stator/native -cp @/app/jib-classpath-file \
-    io.stator.server.Main class-data-training" || true
+  && exec chroot --userspec=1000:1000 '$work/root' ${entrypoint[0]} \
+    -XX:ArchiveClassesAtExit=/tmp/stator.jsa ${entrypoint[*]:1} class-data-training" || true
 if [[ -s "$work/root/tmp/stator.jsa" ]]; then
   cp "$work/root/tmp/stator.jsa" "$out/opt/stator/stator.jsa"
   echo "class-data.sh: $(du -h "$out/opt/stator/stator.jsa" | cut -f1) class-data archive"

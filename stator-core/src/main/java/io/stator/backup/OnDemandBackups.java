@@ -207,7 +207,7 @@ public final class OnDemandBackups implements AutoCloseable {
     c.check();
     String name = ContributorInsightsUpdates.tableNameOf(r.tableName());
     TableDefinition table = sourceTable(name);
-    if ("CREATING".equals(table.status())) {
+    if (table.creating()) {
       // A table being restored holds only some of its items yet.
       throw new DynamoDbException(ErrorType.TableInUseException, "Table is being created: "
           + name + "; back it up once it is ACTIVE.");

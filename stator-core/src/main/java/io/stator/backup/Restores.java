@@ -143,13 +143,13 @@ final class Restores implements AutoCloseable {
    * apart.
    */
   DynamoDbException taken(String target) {
-    String status = null;
+    boolean creating = false;
     try {
-      status = tables.definition(target).status();
+      creating = tables.definition(target).creating();
     } catch (DynamoDbException gone) {
       // deleted since: it was there, so it existed
     }
-    if ("CREATING".equals(status)) {
+    if (creating) {
       return new DynamoDbException(ErrorType.TableInUseException, "Table is being created: "
           + target + "; a restore to it is in progress, so wait until it is ACTIVE, or restore"
           + " to another name.");

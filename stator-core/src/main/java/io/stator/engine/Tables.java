@@ -55,8 +55,6 @@ import java.util.function.UnaryOperator;
 
 /** The table operations: CreateTable, DescribeTable, ListTables, DeleteTable, UpdateTable. */
 final class Tables {
-  private static final String CREATING = "CREATING";
-
   private final Storage storage;
   private final Catalog catalog;
   private final TableCache cache;
@@ -128,7 +126,7 @@ final class Tables {
     // A conflict: the definition changed under us (UpdateTable, or delete and re-create).
     return OnConflict.rerun(() -> {
       Catalog.Entry entry = lookup(r.tableName());
-      if (CREATING.equals(entry.table().status())) {
+      if (entry.table().creating()) {
         // being restored or imported: DynamoDB refuses to delete it until it is ACTIVE
         throw DynamoDbException.resourceInUse(
             "Attempt to change a resource which is still in use: Table is being created: "
@@ -251,7 +249,7 @@ final class Tables {
    */
   TableDefinition forItems(String tableName) {
     TableDefinition table = cached(tableName).table();
-    if (CREATING.equals(table.status())) {
+    if (table.creating()) {
       throw DynamoDbException.resourceNotFound("Requested resource not found");
     }
     return table;

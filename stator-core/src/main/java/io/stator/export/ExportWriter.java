@@ -1,6 +1,7 @@
 package io.stator.export;
 
 import io.stator.api.ExportDescription;
+import io.stator.api.ExportFormat;
 import io.stator.item.ItemSize;
 import io.stator.value.AttributeValue;
 import java.io.IOException;
@@ -27,14 +28,14 @@ public final class ExportWriter implements AutoCloseable {
   private final String tableArn;
   private final String tableId;
   private final Instant started;
-  private final boolean ion;
+  private final ExportFormat format;
   private long items;
   private long bytes;
 
   private ExportWriter(Path exportDirectory, String keyPrefix, String exportArn,
-      String tableArn, String tableId, Instant started, boolean ion) throws IOException {
-    this.files = new ExportFiles(exportDirectory, keyPrefix, ion);
-    this.ion = ion;
+      String tableArn, String tableId, Instant started, ExportFormat format) throws IOException {
+    this.files = new ExportFiles(exportDirectory, keyPrefix, format == ExportFormat.ION);
+    this.format = format;
     this.exportDirectory = exportDirectory;
     this.keyPrefix = keyPrefix;
     this.exportArn = exportArn;
@@ -45,23 +46,20 @@ public final class ExportWriter implements AutoCloseable {
 
   /**
    * A new export of the table {@code tableArn} (its id {@code tableId}, if known) under {@code
-   * directory}, started {@code now}, in {@code exportFormat} ({@code DYNAMODB_JSON} or {@code
-   * ION}): its files go to {@code directory/AWSDynamoDB/<ExportId>}.
+   * directory}, started {@code now}, in {@code format}: its files go to {@code
+   * directory/AWSDynamoDB/<ExportId>}.
    */
   public static ExportWriter create(Path directory, String tableArn, String tableId,
-      Instant now, String exportFormat) throws IOException {
-    if (!exportFormat.equals("DYNAMODB_JSON") && !exportFormat.equals("ION")) {
-      throw new IllegalArgumentException("an export is DYNAMODB_JSON or ION, not " + exportFormat);
-    }
+      Instant now, ExportFormat format) throws IOException {
     String id = JobIds.newId(now);
     String keyPrefix = "AWSDynamoDB/" + id;
     return new ExportWriter(directory.resolve("AWSDynamoDB").resolve(id), keyPrefix,
-        tableArn + JobIds.EXPORT + id, tableArn, tableId, now, exportFormat.equals("ION"));
+        tableArn + JobIds.EXPORT + id, tableArn, tableId, now, format);
   }
 
   /** Writes one item's line. */
   public synchronized void write(Map<String, AttributeValue> item) throws IOException {
-    files.write(ion ? IonText.line(item) : DynamoDbJson.line(item));
+    files.write(format == ExportFormat.ION ? IonText.line(item) : DynamoDbJson.line(item));
     items++;
     bytes += ItemSize.of(item);
   }
@@ -88,7 +86,7 @@ public final class ExportWriter implements AutoCloseable {
   public synchronized ExportDescription finish(Instant now) throws IOException {
     ExportDescription done = new ExportDescription(exportArn, JobRecords.COMPLETED, started, now,
         keyPrefix + "/manifest-summary.json", tableArn, tableId, started, null, null, null, null,
-        null, null, null, null, ion ? "ION" : "DYNAMODB_JSON", bytes, items, "FULL_EXPORT", null);
+        null, null, null, null, format.name(), bytes, items, "FULL_EXPORT", null);
     files.finish(ManifestSummary.json(done, files.manifestFilesKey()));
     return done;
   }

@@ -232,7 +232,7 @@ public final class Imports implements AutoCloseable {
 
   private void activate(String table) {
     try {
-      tables.change(table, t -> "CREATING".equals(t.status()) ? t.withStatus("ACTIVE") : t);
+      tables.change(table, t -> t.creating() ? t.withStatus("ACTIVE") : t);
     } catch (DynamoDbException gone) {
       // deleted while it was imported
     }

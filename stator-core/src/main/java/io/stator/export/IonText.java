@@ -328,16 +328,23 @@ final class IonText {
           throw error("the field " + name + " twice");
         }
         fields.put(name, value(depth + 1));
-        space();
-        if (at < text.length() && text.charAt(at) == ',') {
-          at++;
-          space();
-        } else {
+        if (!nextElement()) {
           break;
         }
       }
       expect('}');
       return new Struct(fields);
+    }
+
+    /** After a struct's field or a list's value: past the comma and true if another follows. */
+    private boolean nextElement() {
+      space();
+      if (at < text.length() && text.charAt(at) == ',') {
+        at++;
+        space();
+        return true;
+      }
+      return false;
     }
 
     private String stringAfterQuote() {
@@ -351,11 +358,7 @@ final class IonText {
       space();
       while (at < text.length() && text.charAt(at) != ']') {
         values.add(value(depth + 1));
-        space();
-        if (at < text.length() && text.charAt(at) == ',') {
-          at++;
-          space();
-        } else {
+        if (!nextElement()) {
           break;
         }
       }

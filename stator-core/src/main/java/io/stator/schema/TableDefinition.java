@@ -1,5 +1,6 @@
 package io.stator.schema;
 
+import io.stator.api.TableStatus;
 import io.stator.key.KeyCodec;
 import io.stator.storage.StorageKey;
 import io.stator.value.AttributeValue;
@@ -185,6 +186,14 @@ public record TableDefinition(
   public boolean isKey(String attribute) {
     return hashKey.name().equals(attribute)
         || (rangeKey != null && rangeKey.name().equals(attribute));
+  }
+
+  /**
+   * True while the table is CREATING: being filled by a restore or an import, not yet ACTIVE,
+   * so that item operations and DeleteTable refuse it as DynamoDB does.
+   */
+  public boolean creating() {
+    return TableStatus.CREATING.name().equals(status);
   }
 
   public TableDefinition withStatus(String newStatus) {

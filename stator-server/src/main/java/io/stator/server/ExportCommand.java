@@ -3,6 +3,7 @@ package io.stator.server;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.stator.api.ExportDescription;
+import io.stator.api.ExportFormat;
 import io.stator.export.ExportWriter;
 import io.stator.server.wire.ItemJson;
 import io.stator.value.AttributeValue;
@@ -70,7 +71,10 @@ final class ExportCommand implements Callable<Integer> {
       err.flush();
       return 1;
     }
-    if (!format.equals("DYNAMODB_JSON") && !format.equals("ION")) {
+    ExportFormat exportFormat;
+    try {
+      exportFormat = ExportFormat.valueOf(format);
+    } catch (IllegalArgumentException unknown) {
       err.println("stator: --format is DYNAMODB_JSON or ION, not " + format);
       err.flush();
       return 1;
@@ -81,7 +85,7 @@ final class ExportCommand implements Callable<Integer> {
       TableInfo info = TableInfo.describe(api, table);
       ExportDescription done;
       try (ExportWriter writer =
-              ExportWriter.create(to, info.arn(), info.id(), Instant.now(), format);
+              ExportWriter.create(to, info.arn(), info.id(), Instant.now(), exportFormat);
           TransferProgress shown = new TransferProgress(err, mode, "exported")) {
         if (info.itemCount() > 0) {
           shown.totalItems(info.itemCount());
