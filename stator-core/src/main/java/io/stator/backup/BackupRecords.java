@@ -71,27 +71,60 @@ final class BackupRecords {
     }
   }
 
-  /** The backup made: its record replaced, its table's claim released. */
-  void made(Read creating, StoredBackup made) {
+  /**
+   * The backup made: its CREATING record replaced, its table's claim released; false, and
+   * nothing written, when the record is gone: another server forgot the backup while this one
+   * copied it (this server paused past its lease), and the claim may be a newer backup's now.
+   * Only the server making a backup changes its CREATING record, and others only delete it, so a
+   * conflict means it was forgotten too.
+   */
+  boolean made(StoredBackup made) {
+    Optional<Read> creating = get(made.id());
+    if (creating.isEmpty()) {
+      return false;
+    }
     Commit commit = new Commit()
-        .expect(SPACE, key(made.id()), creating.version())
+        .expect(SPACE, key(made.id()), creating.get().version())
         .put(SPACE, key(made.id()), made.encode());
     if (made.listed()) { // a point-in-time copy took no claim
       commit.delete(SPACE, creatingClaim(made.table().tableId()));
     }
-    storage.commit(commit);
+    return applied(commit);
   }
 
   /**
    * Forgets a backup whose making failed or was cut short (a restart), claim and all; a
-   * point-in-time copy, which takes no claim on its table, also once its restore is done.
+   * point-in-time copy, which takes no claim on its table, also once its restore is done. False,
+   * and nothing deleted, when the record is gone (forgotten by another server), so the claim of
+   * a newer backup of the table is never taken with it.
    */
-  void abandon(StoredBackup backup) {
-    Commit commit = new Commit().delete(SPACE, key(backup.id()));
+  boolean abandon(StoredBackup backup) {
+    return get(backup.id()).map(this::abandon).orElse(false);
+  }
+
+  /**
+   * As {@link #abandon(StoredBackup)}, the record deleted at the version read: false, and
+   * nothing deleted, when it changed meanwhile (a holder that resumed made it AVAILABLE) or is
+   * gone.
+   */
+  boolean abandon(Read read) {
+    StoredBackup backup = read.backup();
+    Commit commit = new Commit().expect(SPACE, key(backup.id()), read.version())
+        .delete(SPACE, key(backup.id()));
     if (backup.listed()) {
       commit.delete(SPACE, creatingClaim(backup.table().tableId()));
     }
-    storage.commit(commit);
+    return applied(commit);
+  }
+
+  /** Commits {@code commit}: false, and nothing written, when an expectation does not hold. */
+  private boolean applied(Commit commit) {
+    try {
+      storage.commit(commit);
+      return true;
+    } catch (CommitConflictException e) {
+      return false;
+    }
   }
 
   /**

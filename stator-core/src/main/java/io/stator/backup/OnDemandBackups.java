@@ -28,6 +28,7 @@ import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -46,7 +47,9 @@ import java.util.Set;
  * that long; a background copy answering CREATING would not, and is left for later. A copy that
  * fails leaves nothing: its space is dropped and its record forgotten. A process that stops in
  * the middle leaves a CREATING record, which is forgotten with its space ({@link #settleOrphans})
- * once no server runs it.
+ * once no server runs it. A server that paused past its lease while it copied, and finds on
+ * resuming that another server forgot the backup meanwhile, answers {@link #givenUp} and drops
+ * the space it copied into, leaving the record, the claim and the table's history alone.
  *
  * <p>Of several servers on one store, each backup being made (a point-in-time copy included) and
  * each restore is held by the server that runs it, a lease per job ({@link JobLeases}, {@code
@@ -116,15 +119,18 @@ public final class OnDemandBackups implements AutoCloseable {
           try {
             if (creating && r.backup().type().equals(StoredBackup.USER)
                 && !storage.copiesAtOneInstant()) {
-              stopHistory(r.backup().table().name()); // its table's writes kept it for the copy
+              // its table's writes kept it for the copy
+              stopHistory(r.backup().table().name(), null);
             }
-            records.abandon(r.backup());
+            if (!records.abandon(r)) {
+              kept.add(r.backup().space()); // its holder resumed and made it meanwhile
+            }
           } finally {
             held.release(r.backup().id());
           }
         } else if (!creating && r.backup().listed() && r.backup().expiredAt(clock.instant())
             && unused) {
-          records.abandon(r.backup()); // a SYSTEM backup expired
+          records.abandon(r); // a SYSTEM backup expired
         } else {
           kept.add(r.backup().space());
         }
@@ -250,18 +256,51 @@ public final class OnDemandBackups implements AutoCloseable {
         new StoredBackup(id, name, StoredBackup.CREATING, arn, created, 0, 0, table, type);
     held.start(id, () -> records.creating(creating));
     try {
-      copy(table, creating.space(), type.equals(StoredBackup.USER));
-      SpaceStats copied = storage.stats(creating.space());
-      StoredBackup made = creating.with(StoredBackup.AVAILABLE, copied.bytes(), copied.records());
-      BackupRecords.Read read = records.get(id).orElseThrow();
-      records.made(read, made);
-      return made;
-    } catch (RuntimeException e) {
-      abandon(creating);
-      throw e;
+      return make(table, creating);
     } finally {
       held.end(id);
     }
+  }
+
+  /** Copies the table into the CREATING backup's space and records the backup AVAILABLE. */
+  private StoredBackup make(TableDefinition table, StoredBackup creating) {
+    RuntimeException failed = null;
+    try {
+      copy(table, creating.space(), creating.type().equals(StoredBackup.USER));
+      SpaceStats copied = storage.stats(creating.space());
+      StoredBackup made = creating.with(StoredBackup.AVAILABLE, copied.bytes(), copied.records());
+      if (records.made(made)) {
+        return made;
+      }
+    } catch (RuntimeException e) {
+      failed = e;
+    }
+    // The space is this backup's alone (its id is new), so it goes whoever forgot the record.
+    boolean ours = abandon(creating);
+    if (failed != null && ours) {
+      throw failed;
+    }
+    throw givenUp(creating, failed);
+  }
+
+  /**
+   * The answer for a backup (or a point-in-time copy) that another server forgot while this one
+   * made it: this server paused past its lease, the other took the lease as a dead server's and
+   * forgot the backup, record, claim and space. DynamoDB has no error for a backup that failed
+   * (nor a FAILED backup status), so it is InternalServerError, which the AWS SDKs retry: the
+   * retry makes a new backup. Nothing of this one is left.
+   */
+  static DynamoDbException givenUp(StoredBackup b, Throwable cause) {
+    String what = b.listed() ? "The backup " + b.arn() + " of table " + b.table().name()
+        : "The copy of table " + b.table().name() + " as of a time";
+    DynamoDbException e = new DynamoDbException(ErrorType.InternalServerError, what
+        + " was given up while this server made it: the server paused past its lease ("
+        + JobLeases.TERM.toSeconds() + " s) and another server forgot it. Nothing of it was"
+        + " kept; ask again.");
+    if (cause != null) {
+      e.addSuppressed(cause);
+    }
+    return e;
   }
 
   /**
@@ -286,15 +325,17 @@ public final class OnDemandBackups implements AutoCloseable {
       return;
     }
     storage.createSpace(table.history()); // before a write may commit a record into it
+    // In milliseconds, as the catalog keeps it, so that stopHistory finds it as set.
+    Instant since = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     try {
       tables.change(table.name(),
-          t -> t.withSettings(t.settings().withBackupHistorySince(clock.instant())));
+          t -> t.withSettings(t.settings().withBackupHistorySince(since)));
       Instant taken = clock.instant();
       tables.change(table.name(), t -> t); // a new version: the writes staged before T are done
       PointInTimeRestores.writeAsOf(storage, table,
           Instant.ofEpochMilli(taken.toEpochMilli() - 1), target);
     } finally {
-      stopHistory(table.name());
+      stopHistory(table.name(), since);
     }
   }
 
@@ -308,11 +349,17 @@ public final class OnDemandBackups implements AutoCloseable {
    * meets the catalog change as a conflict, then writes again without a record; with the space
    * dropped, a storage that looks the space up first (Cassandra) fails that write instead, a
    * 500 to its client.
+   *
+   * <p>{@code since}, when not null, is what this backup set: the history is ended only if it is
+   * still that. A holder that paused past its lease, and whose backup another server forgot
+   * meanwhile, leaves alone the history a newer backup of the table keeps.
    */
-  private void stopHistory(String name) {
+  private void stopHistory(String name, Instant since) {
     TableDefinition after;
     try {
-      after = tables.change(name, t -> t.withSettings(t.settings().withBackupHistorySince(null)));
+      after = tables.change(name, t -> since == null
+          || since.equals(t.settings().backupHistorySince())
+          ? t.withSettings(t.settings().withBackupHistorySince(null)) : t);
     } catch (DynamoDbException e) {
       if (e.type() == ErrorType.ResourceNotFoundException) {
         return;
@@ -325,12 +372,18 @@ public final class OnDemandBackups implements AutoCloseable {
     }
   }
 
-  private void abandon(StoredBackup b) {
+  /**
+   * Drops the space of a backup whose making failed, and forgets its record if it is still
+   * there: false when another server forgot it first.
+   */
+  private boolean abandon(StoredBackup b) {
+    boolean ours;
     try {
       storage.dropSpace(b.space());
     } finally {
-      records.abandon(b);
+      ours = records.abandon(b);
     }
+    return ours;
   }
 
   public DescribeBackupResponse describe(DescribeBackupRequest r) {

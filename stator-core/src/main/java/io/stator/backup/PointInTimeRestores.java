@@ -137,6 +137,7 @@ final class PointInTimeRestores {
     StoredBackup creating = new StoredBackup(id, name, StoredBackup.CREATING,
         arn, now, 0, 0, source, type);
     held.start(id, () -> records.creatingCopy(creating));
+    RuntimeException failed = null;
     try {
       // A change of the catalog record first: a write staged at or before the time (so before
       // now) that has not committed yet cannot commit any more, where it could otherwise commit
@@ -146,15 +147,20 @@ final class PointInTimeRestores {
       SpaceStats copied = storage.stats(creating.space());
       StoredBackup made =
           creating.with(StoredBackup.AVAILABLE, copied.bytes(), copied.records());
-      records.made(records.get(id).orElseThrow(), made);
-      return made;
-    } catch (RuntimeException e) {
-      try {
-        restores.forget(creating);
-      } finally {
-        held.end(id);
+      if (records.made(made)) {
+        return made;
       }
-      throw e;
+    } catch (RuntimeException e) {
+      failed = e;
+    }
+    try {
+      if (restores.forget(creating) && failed != null) {
+        throw failed;
+      }
+      // forgotten by another server while this one, paused past its lease, wrote it
+      throw OnDemandBackups.givenUp(creating, failed);
+    } finally {
+      held.end(id);
     }
   }
 

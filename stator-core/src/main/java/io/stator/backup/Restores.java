@@ -242,10 +242,14 @@ final class Restores implements AutoCloseable {
     held.end(job(claim.backupId(), claim.target()));
   }
 
-  /** Forgets a backup, its record first (a stop between the two leaves a space start drops). */
-  void forget(StoredBackup b) {
-    records.abandon(b);
+  /**
+   * Forgets a backup, its record first (a stop between the two leaves a space start drops), and
+   * its space whoever forgot the record: false when another server had forgotten it.
+   */
+  boolean forget(StoredBackup b) {
+    boolean ours = records.abandon(b);
     storage.dropSpace(b.space());
+    return ours;
   }
 
   /** Stops the restores in progress (they go on at the next start). */

@@ -48,7 +48,7 @@ import java.util.UUID;
  * the job's record each commit only while it is IN_PROGRESS at the version read, so a holder that
  * finishes after being settled changes nothing ({@link JobLeases}). A restore taken up by another
  * engine while its holder still writes writes the same items twice; a backup forgotten while its
- * holder still copies fails that copy, whose record is gone.
+ * holder still copies fails that copy, whose record is gone, with an error that says so.
  *
  * <p>On memory and RocksDB, whose store only one engine opens, the lease is always this
  * engine's: it costs one read and one commit per round of a job, nothing per request.

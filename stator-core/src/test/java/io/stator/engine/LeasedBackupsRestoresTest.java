@@ -15,9 +15,12 @@ import io.stator.api.TableDescription;
 import io.stator.lease.Leases;
 import io.stator.schema.SpaceNames;
 import io.stator.storage.FaultyStorage;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -134,15 +137,38 @@ class LeasedBackupsRestoresTest {
     await(() -> status(b, "Restored").equals("ACTIVE")); // B took the restore up
     assertThat(count(b, "Restored")).isEqualTo(ITEMS);
 
-    // A comes back: its backup and its copy, forgotten meanwhile, fail; B's work stands.
+    // A comes back: its backup and its copy, forgotten meanwhile, fail with an error that says
+    // so, and leave nothing behind, not the claim on Orders either; B's work stands.
     release.countDown();
-    assertThat(held.backedUp()).failsWithin(60, TimeUnit.SECONDS);
-    assertThat(held.copied()).failsWithin(60, TimeUnit.SECONDS);
+    assertGivenUp(held.backedUp());
+    assertGivenUp(held.copied());
+    assertThat(backupSpaces()).isEqualTo(1);
+    assertThat(backupRecords()).isEqualTo(1);
+    assertThat(b.createBackup(new CreateBackupRequest("Orders", "after")).backupDetails()
+        .backupStatus()).isEqualTo("AVAILABLE");
     a.close();
     b.housekeepNow();
-    assertThat(backupSpaces()).isEqualTo(1);
+    assertThat(backupSpaces()).isEqualTo(2); // base and after
     assertThat(status(b, "Restored")).isEqualTo("ACTIVE");
     assertThat(count(b, "Restored")).isEqualTo(ITEMS);
+  }
+
+  /** A job of A's that B forgot: InternalServerError saying why, as no DynamoDB error fits. */
+  private static void assertGivenUp(CompletableFuture<?> job) {
+    assertThat(job).failsWithin(60, TimeUnit.SECONDS)
+        .withThrowableOfType(ExecutionException.class)
+        .havingCause()
+        .isInstanceOfSatisfying(DynamoDbException.class, e -> {
+          assertThat(e.type()).isEqualTo(ErrorType.InternalServerError);
+          assertThat(e.getMessage()).contains("was given up while this server made it");
+        });
+  }
+
+  /** How many backup records the store holds, listed or not. */
+  private long backupRecords() {
+    byte[] partition = "backup".getBytes(StandardCharsets.UTF_8);
+    return engines.storage.scan("backups", null, null, null, 1000).stream()
+        .filter(r -> Arrays.equals(r.key().partition(), partition)).count();
   }
 
   private static void await(BooleanSupplier done) throws InterruptedException {
