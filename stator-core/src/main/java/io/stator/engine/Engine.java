@@ -806,9 +806,13 @@ public final class Engine
       sweeper.close();
     } finally {
       try {
-        indexes.close();
+        streams.close();
       } finally {
-        storage.close();
+        try {
+          indexes.close();
+        } finally {
+          storage.close();
+        }
       }
     }
   }

@@ -25,14 +25,16 @@ final class StreamDescriptions {
   private final Storage storage;
   private final Catalog catalog;
   private final StreamSequencer sequencer;
+  private final Watermarks watermarks;
   private final StreamLocator locator;
   private final StreamRetention retention;
 
   StreamDescriptions(Storage storage, Catalog catalog, StreamSequencer sequencer,
-      StreamLocator locator, StreamRetention retention) {
+      Watermarks watermarks, StreamLocator locator, StreamRetention retention) {
     this.storage = storage;
     this.catalog = catalog;
     this.sequencer = sequencer;
+    this.watermarks = watermarks;
     this.locator = locator;
     this.retention = retention;
   }
@@ -104,7 +106,7 @@ final class StreamDescriptions {
           "ShardFilter of type CHILD_SHARDS requires a ShardId");
     }
     LocatedStream s = locator.locate(r.streamArn());
-    StreamSequencer.Settled settled = sequencer.settle(StreamReads.SETTLE_TIMEOUT_MILLIS);
+    StreamSequencer.Settled settled = watermarks.settle(StreamReads.SETTLE_TIMEOUT_MILLIS);
     long now = settled.millis();
     ShardLayout layout = s.layout();
     retention.trimBefore(s, layout.firstEpoch(now));

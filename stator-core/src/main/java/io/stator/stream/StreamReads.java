@@ -39,12 +39,15 @@ final class StreamReads {
 
   private final Storage storage;
   private final StreamSequencer sequencer;
+  private final Watermarks watermarks;
   private final StreamLocator locator;
   private final String region;
 
-  StreamReads(Storage storage, StreamSequencer sequencer, StreamLocator locator, String region) {
+  StreamReads(Storage storage, StreamSequencer sequencer, Watermarks watermarks,
+      StreamLocator locator, String region) {
     this.storage = storage;
     this.sequencer = sequencer;
+    this.watermarks = watermarks;
     this.locator = locator;
     this.region = region;
   }
@@ -69,7 +72,7 @@ final class StreamReads {
           "SequenceNumber is required when ShardIteratorType is " + r.shardIteratorType());
     }
     LocatedStream s = locator.locate(r.streamArn());
-    StreamSequencer.Settled settled = sequencer.settle(SETTLE_TIMEOUT_MILLIS);
+    StreamSequencer.Settled settled = watermarks.settle(SETTLE_TIMEOUT_MILLIS);
     long now = settled.millis();
     ShardLayout layout = s.layout();
     ShardLayout.Shard k = layout.find(r.shardId(), now);
@@ -128,7 +131,7 @@ final class StreamReads {
       throw DynamoDbException.resourceNotFound(
           "Requested resource not found: Stream: " + iterator.streamArn() + " not found");
     }
-    StreamSequencer.Settled settled = sequencer.settle(SETTLE_TIMEOUT_MILLIS);
+    StreamSequencer.Settled settled = watermarks.settle(SETTLE_TIMEOUT_MILLIS);
     long now = settled.millis();
     ShardLayout layout = s.layout();
     if (layout.epochOf(iterator.open()) < layout.firstEpoch(now)) {

@@ -100,11 +100,19 @@ final class StreamSequencer {
     return new Settled(bound, true);
   }
 
-  /** See {@link #settle}. */
-  record Settled(long bound, boolean complete) {
-    /** The engine's clock at the settle point, in epoch milliseconds. */
-    long millis() {
-      return bound / PER_MILLI;
+  /**
+   * See {@link #settle}; {@code millis} is the engine's clock at the settle point, in epoch
+   * milliseconds, which stays the reader's "now" when the bound is lowered below another
+   * engine's watermark ({@link #below}).
+   */
+  record Settled(long bound, boolean complete, long millis) {
+    Settled(long bound, boolean complete) {
+      this(bound, complete, bound / PER_MILLI);
+    }
+
+    /** The same settle point, read no further than {@code limit}. */
+    Settled below(long limit) {
+      return limit >= bound ? this : new Settled(limit, complete, millis);
     }
   }
 

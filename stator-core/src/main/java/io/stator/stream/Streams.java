@@ -105,11 +105,20 @@ import java.util.function.Function;
  *
  * <p>The sequencer is in memory, each engine's own; engines sharing a storage take distinct
  * numbers (each ends in the engine's id, see {@link WriterIds}), so their records never share a
- * SequenceNumber or an eventID. What stays per engine: an item changed through two engines within
- * one millisecond, or with their clocks apart, may get its numbers out of commit order, and a
- * reader settles only its own engine's writers.
+ * SequenceNumber or an eventID, and each publishes a watermark that the readers of the others
+ * stay below ({@link Watermarks}), so no reader passes another engine's record still committing.
+ * What stays per engine: an item changed through two engines within one publishing interval,
+ * with their clocks apart by more than the time between the changes, may get its numbers out of
+ * commit order.
  */
-public final class Streams implements DynamoDbStreams {
+public final class Streams implements DynamoDbStreams, AutoCloseable {
+  /**
+   * The space where the engines on a storage count themselves ({@link WriterIds}) and publish
+   * their watermarks ({@link Watermarks}): written in the background, by no request.
+   */
+  public static final String WRITERS_SPACE = WriterIds.SPACE;
+
+  private final Watermarks watermarks;
   private final StreamWrites writes;
   private final ShardFollowing following;
   private final StreamRetention retention;
@@ -129,14 +138,17 @@ public final class Streams implements DynamoDbStreams {
    */
   public Streams(Storage storage, Catalog catalog, String region, String accountId, Clock clock,
       Function<TableDefinition, long[]> partitions, Consumer<String> onCatalogChange) {
-    StreamSequencer sequencer = new StreamSequencer(clock, WriterIds.claim(storage));
+    int writer = WriterIds.claim(storage);
+    StreamSequencer sequencer = new StreamSequencer(clock, writer);
+    this.watermarks = new Watermarks(storage, sequencer, writer);
     this.writes = new StreamWrites(sequencer);
     this.following = new ShardFollowing(catalog, sequencer, partitions, onCatalogChange);
     this.retention = new StreamRetention(storage, catalog, sequencer, following);
     StreamLocator locator =
         new StreamLocator(catalog, sequencer, region, accountId, following, retention);
-    this.descriptions = new StreamDescriptions(storage, catalog, sequencer, locator, retention);
-    this.reads = new StreamReads(storage, sequencer, locator, region);
+    this.descriptions = new StreamDescriptions(
+        storage, catalog, sequencer, watermarks, locator, retention);
+    this.reads = new StreamReads(storage, sequencer, watermarks, locator, region);
     writes.recover(storage, catalog);
     retention.forgetExpired();
   }
@@ -190,5 +202,11 @@ public final class Streams implements DynamoDbStreams {
   @Override
   public GetRecordsResponse getRecords(GetRecordsRequest r) {
     return reads.getRecords(r);
+  }
+
+  /** Stops publishing this engine's watermark and withdraws it ({@link Watermarks}). */
+  @Override
+  public void close() {
+    watermarks.close();
   }
 }

@@ -3,6 +3,7 @@ package io.stator.engine;
 import io.stator.storage.Bound;
 import io.stator.storage.Commit;
 import io.stator.storage.Consistency;
+import io.stator.storage.FaultyStorage;
 import io.stator.storage.KeyRead;
 import io.stator.storage.SpaceStats;
 import io.stator.storage.Storage;
@@ -24,12 +25,17 @@ public abstract class InterceptingStorage implements Storage {
     this.delegate = delegate;
   }
 
-  /** Runs on the committing thread before {@code commit} is handed to the real storage. */
+  /**
+   * Runs on the committing thread before {@code commit} is handed to the real storage; not for
+   * the engines' stream watermarks, which are published in the background every so often.
+   */
   protected abstract void beforeCommit(Commit commit);
 
   @Override
   public final long commit(Commit commit) {
-    beforeCommit(commit);
+    if (!FaultyStorage.watermark(commit)) {
+      beforeCommit(commit);
+    }
     return delegate.commit(commit);
   }
 

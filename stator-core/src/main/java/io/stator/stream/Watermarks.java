@@ -1,0 +1,190 @@
+package io.stator.stream;
+
+import io.stator.storage.Commit;
+import io.stator.storage.CommitConflictException;
+import io.stator.storage.Storage;
+import io.stator.storage.StorageException;
+import io.stator.storage.StorageKey;
+import io.stator.storage.StoredRecord;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The read point of stream readers when several engines write stream records on one storage.
+ *
+ * <p>An engine's reader settles its own sequencer ({@link StreamSequencer#settle}), which waits
+ * for that engine's writers only. A record another engine numbered below that point but whose
+ * commit is still running (a commit stalled while a node of the cluster dies takes seconds)
+ * would commit behind a consumer that had already read past its number, and the consumer would
+ * never see it. So every engine publishes, every {@link #PUBLISH_MILLIS}, its watermark: its
+ * settle point at that moment, below which all its numbers are resolved and at or above which
+ * all its later numbers lie. A reader reads below the least of its own settle point and the
+ * watermarks of the other engines that are alive, waiting for them to pass its own point (for
+ * as long as it waits for its own writers) so that a record is readable through any server as
+ * soon as its write has been acknowledged through another: a read through one of several
+ * servers takes up to a publishing interval longer than on a server alone.
+ *
+ * <p>An engine is alive while its watermark moves. Silence is counted in this engine's own
+ * publications, not in time: one unchanged while this engine published {@link
+ * #SILENT_PUBLICATIONS} times is of an engine that died or stopped, and readers go on without
+ * it; it is deleted after {@link #FORGET_PUBLICATIONS}. All watermarks are one partition of the
+ * store, so when the store stalls (a node dying) every engine's publications stall alike and
+ * none is taken for dead meanwhile; the engines' clocks need not agree either. An engine that
+ * closes deletes its own. An engine paused (not its store) for longer than that while a commit of
+ * its was in flight can still land a record behind a consumer: the limit of a watermark without
+ * a fence.
+ *
+ * <p>Publishing also moves the engine's numbering above every watermark it reads, and a new
+ * engine starts above them, so an engine whose clock is behind the others' does not number its
+ * records below what readers have passed, and an item changed through two engines more than a
+ * publishing interval apart keeps its order whatever their clocks say.
+ *
+ * <p>The records are one partition of the space of {@link WriterIds}, one record per engine
+ * keyed by its writer id; a single engine publishes too (another may start at any time), which
+ * costs one small commit per interval.
+ */
+final class Watermarks implements AutoCloseable {
+  static final long PUBLISH_MILLIS = 100;
+  /** Publications of this engine (5 s) during which a silent engine's watermark is awaited. */
+  static final long SILENT_PUBLICATIONS = 50;
+  /** Publications of this engine (a minute) after which a silent engine's watermark goes. */
+  static final long FORGET_PUBLICATIONS = 600;
+  private static final byte[] PARTITION = "marks".getBytes(StandardCharsets.UTF_8);
+
+  private final Storage storage;
+  private final StreamSequencer sequencer;
+  private final int writer;
+  private final StorageKey own;
+  /** What this engine last heard of each other engine's watermark, and when it changed. */
+  private final Map<Integer, Heard> heard = new ConcurrentHashMap<>();
+  private final Thread publisher;
+  private final AtomicLong publications = new AtomicLong();
+  private volatile boolean closed;
+
+  /** A watermark as last heard, and this engine's publications when it last changed. */
+  private record Heard(long version, long mark, long since) {}
+
+  Watermarks(Storage storage, StreamSequencer sequencer, int writer) {
+    this.storage = storage;
+    this.sequencer = sequencer;
+    this.writer = writer;
+    this.own = key(writer);
+    sequencer.advanceTo(others().highest);
+    publish();
+    this.publisher = new Thread(this::run, "stream-watermark-" + writer);
+    publisher.setDaemon(true);
+    publisher.start();
+  }
+
+  /**
+   * What a reader may read now: its own settle point ({@link StreamSequencer#settle}) lowered
+   * to the least watermark of the other engines alive, after waiting up to {@code
+   * timeoutMillis} for them to pass it.
+   */
+  StreamSequencer.Settled settle(long timeoutMillis) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    StreamSequencer.Settled settled = sequencer.settle(timeoutMillis);
+    while (true) {
+      long least = others().least;
+      if (least >= settled.bound()) {
+        return settled;
+      }
+      if (System.nanoTime() - deadline >= 0 || closed) {
+        return settled.below(least);
+      }
+      try {
+        Thread.sleep(PUBLISH_MILLIS / 4);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return settled.below(least);
+      }
+    }
+  }
+
+  private void run() {
+    while (!closed) {
+      try {
+        Thread.sleep(PUBLISH_MILLIS);
+        sequencer.advanceTo(others().highest);
+        publish();
+      } catch (InterruptedException e) {
+        return;
+      } catch (StorageException e) {
+        // the storage did not answer this time; readers elsewhere wait, then try again
+      }
+    }
+  }
+
+  /** Commits this engine's watermark: its settle point now, not waiting for its writers. */
+  private void publish() {
+    long mark = sequencer.settle(0).bound();
+    storage.commit(new Commit().put(WriterIds.SPACE, own,
+        ByteBuffer.allocate(Long.BYTES).putLong(mark).array()));
+    publications.incrementAndGet();
+  }
+
+  private record Others(long least, long highest) {}
+
+  /**
+   * The least and the highest watermark of the other engines alive ({@code Long.MAX_VALUE} and
+   * 0 when there are none), forgetting those silent for {@link #FORGET_PUBLICATIONS}.
+   */
+  private Others others() {
+    List<StoredRecord> marks =
+        storage.query(WriterIds.SPACE, PARTITION, null, null, true, StreamSequencer.WRITERS);
+    long now = publications.get();
+    long least = Long.MAX_VALUE;
+    long highest = 0;
+    for (StoredRecord r : marks) {
+      int id = ByteBuffer.wrap(r.key().sort()).getInt();
+      if (id == writer) {
+        continue;
+      }
+      long mark = ByteBuffer.wrap(r.value()).getLong();
+      Heard h = heard.compute(id, (k, was) -> was != null && was.version() == r.version()
+          ? was : new Heard(r.version(), mark, now));
+      highest = Math.max(highest, mark);
+      long silent = now - h.since();
+      if (silent < SILENT_PUBLICATIONS) {
+        least = Math.min(least, mark);
+      } else if (silent > FORGET_PUBLICATIONS) {
+        forget(id, r.version());
+      }
+    }
+    return new Others(least, highest);
+  }
+
+  private void forget(int id, long version) {
+    try {
+      storage.commit(new Commit().expect(WriterIds.SPACE, key(id), version)
+          .delete(WriterIds.SPACE, key(id)));
+    } catch (CommitConflictException | StorageException e) {
+      // it moved again (the engine was only paused) or another engine forgot it first
+    }
+    heard.remove(id);
+  }
+
+  static StorageKey key(int writer) {
+    return new StorageKey(PARTITION, ByteBuffer.allocate(Integer.BYTES).putInt(writer).array());
+  }
+
+  /** Stops publishing and deletes this engine's watermark, so readers need not wait for it. */
+  @Override
+  public void close() {
+    closed = true;
+    publisher.interrupt();
+    try {
+      publisher.join(TimeUnit.SECONDS.toMillis(5));
+      storage.commit(new Commit().delete(WriterIds.SPACE, own));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (StorageException e) {
+      // readers elsewhere go on without it once it has been silent for a while
+    }
+  }
+}
