@@ -92,7 +92,8 @@ public final class Indexes implements AutoCloseable {
     this.streams = streams;
     this.catalog = catalog;
     this.clock = clock;
-    this.sequencer = new Sequencer(lastSequence() + 1);
+    this.sequencer =
+        new Sequencer(lastSequence() + 1, streams.writer(), StreamWrites.WRITERS);
     this.propagator = new Propagator(storage, catalog, sequencer, clock, gsiLag);
     this.backfills =
         Executors.newSingleThreadExecutor(

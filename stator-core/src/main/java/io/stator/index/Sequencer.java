@@ -13,17 +13,32 @@ import java.util.TreeSet;
  *
  * <p>Taking a number and registering it in flight happen under one lock, as does reading the
  * watermark, so no reader can see a number taken but not yet in flight.
+ *
+ * <p>Engines sharing a storage write to one change log per table, each numbering alone: every
+ * number ends in its engine's id ({@code StreamWrites.writer}, a residue modulo {@code
+ * writers}), so two engines never give two records one key, where the later commit would
+ * replace the earlier record and that change would never reach the GSI. The watermark is this
+ * engine's own: each engine's propagator applies at least the records it numbered.
  */
 final class Sequencer {
   private final TreeSet<Long> inFlight = new TreeSet<>();
+  private final int writer;
+  private final int writers;
   private long next;
 
-  Sequencer(long first) {
+  /** Numbers from {@code first} on that end in {@code writer}, modulo {@code writers}. */
+  Sequencer(long first, int writer, int writers) {
+    this.writer = writer;
+    this.writers = writers;
     this.next = first;
   }
 
   synchronized long take() {
-    long n = next++;
+    long n = next - Math.floorMod(next, (long) writers) + writer;
+    if (n < next) {
+      n += writers;
+    }
+    next = n + 1;
     inFlight.add(n);
     return n;
   }

@@ -31,7 +31,7 @@ final class StreamSequencer {
   static final int WRITERS = 1000;
 
   private final Clock clock;
-  private final int writer;
+  final int writer;
   private final TreeSet<Long> inFlight = new TreeSet<>();
   private long next;
 

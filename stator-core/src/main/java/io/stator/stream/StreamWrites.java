@@ -23,10 +23,21 @@ import java.util.Map;
  * committed (see {@link Streams}).
  */
 public final class StreamWrites {
+  /** How many engines writing on one storage tell their numbers apart ({@link #writer}). */
+  public static final int WRITERS = StreamSequencer.WRITERS;
+
   private final StreamSequencer sequencer;
 
   StreamWrites(StreamSequencer sequencer) {
     this.sequencer = sequencer;
+  }
+
+  /**
+   * This engine's id among the engines writing on its storage ({@link WriterIds}), below {@link
+   * #WRITERS}: the low digits of every number it takes, here and in the GSI change log.
+   */
+  public int writer() {
+    return sequencer.writer;
   }
 
   /**
