@@ -11,6 +11,7 @@ import io.stator.storage.Storage;
 import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
+import io.stator.stream.StreamWrites;
 import io.stator.value.AttributeValue;
 import java.nio.ByteBuffer;
 import java.time.Clock;
@@ -51,7 +52,10 @@ public final class ChangeHistory {
 
   /**
    * Orders changes within one millisecond. Per process: across processes sharing a store two
-   * changes of one item in one millisecond are ordered by the counter's values, not their commit.
+   * changes of one item in one millisecond are ordered by the counter's values, not their commit;
+   * each value is made to end in the engine's id ({@code StreamWrites.writer}), so two processes
+   * never give two records of one item one key, where the later commit would replace the earlier
+   * record.
    */
   private static final AtomicLong COUNTER = new AtomicLong();
 
@@ -88,13 +92,14 @@ public final class ChangeHistory {
    * even when the clock turned a millisecond while the transaction was staged.
    */
   public static void stage(TableDefinition table, Map<String, AttributeValue> oldItem,
-      Map<String, AttributeValue> newItem, Clock clock, Commit commit) {
+      Map<String, AttributeValue> newItem, Clock clock, int writer, Commit commit) {
     if (!table.settings().keepsHistory() || Objects.equals(oldItem, newItem)) {
       return;
     }
     StorageKey itemKey = table.storageKey(newItem != null ? newItem : oldItem);
     ByteBuffer sort = ByteBuffer.allocate(16);
-    sort.putLong(commitMillis(commit, clock)).putLong(COUNTER.incrementAndGet());
+    sort.putLong(commitMillis(commit, clock))
+        .putLong(COUNTER.incrementAndGet() * StreamWrites.WRITERS + writer);
     commit.put(table.history(), new StorageKey(partition(itemKey), sort.array()),
         encode(oldItem, newItem));
   }

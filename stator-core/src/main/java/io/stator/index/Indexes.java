@@ -228,7 +228,7 @@ public final class Indexes implements AutoCloseable {
     // The stream record, if the table has a stream: in this same commit (see Streams).
     StagedRecord streamRecord = streams.stage(t, oldItem, newItem, identity);
     // The change's point-in-time recovery record, if the table keeps a history: same commit.
-    ChangeHistory.stage(t, oldItem, newItem, clock, commit);
+    ChangeHistory.stage(t, oldItem, newItem, clock, streams.writer(), commit);
     if (!t.hasGlobalIndexes()) {
       return new IndexWrite(this, t.name(), null, null, streamRecord, units, metrics);
     }
