@@ -24,6 +24,8 @@
 #   - that server is stopped with SIGSTOP past its lease's term, then continued: each expired
 #     item deleted once, one REMOVE record each, no stream record twice;
 #   - GetItem and PutItem throughput through 1, 2 and 3 of the servers;
+#   - a Cassandra node stopped with SIGSTOP for 20 s and continued: nothing acknowledged lost, no
+#     stream record skipped or written twice, read through every server;
 # printing the same figures. Stops the nodes at the end unless --keep. Not part of the build's
 # tests; keeps its output in bench/out/servers-*/.
 set -euo pipefail
@@ -91,7 +93,7 @@ status=0
 for check in ${checks//,/ }; do
   report="stator-server/target/surefire-reports/io.stator.server.e2e.$check-output.txt"
   [[ -f "$report" ]] || continue
-  grep -E '^(servers|linearizability|unchecked|transfers|streams|not linearizable|lost|node fault|server fault|pause|throughput|expired item|stream anomaly):' \
+  grep -E '^(servers|linearizability|unchecked|transfers|streams|not linearizable|lost|node fault|server fault|pause|node pause|throughput|expired item|stream anomaly):' \
     "$report" || true
 done | tee "$out/figures.txt"
 if ((status != 0)); then
