@@ -44,7 +44,11 @@ import java.util.function.Supplier;
  * before the claim). A stop or a failure cuts a restore short; once its lease is free, the next
  * start or housekeeping tick of a server takes the claim up again and writes the backup's items
  * again from the first (a put of an item already written writes it once more), then turns the
- * table ACTIVE. A claim whose lease another engine holds is its restore, left alone. Writes to
+ * table ACTIVE. A claim whose lease another engine holds is its restore, left alone. A holder
+ * that paused past its lease and resumes after another server took its restore up asks its lease
+ * before each item and before making the table ACTIVE ({@link JobLeases#holds}), and stops once
+ * it finds the lease lost, leaving the claim, the table and the backup to that server, so a
+ * client's writes to the restored table are not overwritten by a second load. Writes to
  * the table while it is CREATING are not refused, unlike DynamoDB's, and a restore's put of the
  * same key replaces them.
  */
@@ -168,12 +172,16 @@ final class Restores implements AutoCloseable {
   }
 
   private void loadItems(StoredBackup b, String target) {
+    String job = job(b.id(), target);
     try {
       StorageKey after = null;
       while (true) {
         ScanPage page = storage.scanPage(b.space(), null, null, after, PAGE);
         List<StoredRecord> found = page.records();
         for (StoredRecord record : found) {
+          if (!held.holds(job)) {
+            return; // taken over (this server paused past its lease): the restore is another's
+          }
           tables.restore(target, ItemCodec.decode(record.value()));
         }
         if (Thread.currentThread().isInterrupted()) {
@@ -183,6 +191,9 @@ final class Restores implements AutoCloseable {
           break;
         }
         after = found.get(found.size() - 1).key();
+      }
+      if (!held.holds(job)) {
+        return; // taken over: the server that took it makes the table ACTIVE
       }
       tables.change(target, t -> t.withStatus("ACTIVE")
           .withSettings(t.settings().withRestored(t.settings().restored().done())));

@@ -1,7 +1,8 @@
 package io.stator.lease;
 
 import java.time.Duration;
-import java.util.Set;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -25,15 +26,34 @@ import java.util.concurrent.TimeUnit;
  * and can take its lease: absent (a job recorded before leases, or whose holder closed) or
  * expired (its holder stopped renewing: killed, or cut off from the storage). Taking it makes two
  * engines settling at once take turns; the settling commit expects the version read as well.
+ *
+ * <p>A holder that paused past its term (a long GC pause, a stopped process) may resume after
+ * another engine took its job over. Each renewal therefore expects the lease record as this
+ * engine last wrote it, where {@link Leases#hold} would take an expired or absent lease back: a
+ * lease taken over, or taken and given up since, is lost for good, and the job, which asks
+ * {@link #holds} before each of its writes, stops and leaves its work to the engine that took
+ * it.
  */
 public final class JobLeases implements AutoCloseable {
   /** How long a job stays its engine's without a renewal. */
   public static final Duration TERM = Duration.ofSeconds(30);
+  /** How often a running job's lease is renewed: three times a term. */
+  private static final Duration RENEWAL = TERM.dividedBy(3);
 
   private final Leases leases;
   private final String kind;
-  private final Set<String> running = ConcurrentHashMap.newKeySet();
+  /** The jobs this engine runs, until they end, each with its lease as this engine wrote it. */
+  private final Map<String, Running> running = new ConcurrentHashMap<>();
   private final ScheduledExecutorService renewals;
+
+  /** A job this engine runs: its lease as last taken or renewed, null once lost. */
+  private static final class Running {
+    Leases.Lease lease;
+
+    Running(Leases.Lease lease) {
+      this.lease = lease;
+    }
+  }
 
   /**
    * @param kind {@code export}, {@code import}, {@code backup} or {@code restore}: the first
@@ -47,7 +67,7 @@ public final class JobLeases implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
-    long every = TERM.dividedBy(3).toNanos();
+    long every = RENEWAL.toNanos();
     renewals.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.NANOSECONDS);
   }
 
@@ -72,10 +92,9 @@ public final class JobLeases implements AutoCloseable {
    * backup and table): false, and nothing recorded, when an engine holds the job already.
    */
   public boolean startIfFree(String id, Runnable record) {
-    if (!leases.hold(name(id), TERM)) {
+    if (!take(id)) {
       return false;
     }
-    running.add(id);
     try {
       record.run();
     } catch (RuntimeException e) {
@@ -97,7 +116,7 @@ public final class JobLeases implements AutoCloseable {
    * The caller settles it and calls {@link #release}.
    */
   public boolean orphaned(String id) {
-    return !running.contains(id) && leases.hold(name(id), TERM);
+    return !running.containsKey(id) && leases.hold(name(id), TERM);
   }
 
   /**
@@ -105,11 +124,53 @@ public final class JobLeases implements AutoCloseable {
    * it is then this engine's, renewed while it runs, until {@link #end}.
    */
   public boolean resume(String id) {
-    if (!orphaned(id)) {
+    return take(id);
+  }
+
+  /**
+   * Makes the job {@code id} this engine's if it runs here not already and its lease is free:
+   * a second request for a job this engine runs must not take the lease again, which would
+   * renew it under the running job (whose next renewal would find it changed) and end it.
+   */
+  private boolean take(String id) {
+    Running job = new Running(null);
+    if (running.putIfAbsent(id, job) != null) {
       return false;
     }
-    running.add(id);
+    Optional<Leases.Lease> lease = leases.take(name(id), TERM);
+    if (lease.isEmpty()) {
+      running.remove(id, job);
+      return false;
+    }
+    synchronized (job) {
+      job.lease = lease.get();
+    }
     return true;
+  }
+
+  /**
+   * Whether the job {@code id} that this engine runs is still its own, for the job to ask before
+   * each of its writes: a lease that lasts a renewal period more is (no other engine takes it
+   * before it expires, by clocks kept in step); one nearer its end, as after a pause of this
+   * server, is renewed first, expecting its record as this engine last wrote it. False once
+   * another engine took the job over (or took it and gave it up since): the job must then stop
+   * without writing more, and leave what it was doing to the engine that took it.
+   *
+   * <p>What stays open: a pause after this answers and before the write, longer than the lease
+   * has left, lets that one write land after a takeover; a job's writes carry no fencing token
+   * for the storage to check.
+   */
+  public boolean holds(String id) {
+    Running job = running.get(id);
+    if (job == null) {
+      return false;
+    }
+    synchronized (job) {
+      if (job.lease != null && !leases.lasts(job.lease, RENEWAL)) {
+        renew(id, job);
+      }
+      return job.lease != null;
+    }
   }
 
   /** Gives the lease of {@code id} up if this engine holds it. */
@@ -122,16 +183,27 @@ public final class JobLeases implements AutoCloseable {
   }
 
   private void renew() {
-    for (String id : running) {
+    for (Map.Entry<String, Running> job : running.entrySet()) {
       try {
-        if (!leases.hold(name(id), TERM)) {
-          System.err.println("stator: the lease of " + kind + " " + id + " was taken over while"
-              + " it ran (this server paused past " + TERM + "); another server settles it");
+        synchronized (job.getValue()) {
+          if (job.getValue().lease != null) {
+            renew(job.getKey(), job.getValue());
+          }
         }
       } catch (RuntimeException e) {
-        System.err.println("stator: the lease of " + kind + " " + id + " could not be renewed,"
-            + " retried in " + TERM.dividedBy(3) + ": " + e);
+        System.err.println("stator: the lease of " + kind + " " + job.getKey() + " could not be"
+            + " renewed, retried in " + RENEWAL + ": " + e);
       }
+    }
+  }
+
+  /** Renews a job's lease, expecting its record as last written; holding the job's monitor. */
+  private void renew(String id, Running job) {
+    job.lease = leases.renew(name(id), TERM, job.lease).orElse(null);
+    if (job.lease == null) {
+      System.err.println("stator: the lease of " + kind + " " + id + " was taken over while it"
+          + " ran (this server paused past " + TERM + "); it stops before its next write and"
+          + " leaves the job to the server that took it");
     }
   }
 
@@ -143,7 +215,7 @@ public final class JobLeases implements AutoCloseable {
   @Override
   public void close() {
     renewals.shutdownNow();
-    for (String id : running) {
+    for (String id : running.keySet()) {
       release(id);
     }
     running.clear();

@@ -46,9 +46,11 @@ import java.util.UUID;
  * what no request can see any more. An export or import is never run again by another engine,
  * only settled FAILED once its lease has expired; the settling and the holder's own updates of
  * the job's record each commit only while it is IN_PROGRESS at the version read, so a holder that
- * finishes after being settled changes nothing ({@link JobLeases}). A restore taken up by another
- * engine while its holder still writes writes the same items twice; a backup forgotten while its
- * holder still copies fails that copy, whose record is gone, with an error that says so.
+ * finishes after being settled changes nothing ({@link JobLeases}). A restore's holder renews its
+ * lease expecting the record it wrote ({@link #renew}) when its term nears its end, before each
+ * write, and stops once it is lost, so only a write already under way when it paused lands
+ * after another engine took the restore up; a backup forgotten while its holder still copies
+ * fails that copy, whose record is gone, with an error that says so.
  *
  * <p>On memory and RocksDB, whose store only one engine opens, the lease is always this
  * engine's: it costs one read and one commit per round of a job, nothing per request.
@@ -79,21 +81,56 @@ public final class Leases {
    * engine took or renewed it first.
    */
   public boolean hold(String job, Duration term) {
-    StorageKey key = key(job);
+    return take(job, term).isPresent();
+  }
+
+  /** A lease this engine took or renewed: its record's version, and when it expires. */
+  public record Lease(long version, long expiresAtMillis) {}
+
+  /** As {@link #hold}, with the lease written when this engine holds it: what renew expects. */
+  public Optional<Lease> take(String job, Duration term) {
     Optional<Held> now = read(job);
     long nowMillis = clock.millis();
     if (now.isPresent()
         && !now.get().holder().equals(holder)
         && now.get().expiresAtMillis() > nowMillis) {
-      return false;
+      return Optional.empty();
     }
-    long expected = now.map(Held::version).orElse(Commit.Expectation.ABSENT);
+    return write(job, now.map(Held::version).orElse(Commit.Expectation.ABSENT),
+        nowMillis + term.toMillis());
+  }
+
+  /**
+   * Renews for {@code term} the lease of {@code job} this engine wrote as {@code held}, only if
+   * its record is still that one: empty once it is not (another engine took it over after it
+   * expired, or took it and gave it up since), and the job is no longer this engine's. Unlike
+   * {@link #take}, an absent or expired record is not taken: a job that paused past its term
+   * must not go on as if it had held it all along.
+   */
+  public Optional<Lease> renew(String job, Duration term, Lease held) {
+    Optional<Held> now = read(job);
+    if (now.isEmpty() || !now.get().holder().equals(holder)
+        || now.get().version() != held.version()) {
+      return Optional.empty();
+    }
+    return write(job, held.version(), clock.millis() + term.toMillis());
+  }
+
+  /** Whether {@code lease} lasts {@code margin} more at least, by this engine's clock. */
+  public boolean lasts(Lease lease, Duration margin) {
+    return clock.millis() + margin.toMillis() < lease.expiresAtMillis();
+  }
+
+  /** Writes this engine's lease of {@code job}, to {@code expires}, over {@code expected}. */
+  private Optional<Lease> write(String job, long expected, long expires) {
+    StorageKey key = key(job);
     try {
-      storage.commit(new Commit().expect(SPACE, key, expected)
-          .put(SPACE, key, encode(holder, nowMillis + term.toMillis())));
-      return true;
+      long version = storage.commit(new Commit().expect(SPACE, key, expected)
+          .put(SPACE, key, encode(holder, expires)));
+      return Optional.of(new Lease(version, expires));
     } catch (CommitConflictException e) {
-      return false; // another engine took it, or renewed it, between the read and the commit
+      // another engine took it, or renewed it, between the read and the commit
+      return Optional.empty();
     }
   }
 

@@ -130,6 +130,10 @@ class RestoresTest {
           assertThat(e.type()).isEqualTo(ErrorType.TableInUseException);
           assertThat(e.getMessage()).startsWith("Table is being created: Copy");
         });
+    // That second restore, refused, leaves the first's claim on the backup.
+    assertThatThrownBy(() -> db.deleteBackup(new DeleteBackupRequest(arn)))
+        .isInstanceOfSatisfying(DynamoDbException.class,
+            e -> assertThat(e.type()).isEqualTo(ErrorType.BackupInUseException));
     // Nor may the table be backed up while it holds only some of its items.
     assertThatThrownBy(() -> db.createBackup(new CreateBackupRequest("Copy", "partial")))
         .isInstanceOfSatisfying(DynamoDbException.class, e -> {

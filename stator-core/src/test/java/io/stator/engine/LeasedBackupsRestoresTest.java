@@ -1,5 +1,7 @@
 package io.stator.engine;
 
+import static io.stator.engine.Fixtures.item;
+import static io.stator.engine.Fixtures.put;
 import static io.stator.engine.Fixtures.scan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -151,6 +153,39 @@ class LeasedBackupsRestoresTest {
     assertThat(backupSpaces()).isEqualTo(2); // base and after
     assertThat(status(b, "Restored")).isEqualTo("ACTIVE");
     assertThat(count(b, "Restored")).isEqualTo(ITEMS);
+  }
+
+  @Test
+  void aRestoreTakenOverWhileItsHolderPausedIsNotWrittenAgainByTheHolder() throws Exception {
+    b = engines.startB();
+    // A's restore held in its first item's commit, then its lease renewals too: A pauses.
+    aStorage.onlyCommits(space -> space.startsWith("table.")).holdCommits(restoreHeld, release);
+    a.restoreTableFromBackup(new RestoreTableFromBackupRequest("Restored", baseArn, null, null,
+        null, null, null, null));
+    assertThat(restoreHeld.await(30, TimeUnit.SECONDS)).isTrue();
+    aStorage.onlyCommits(space -> space.startsWith("table.") || space.equals(Leases.SPACE));
+    engines.clock.advance(Duration.ofSeconds(30)); // A's lease has expired
+    b.housekeepNow();
+    await(() -> status(b, "Restored").equals("ACTIVE")); // B took the restore up and ended it
+    for (int i = 0; i < ITEMS; i++) { // a client's writes to the restored table
+      put(b, "Restored", item("id", "o" + i, "note", "after the restore"));
+    }
+
+    // A resumes: its held write of one item lands (written again, as B's restore changed the
+    // table's definition meanwhile); then A finds its lease lost and stops before its next
+    // write. Without that, it would write the 29 others too, one page with no pause between.
+    release.countDown();
+    await(() -> noted() == ITEMS - 1);
+    a.close(); // which waits for A's restore to end
+    assertThat(noted()).isEqualTo(ITEMS - 1);
+    assertThat(status(b, "Restored")).isEqualTo("ACTIVE");
+    assertThat(count(b, "Restored")).isEqualTo(ITEMS);
+  }
+
+  /** How many items of Restored hold the client's note. */
+  private long noted() {
+    return b.scan(scan("Restored", null, null, null, null)).items().stream()
+        .filter(item -> item.containsKey("note")).count();
   }
 
   /** A job of A's that B forgot: InternalServerError saying why, as no DynamoDB error fits. */

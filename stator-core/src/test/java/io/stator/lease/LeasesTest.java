@@ -49,4 +49,23 @@ class LeasesTest {
     assertThat(a.read("job")).isEmpty();
     assertThat(b.hold("job", TERM)).isTrue();
   }
+
+  @Test
+  void aRenewalExpectsTheLeaseAsWrittenSoALeaseTakenOverIsNotTakenBack() {
+    Leases.Lease held = a.take("job", TERM).orElseThrow();
+    clock.advance(TERM.minusSeconds(1));
+    Leases.Lease renewed = a.renew("job", TERM, held).orElseThrow();
+    assertThat(renewed.expiresAtMillis()).isGreaterThan(held.expiresAtMillis());
+    assertThat(a.renew("job", TERM, held)).isEmpty(); // not the lease as last written
+    assertThat(a.lasts(renewed, TERM.minusMillis(1))).isTrue();
+    assertThat(a.lasts(renewed, TERM)).isFalse();
+
+    clock.advance(TERM); // a pauses past its term; b takes the job over, ends it, gives it up
+    assertThat(b.hold("job", TERM)).isTrue();
+    assertThat(a.renew("job", TERM, renewed)).isEmpty();
+    b.release("job");
+    assertThat(a.renew("job", TERM, renewed)).isEmpty(); // absent: not a's any more either
+    assertThat(a.read("job")).isEmpty();
+    assertThat(a.hold("job", TERM)).isTrue(); // while taking it anew is what hold does
+  }
 }
