@@ -38,6 +38,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -571,8 +573,10 @@ class IndexesTest {
   @Test
   void queriesOnACreatingIndexAreRefused() throws Exception {
     db.close();
-    MemoryStorage lagging = new MemoryStorage();
-    db = new Engine(lagging, EngineOptions.defaults());
+    // The backfill waits at its first chunk until the read below is made, so that read surely
+    // finds the index CREATING, however the two threads are scheduled.
+    CountDownLatch readMade = new CountDownLatch(1);
+    db = new Engine(new HeldBackfill(readMade), EngineOptions.defaults());
     db.createTable(Fixtures.create("Slow", "pk", "S", null, null));
     for (int i = 0; i < 2000; i++) {
       put(db, "Slow", item("pk", "k" + i, "color", "c"));
@@ -581,7 +585,6 @@ class IndexesTest {
         List.of(new GlobalSecondaryIndexUpdate(new CreateGlobalSecondaryIndexAction("ByColor",
             List.of(hash("color")), new Projection("ALL", null), null), null, null)),
         null, null, null));
-    // The backfill of 2000 items takes a few chunks; one of these reads happens before it ends.
     boolean refused = false;
     try {
       db.query(indexQuery("Slow", "ByColor", "color = :c", values(":c", "c")));
@@ -589,6 +592,8 @@ class IndexesTest {
       assertThat(e.getMessage())
           .isEqualTo("Cannot read from backfilling global secondary index: ByColor");
       refused = true;
+    } finally {
+      readMade.countDown();
     }
     await();
     assertThat(db.query(indexQuery("Slow", "ByColor", "color = :c", values(":c", "c"))).count())
@@ -654,17 +659,11 @@ class IndexesTest {
     AtomicInteger syncCommits = new AtomicInteger();
     AtomicInteger asyncCommits = new AtomicInteger();
     AtomicInteger syncAfterAsync = new AtomicInteger();
+    // The backfill waits until this many writes went through the change log, so that many
+    // writes surely happen while the index is CREATING, however the threads are scheduled.
+    CountDownLatch writesWhileCreating = new CountDownLatch(100);
     db.close();
-    db = new Engine(new InterceptingStorage(new MemoryStorage()) {
-      @Override
-      public List<StoredRecord> scan(
-          String space, byte[] from, byte[] to, StorageKey startAfter, int limit) {
-        if (Thread.currentThread().getName().equals("stator-gsi-backfill")) {
-          sleep(50); // a long backfill: many writes happen while the index is CREATING
-        }
-        return super.scan(space, from, to, startAfter, limit);
-      }
-
+    db = new Engine(new HeldBackfill(writesWhileCreating) {
       @Override
       protected void beforeCommit(Commit commit) {
         String thread = Thread.currentThread().getName();
@@ -673,6 +672,7 @@ class IndexesTest {
         }
         if (commit.writes().stream().anyMatch(w -> w.space().startsWith("changes."))) {
           asyncCommits.incrementAndGet();
+          writesWhileCreating.countDown();
         } else if (commit.writes().stream().anyMatch(w -> w.space().startsWith("index."))) {
           syncCommits.incrementAndGet();
           if (asyncCommits.get() > 0) {
@@ -760,15 +760,33 @@ class IndexesTest {
     }
   }
 
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
   // ---- helpers -------------------------------------------------------------------------------
+
+  /** A memory storage whose GSI backfill reads nothing until {@code go} opens (60 s at most). */
+  private static class HeldBackfill extends InterceptingStorage {
+    private final CountDownLatch go;
+
+    HeldBackfill(CountDownLatch go) {
+      super(new MemoryStorage());
+      this.go = go;
+    }
+
+    @Override
+    public List<StoredRecord> scan(
+        String space, byte[] from, byte[] to, StorageKey startAfter, int limit) {
+      if (Thread.currentThread().getName().equals("stator-gsi-backfill")) {
+        try {
+          go.await(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      return super.scan(space, from, to, startAfter, limit);
+    }
+
+    @Override
+    protected void beforeCommit(Commit commit) {}
+  }
 
   /** The index holds exactly the projection of every item that has its key attribute. */
   private void assertIndexEqualsProjection(String table, String index, String keyAttribute) {

@@ -1098,11 +1098,15 @@ public abstract class StorageContract {
     storage.createSpace(t);
     put(t, key("p", "a"), "v");
     AtomicBoolean stop = new AtomicBoolean();
+    // The mover starts once the reader has read: its two seconds of moves then surely meet
+    // reads, however late the scheduler starts the reader.
+    CountDownLatch reading = new CountDownLatch(1);
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
       Future<Integer> mover =
           pool.submit(
               () -> {
+                assertThat(reading.await(60, TimeUnit.SECONDS)).as("the reader started").isTrue();
                 String at = "a";
                 int moves = 0;
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
@@ -1127,6 +1131,7 @@ public abstract class StorageContract {
                       .hasSize(1);
                   assertThat(storage.scan(t, null, null, null, 10)).hasSize(1);
                   reads++;
+                  reading.countDown();
                 }
                 return reads;
               });
@@ -1223,6 +1228,9 @@ public abstract class StorageContract {
     StorageKey high = new StorageKey(bytes(0xFF, 0xFF), b(""));
     storage.commit(new Commit().put("t", low, b("0")).put("t", high, b("0")));
     AtomicBoolean stop = new AtomicBoolean();
+    // The copies start once the writer has committed: they then surely race its commits,
+    // however late the scheduler starts it.
+    CountDownLatch writing = new CountDownLatch(1);
     ExecutorService pool = Executors.newSingleThreadExecutor();
     try {
       Future<Integer> writer =
@@ -1233,9 +1241,11 @@ public abstract class StorageContract {
                   n++;
                   storage.commit(
                       new Commit().put("t", low, b("" + n)).put("t", high, b("" + n)));
+                  writing.countDown();
                 }
                 return n;
               });
+      assertThat(writing.await(60, TimeUnit.SECONDS)).as("the writer started").isTrue();
       for (int i = 0; i < 20; i++) {
         storage.copySpace("t", "copy" + i);
         String lowCount = value(storage.get("copy" + i, low));
