@@ -53,7 +53,7 @@ class TransactionConflictTest {
                 null), null, null),
             new TransactWriteItem(null, new Put(item("pk", "b", "v", 1), TABLE, null, null, null,
                 null), null, null)), null, null, null)));
-    assertThat(storage.held.await(10, TimeUnit.SECONDS)).as("transaction at its commit").isTrue();
+    assertThat(storage.held.await(30, TimeUnit.SECONDS)).as("transaction at its commit").isTrue();
 
     // PutItem on an existing item, PutItem on an item the transaction creates, UpdateItem and
     // DeleteItem, also with a condition that would fail: all rejected the same way.

@@ -66,7 +66,7 @@ class ReadRepairTest {
     // A restart finds the log and applies it.
     db.close();
     db = new Engine(storage, EngineOptions.defaults());
-    assertThat(db.awaitIndexes(Duration.ofSeconds(10))).isTrue();
+    assertThat(db.awaitIndexes(Duration.ofSeconds(60))).isTrue();
     assertThat(query("a")).isEmpty();
     assertThat(query("b")).containsExactly(Map.of("pk", s("k1"), "g", s("b"), "v", s("2")));
     assertThat(query("c")).containsExactly(Map.of("pk", s("k2"), "g", s("c"), "v", s("3")));

@@ -50,7 +50,7 @@ class LocksTest {
               lock.unlock();
             });
     waiter.start();
-    assertThat(taking.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(taking.await(30, TimeUnit.SECONDS)).isTrue();
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(watchMillis);
     while (!lock.hasQueuedThreads() && System.nanoTime() < deadline) {
       Thread.sleep(1);

@@ -53,7 +53,7 @@ class EmbeddedStatorTest {
             "expires", AttributeValue.fromN(Long.toString(past)))));
       }
 
-      assertThat(stator.awaitIndexes(Duration.ofSeconds(10))).isTrue();
+      assertThat(stator.awaitIndexes(Duration.ofSeconds(60))).isTrue();
       assertThat(dynamo.query(b -> b.tableName("Orders").indexName("byStatus")
           .keyConditionExpression("#s = :s")
           .expressionAttributeNames(Map.of("#s", "status"))

@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -248,7 +249,7 @@ class ColumnFamilyPoolTest {
             lifecycle.readLock().unlock();
           }
         } while (pool.readyCount() >= ColumnFamilyPool.BATCH / 2);
-        assertThat(refillArrived.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(refillArrived.await(30, TimeUnit.SECONDS)).isTrue();
         Thread take = new Thread(() -> { // takes the rest, then one more than is ready
           lifecycle.readLock().lock();
           try {
@@ -263,22 +264,34 @@ class ColumnFamilyPoolTest {
           }
         });
         take.start();
-        Thread.sleep(200);
+        // Staged by what the threads are doing, not by pauses a busy machine could outlast: the
+        // take parked (or done), then the close queued for the exclusive lock behind it.
+        awaitUntil(() -> take.getState() != Thread.State.NEW
+            && take.getState() != Thread.State.RUNNABLE);
         Thread close = new Thread(() -> {
           lifecycle.writeLock().lock();
           lifecycle.writeLock().unlock();
         });
         close.start();
-        Thread.sleep(200);
+        awaitUntil(() -> lifecycle.hasQueuedThread(close) || close.getState()
+            == Thread.State.TERMINATED);
         refillGoesOn.countDown();
-        take.join(10_000);
-        close.join(10_000);
+        take.join(60_000);
+        close.join(60_000);
         assertThat(take.isAlive()).as("the take is stuck").isFalse();
         assertThat(close.isAlive()).as("the close is stuck").isFalse();
         pool.awaitIdle();
         pool.close();
         handles.forEach(ColumnFamilyHandle::close);
       }
+    }
+  }
+
+  /** Returns once {@code done} holds, or after 30 s (the staging then failed, not the test). */
+  private static void awaitUntil(BooleanSupplier done) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!done.getAsBoolean() && System.nanoTime() - deadline < 0) {
+      Thread.sleep(5);
     }
   }
 
