@@ -353,6 +353,65 @@ class TwoServersTest {
 
   // ---- helpers -------------------------------------------------------------------------------
 
+  /**
+   * Paging through both servers: each page of a parallel Scan's segments and of a Query asked of
+   * the server the previous page did not answer, with that page's LastEvaluatedKey. The segments
+   * cover the table exactly (every item once, in one segment), and the Query's pages run in
+   * sort-key order both ways.
+   */
+  @Test
+  void scanSegmentsAndQueryPagesAlternatingServersCoverEveryItemOnceInOrder() {
+    a.createTable(r -> r.tableName("Pages").billingMode("PAY_PER_REQUEST")
+        .attributeDefinitions(d -> d.attributeName("pk").attributeType("S"),
+            d -> d.attributeName("sk").attributeType("N"))
+        .keySchema(k -> k.attributeName("pk").keyType("HASH"),
+            k -> k.attributeName("sk").keyType("RANGE")));
+    int partitions = 6;
+    int perPartition = 10;
+    for (int p = 0; p < partitions; p++) {
+      for (int k = 0; k < perPartition; k++) {
+        Map<String, AttributeValue> item = Map.of("pk", s("p" + p), "sk", n(k));
+        clients.get((p + k) % 2).putItem(r -> r.tableName("Pages").item(item));
+      }
+    }
+
+    int segments = 4;
+    List<String> scanned = new ArrayList<>();
+    int page = 0;
+    for (int segment = 0; segment < segments; segment++) {
+      Map<String, AttributeValue> start = null;
+      do {
+        Map<String, AttributeValue> from = start;
+        int seg = segment;
+        var answer = clients.get(page++ % 2).scan(r -> r.tableName("Pages").segment(seg)
+            .totalSegments(segments).limit(4).consistentRead(true).exclusiveStartKey(from));
+        answer.items().forEach(i -> scanned.add(i.get("pk").s() + "/" + i.get("sk").n()));
+        start = answer.hasLastEvaluatedKey() && !answer.lastEvaluatedKey().isEmpty()
+            ? answer.lastEvaluatedKey() : null;
+      } while (start != null);
+    }
+    assertThat(scanned).doesNotHaveDuplicates().hasSize(partitions * perPartition);
+
+    for (boolean forward : List.of(true, false)) {
+      List<Long> keys = new ArrayList<>();
+      Map<String, AttributeValue> start = null;
+      do {
+        Map<String, AttributeValue> from = start;
+        var answer = clients.get(page++ % 2).query(r -> r.tableName("Pages")
+            .keyConditionExpression("pk = :p").expressionAttributeValues(Map.of(":p", s("p3")))
+            .scanIndexForward(forward).limit(3).consistentRead(true).exclusiveStartKey(from));
+        answer.items().forEach(i -> keys.add(Long.parseLong(i.get("sk").n())));
+        start = answer.hasLastEvaluatedKey() && !answer.lastEvaluatedKey().isEmpty()
+            ? answer.lastEvaluatedKey() : null;
+      } while (start != null);
+      List<Long> expected = new ArrayList<>();
+      for (long k = 0; k < perPartition; k++) {
+        expected.add(forward ? k : perPartition - 1 - k);
+      }
+      assertThat(keys).as(forward ? "forward" : "backward").isEqualTo(expected);
+    }
+  }
+
   /** Polls DescribeTable, as a DynamoDB client waits for a new index, for at most 60 s. */
   private static void awaitIndexActive(DynamoDbClient client, String table, String index)
       throws InterruptedException {
