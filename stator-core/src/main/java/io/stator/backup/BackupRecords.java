@@ -6,8 +6,10 @@ import io.stator.storage.Bound;
 import io.stator.storage.Commit;
 import io.stator.storage.CommitConflictException;
 import io.stator.storage.Storage;
+import io.stator.storage.StorageException;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,13 +21,15 @@ import java.util.Optional;
  * or a backup that another backup operation must respect: {@code creating/<tableId>} while a
  * backup of the table is being made (DynamoDB makes one backup of a table at a time), and
  * {@code restoring/<backupId>/<target>} while a restore reads the backup (which DeleteBackup
- * must not drop under it). Each change is one commit with expectations, so two operations
+ * must not drop under it; it counts the restore's failures, {@link #restoreFailed}). Each
+ * change is one commit with expectations, so two operations
  * racing for one claim find out by a conflict, whichever process they run in.
  */
 final class BackupRecords {
   static final String SPACE = "backups";
   private static final byte[] BACKUPS = bytes("backup");
   private static final byte[] CLAIMS = bytes("claim");
+  private static final byte CLAIM_FORMAT = 1;
 
   /** A record with the version it was read at. */
   record Read(StoredBackup backup, long version) {}
@@ -168,8 +172,11 @@ final class BackupRecords {
         1).isEmpty();
   }
 
-  /** A restore's claim: the backup it reads and the table it writes. */
-  record Claim(String backupId, String target) {}
+  /**
+   * A restore's claim: the backup it reads and the table it writes, and how many times the
+   * restore failed so far, with the last failure's reason (null before any).
+   */
+  record Claim(String backupId, String target, int failures, String reason) {}
 
   /** Every restore claim (at start, those a stop cut short). */
   List<Claim> restoreClaims() {
@@ -180,9 +187,48 @@ final class BackupRecords {
       String claim = new String(r.key().sort(), StandardCharsets.UTF_8)
           .substring(prefix.length);
       int slash = claim.indexOf('/');
-      out.add(new Claim(claim.substring(0, slash), claim.substring(slash + 1)));
+      out.add(claim(claim.substring(0, slash), claim.substring(slash + 1), r.value()));
     }
     return out;
+  }
+
+  /**
+   * Counts a failure of the restore of a claim, with its reason, in the claim, at the version
+   * read: the failures counted so far, or 0, and nothing written, when the claim is gone or
+   * changed meanwhile (the restore let go, or another server's failure counted first).
+   */
+  int restoreFailed(String id, String target, String reason) {
+    StorageKey key = restoringClaim(id, target);
+    Optional<StoredRecord> now = storage.get(SPACE, key);
+    if (now.isEmpty()) {
+      return 0;
+    }
+    int failures = claim(id, target, now.get().value()).failures() + 1;
+    byte[] why = bytes(reason);
+    byte[] value = ByteBuffer.allocate(1 + 4 + why.length)
+        .put(CLAIM_FORMAT).putInt(failures).put(why).array();
+    boolean counted = applied(new Commit().expect(SPACE, key, now.get().version())
+        .put(SPACE, key, value));
+    return counted ? failures : 0;
+  }
+
+  /**
+   * A restore claim as stored: empty (as claims were before failures were counted, and as a
+   * restore claims its backup), or a format byte ({@value #CLAIM_FORMAT}), the failures so far
+   * and the last one's reason in UTF-8.
+   */
+  private static Claim claim(String id, String target, byte[] value) {
+    if (value.length == 0) {
+      return new Claim(id, target, 0, null);
+    }
+    ByteBuffer v = ByteBuffer.wrap(value);
+    if (v.get() != CLAIM_FORMAT) {
+      throw new StorageException("a restore claim of an unknown format; this release reads"
+          + " version " + CLAIM_FORMAT);
+    }
+    int failures = v.getInt();
+    return new Claim(id, target, failures,
+        new String(value, v.position(), v.remaining(), StandardCharsets.UTF_8));
   }
 
   private static StorageKey key(String id) {

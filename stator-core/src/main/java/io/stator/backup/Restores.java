@@ -44,7 +44,10 @@ import java.util.function.Supplier;
  * before the claim). A stop or a failure cuts a restore short; once its lease is free, the next
  * start or housekeeping tick of a server takes the claim up again and writes the backup's items
  * again from the first (a put of an item already written writes it once more), then turns the
- * table ACTIVE. A claim whose lease another engine holds is its restore, left alone. A holder
+ * table ACTIVE. A failure (not a stop) is counted in the claim, so a restore that fails each time
+ * is not tried again at every tick for ever: at the {@value #ATTEMPTS}th it ends, its table
+ * deleted as DynamoDB leaves no half-restored table, and the server says so once, with the
+ * reason. A claim whose lease another engine holds is its restore, left alone. A holder
  * that paused past its lease and resumes after another server took its restore up asks its lease
  * before each item and before making the table ACTIVE ({@link JobLeases#holds}), and stops once
  * it finds the lease lost, leaving the claim, the table and the backup to that server, so a
@@ -54,6 +57,8 @@ import java.util.function.Supplier;
  */
 final class Restores implements AutoCloseable {
   private static final int PAGE = 100;
+  /** How many times a restore may fail before it ends, its table deleted. */
+  static final int ATTEMPTS = 3;
 
   private final Storage storage;
   private final SourceTables tables;
@@ -202,11 +207,57 @@ final class Restores implements AutoCloseable {
         forget(b); // a point-in-time copy serves its one restore
       }
     } catch (RuntimeException e) {
-      // The claim stays, so the next settling (a start, or a housekeeping tick) takes the
-      // restore up again; the table stays CREATING.
-      System.err.println("stator: the restore of " + target + " from " + b.arn()
-          + " stopped: " + e + "; it is taken up again at the next housekeeping");
+      failed(b, target, e);
     }
+  }
+
+  /**
+   * A restore that failed: counted in its claim, which stays, so the next settling (a start, or
+   * a housekeeping tick) takes it up again, the table still CREATING; at the {@value #ATTEMPTS}th
+   * failure it ends instead ({@link #end}). Nothing when the restore is no longer this server's.
+   */
+  private void failed(StoredBackup b, String target, RuntimeException e) {
+    int failures;
+    try {
+      failures = held.holds(job(b.id(), target))
+          ? records.restoreFailed(b.id(), target, String.valueOf(e)) : 0;
+    } catch (RuntimeException uncounted) {
+      // the storage fails: the restore is taken up again, this failure not counted
+      e.addSuppressed(uncounted);
+      failures = 0;
+    }
+    if (failures >= ATTEMPTS) {
+      end(b, target, failures, String.valueOf(e));
+      return;
+    }
+    System.err.println("stator: the restore of " + target + " from " + b.arn() + " stopped: "
+        + e + " (failure " + failures + " of at most " + ATTEMPTS + "); it is taken up again at"
+        + " the next housekeeping");
+  }
+
+  /**
+   * Ends a restore that failed {@value #ATTEMPTS} times: its table, still CREATING and this
+   * restore's, is deleted (DynamoDB leaves no half-restored table), then the claim released and
+   * a point-in-time copy forgotten; said once on the server's error output, with the last
+   * failure's reason. A stop in the middle leaves the claim, which the next settling ends.
+   */
+  private void end(StoredBackup b, String target, int failures, String reason) {
+    tables.removeCreating(target, t -> restoring(t, b));
+    records.releaseRestore(b.id(), target);
+    if (!b.listed()) {
+      forget(b);
+    }
+    System.err.println("stator: the restore of " + target + " from " + b.arn() + " failed "
+        + failures + " times and ends: the table " + target + " is deleted; restore again once"
+        + " the cause is mended. The last failure: " + reason);
+  }
+
+  /** Whether {@code table} is being restored from {@code b}. */
+  private static boolean restoring(TableDefinition table, StoredBackup b) {
+    TableSettings.Restored restored = table.settings().restored();
+    return restored != null && restored.inProgress()
+        && (b.listed() ? b.arn().equals(restored.sourceBackupArn())
+            : restored.sourceBackupArn() == null);
   }
 
   /**
@@ -239,10 +290,16 @@ final class Restores implements AutoCloseable {
     } catch (DynamoDbException gone) {
       // deleted while it was restored
     }
-    TableSettings.Restored restored = table == null ? null : table.settings().restored();
-    if (b != null && restored != null && restored.inProgress()
-        && (b.listed() ? b.arn().equals(restored.sourceBackupArn())
-            : restored.sourceBackupArn() == null)) {
+    if (b != null && table != null && restoring(table, b)) {
+      if (claim.failures() >= ATTEMPTS) {
+        // failed as often as allowed, and its ending cut short
+        try {
+          end(b, claim.target(), claim.failures(), claim.reason());
+        } finally {
+          held.end(job(claim.backupId(), claim.target()));
+        }
+        return;
+      }
       loaders.execute(() -> load(b, claim.target())); // which ends the lease
       return;
     }

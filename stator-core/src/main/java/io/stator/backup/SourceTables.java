@@ -5,6 +5,7 @@ import io.stator.api.TableDescription;
 import io.stator.schema.TableDefinition;
 import io.stator.value.AttributeValue;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /**
@@ -26,6 +27,14 @@ public interface SourceTables {
 
   /** Changes a table's definition, as UpdateTable does. */
   TableDefinition change(String tableName, UnaryOperator<TableDefinition> change);
+
+  /**
+   * Deletes the table {@code tableName} if it is still being made (CREATING, which DeleteTable
+   * refuses) and {@code which} accepts its definition: a restore that ends without its items,
+   * as DynamoDB leaves no half-restored table. No SYSTEM backup is taken of it. False when the
+   * table is gone, ACTIVE, or another.
+   */
+  boolean removeCreating(String tableName, Predicate<TableDefinition> which);
 
   /** Puts a backed-up item into a table being restored, its indexes with it, uncharged. */
   void restore(String tableName, Map<String, AttributeValue> item);

@@ -6,6 +6,7 @@ import io.stator.backup.SourceTables;
 import io.stator.schema.TableDefinition;
 import io.stator.value.AttributeValue;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /** The engine's tables as backups see them: read, described, created, changed, restored into. */
@@ -36,6 +37,11 @@ final class BackupTables implements SourceTables {
   @Override
   public TableDefinition change(String tableName, UnaryOperator<TableDefinition> change) {
     return tables.change(tableName, change);
+  }
+
+  @Override
+  public boolean removeCreating(String tableName, Predicate<TableDefinition> which) {
+    return tables.deleteCreating(tableName, which);
   }
 
   @Override

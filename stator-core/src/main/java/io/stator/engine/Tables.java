@@ -51,6 +51,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /** The table operations: CreateTable, DescribeTable, ListTables, DeleteTable, UpdateTable. */
@@ -145,6 +146,28 @@ final class Tables {
       }
       deleted.accept(entry.table());
       return new DeleteTableResponse(deleting(before));
+    });
+  }
+
+  /**
+   * Deletes the table {@code name} if it is CREATING and {@code which} accepts it: a restore that
+   * ends without its items (DeleteTable refuses a CREATING table). Its record goes at the version
+   * read, then its spaces, as DeleteTable's do; no SYSTEM backup. False when the table is gone,
+   * ACTIVE, or not the one.
+   */
+  boolean deleteCreating(String name, Predicate<TableDefinition> which) {
+    // A conflict: the definition changed under us (the restore made it ACTIVE meanwhile).
+    return OnConflict.rerun(() -> {
+      Optional<Catalog.Entry> entry = catalog.get(name);
+      if (entry.isEmpty() || !entry.get().table().creating() || !which.test(entry.get().table())) {
+        return false;
+      }
+      try {
+        catalog.delete(entry.get().table(), entry.get().version(), options.clock().instant());
+      } finally {
+        cache.invalidate(name);
+      }
+      return true;
     });
   }
 

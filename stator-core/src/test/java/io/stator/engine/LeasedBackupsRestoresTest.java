@@ -17,6 +17,7 @@ import io.stator.api.TableDescription;
 import io.stator.lease.Leases;
 import io.stator.schema.SpaceNames;
 import io.stator.storage.FaultyStorage;
+import io.stator.storage.StorageKey;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -180,6 +181,52 @@ class LeasedBackupsRestoresTest {
     assertThat(noted()).isEqualTo(ITEMS - 1);
     assertThat(status(b, "Restored")).isEqualTo("ACTIVE");
     assertThat(count(b, "Restored")).isEqualTo(ITEMS);
+  }
+
+  @Test
+  void aRestoreThatFailsOnEitherEngineEndsAtItsThirdFailureWithItsTableDeleted()
+      throws Exception {
+    b = engines.startB();
+    long tableSpaces = tableSpaces();
+    String job = "restore/" + baseArn.substring(baseArn.lastIndexOf('/') + 1) + "/Restored";
+    // Failure 1, on A: its first item's commit fails; the failure is counted in the restore's
+    // claim before its lease is given up.
+    aStorage.onlyCommits(space -> space.startsWith("table.")).failCommits(1);
+    a.restoreTableFromBackup(new RestoreTableFromBackupRequest("Restored", baseArn, null, null,
+        null, null, null, null));
+    await(() -> aStorage.injected() == 1 && !leaseHeld(job));
+    // Failure 2, on B, which takes the restore up at its housekeeping.
+    engines.bStorage.onlyCommits(space -> space.startsWith("table.")).failCommits(1);
+    b.housekeepNow();
+    await(() -> engines.bStorage.injected() == 1 && !leaseHeld(job));
+    assertThat(status(b, "Restored")).isEqualTo("CREATING");
+    // Failure 3, on A again: the count is the claim's, not an engine's. The restore ends.
+    aStorage.failCommits(1);
+    a.housekeepNow();
+    await(() -> aStorage.injected() == 2 && !leaseHeld(job));
+    assertThatThrownBy(() -> status(b, "Restored"))
+        .isInstanceOfSatisfying(DynamoDbException.class,
+            e -> assertThat(e.type()).isEqualTo(ErrorType.ResourceNotFoundException));
+    assertThat(tableSpaces()).isEqualTo(tableSpaces);
+
+    // Nothing is tried again, and the backup is free: a new restore of it completes.
+    b.housekeepNow();
+    a.housekeepNow();
+    b.restoreTableFromBackup(new RestoreTableFromBackupRequest("Restored", baseArn, null, null,
+        null, null, null, null));
+    await(() -> status(b, "Restored").equals("ACTIVE"));
+    assertThat(count(b, "Restored")).isEqualTo(ITEMS);
+    assertThat(aStorage.injected() + engines.bStorage.injected()).isEqualTo(3);
+  }
+
+  /** Whether an engine holds the lease {@code job}, as stored. */
+  private boolean leaseHeld(String job) {
+    return engines.storage.get(Leases.SPACE, StorageKey.of(job.getBytes(StandardCharsets.UTF_8)))
+        .isPresent();
+  }
+
+  private long tableSpaces() {
+    return engines.storage.spaces().stream().filter(space -> space.startsWith("table.")).count();
   }
 
   /** How many items of Restored hold the client's note. */

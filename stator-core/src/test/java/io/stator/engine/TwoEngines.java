@@ -20,8 +20,8 @@ import java.util.function.Supplier;
 /**
  * Two engines on one memory storage, as two servers of a shared store, for the tests of the jobs
  * each holds by a lease: A's storage can hold its jobs mid-way (latches opened by {@link
- * #release}), B's is the storage itself; both read one manual clock, so a lease's term passes
- * when a test says. A has made the table Orders, point-in-time recovery on, with {@link #ITEMS}
+ * #release}), and each engine's storage can fail what a test aims at; both read one manual
+ * clock, so a lease's term passes when a test says. A has made the table Orders, point-in-time recovery on, with {@link #ITEMS}
  * items; B is started by the test.
  */
 final class TwoEngines implements AutoCloseable {
@@ -29,6 +29,7 @@ final class TwoEngines implements AutoCloseable {
   final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T00:00:00Z"));
   final MemoryStorage storage = new MemoryStorage();
   final FaultyStorage aStorage = new FaultyStorage(storage);
+  final FaultyStorage bStorage = new FaultyStorage(storage);
   final CountDownLatch release = new CountDownLatch(1);
   final EngineOptions options;
   final Engine a;
@@ -53,7 +54,7 @@ final class TwoEngines implements AutoCloseable {
 
   /** Starts engine B on the storage A shares. */
   Engine startB() {
-    b = new Engine(storage, options);
+    b = new Engine(bStorage, options);
     return b;
   }
 
