@@ -52,6 +52,12 @@ final class Watermarks implements AutoCloseable {
   static final long PUBLISH_MILLIS = 100;
   /** Publications of this engine (5 s) during which a silent engine's watermark is awaited. */
   static final long SILENT_PUBLICATIONS = 50;
+  /**
+   * Publications of this engine (half a second) for which a watermark first heard is awaited
+   * though it has not moved yet: an engine publishes every interval, so one that has not moved
+   * in that time is most likely of an engine that died.
+   */
+  static final long FIRST_HEARD_PUBLICATIONS = 5;
   /** Publications of this engine (a minute) after which a silent engine's watermark goes. */
   static final long FORGET_PUBLICATIONS = 600;
   private static final byte[] PARTITION = "marks".getBytes(StandardCharsets.UTF_8);
@@ -66,8 +72,11 @@ final class Watermarks implements AutoCloseable {
   private final AtomicLong publications = new AtomicLong();
   private volatile boolean closed;
 
-  /** A watermark as last heard, and this engine's publications when it last changed. */
-  private record Heard(long version, long mark, long since) {}
+  /**
+   * A watermark as last heard, this engine's publications when it last changed, and whether it
+   * has changed since this engine first heard it (so its engine is known to be publishing).
+   */
+  private record Heard(long version, long mark, long since, boolean moved) {}
 
   Watermarks(Storage storage, StreamSequencer sequencer, int writer) {
     this.storage = storage;
@@ -90,9 +99,13 @@ final class Watermarks implements AutoCloseable {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     StreamSequencer.Settled settled = sequencer.settle(timeoutMillis);
     while (true) {
-      long least = others().least;
+      Others others = others();
+      long least = others.least;
       if (least >= settled.bound()) {
         return settled;
+      }
+      if (others.leastAwaited >= settled.bound()) {
+        return settled.below(least); // held by a watermark not seen moving: waiting is no use
       }
       if (System.nanoTime() - deadline >= 0 || closed) {
         return settled.below(least);
@@ -128,17 +141,23 @@ final class Watermarks implements AutoCloseable {
     publications.incrementAndGet();
   }
 
-  private record Others(long least, long highest) {}
+  private record Others(long least, long leastAwaited, long highest) {}
 
   /**
-   * The least and the highest watermark of the other engines alive ({@code Long.MAX_VALUE} and
-   * 0 when there are none), forgetting those silent for {@link #FORGET_PUBLICATIONS}.
+   * The least watermark of the other engines alive, the least of those a reader waits for ({@code
+   * Long.MAX_VALUE} when there are none), and the highest of all (0 for none), forgetting those
+   * silent for {@link #FORGET_PUBLICATIONS}. A reader waits only for watermarks seen moving since
+   * this engine first heard them, or first heard {@link #FIRST_HEARD_PUBLICATIONS} ago or less:
+   * one that has not moved since is most likely of an engine that died (a server restarted after
+   * a crash finds its former self's), and it holds readers below it until it is taken for dead
+   * without making each of them wait.
    */
   private Others others() {
     List<StoredRecord> marks =
         storage.query(WriterIds.SPACE, PARTITION, null, null, true, StreamSequencer.WRITERS);
     long now = publications.get();
     long least = Long.MAX_VALUE;
+    long leastAwaited = Long.MAX_VALUE;
     long highest = 0;
     for (StoredRecord r : marks) {
       int id = ByteBuffer.wrap(r.key().sort()).getInt();
@@ -147,16 +166,19 @@ final class Watermarks implements AutoCloseable {
       }
       long mark = ByteBuffer.wrap(r.value()).getLong();
       Heard h = heard.compute(id, (k, was) -> was != null && was.version() == r.version()
-          ? was : new Heard(r.version(), mark, now));
+          ? was : new Heard(r.version(), mark, now, was != null));
       highest = Math.max(highest, mark);
       long silent = now - h.since();
       if (silent < SILENT_PUBLICATIONS) {
         least = Math.min(least, mark);
+        if (h.moved() || silent < FIRST_HEARD_PUBLICATIONS) {
+          leastAwaited = Math.min(leastAwaited, mark);
+        }
       } else if (silent > FORGET_PUBLICATIONS) {
         forget(id, r.version());
       }
     }
-    return new Others(least, highest);
+    return new Others(least, leastAwaited, highest);
   }
 
   private void forget(int id, long version) {

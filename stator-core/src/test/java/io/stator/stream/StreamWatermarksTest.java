@@ -102,7 +102,7 @@ class StreamWatermarksTest {
     storage.commit(new Commit().put(WriterIds.SPACE, Watermarks.key(StreamSequencer.WRITERS - 1),
         ByteBuffer.allocate(Long.BYTES).putLong(1).array()));
     put(a, "x");
-    // held below it while B publishes 50 times (5 s), longer than one read waits (2 s)
+    // held below it, without waiting for it (it never moved), until B has published 50 times
     GetRecordsResponse held = b.getRecords(new GetRecordsRequest(iterator, null));
     assertThat(held.records()).isEmpty();
     assertThat(readUntil(held.nextShardIterator(), 1)).extracting(r -> text(r.dynamodb().keys()))
