@@ -47,6 +47,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -198,15 +199,17 @@ class StreamPartitionsTest {
     Map<String, Integer> written = new ConcurrentHashMap<>();
     Map<String, Integer> readToEnd = new ConcurrentHashMap<>();
     List<Thread> threads = new ArrayList<>();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     for (int w = 0; w < writers; w++) {
       String key = "item" + w;
       Thread t = new Thread(() -> {
         // At least `each` changes, and at least `each` after the UpdateTable that splits; then
-        // on (up to a bound) until the poller has read a closed shard to its end, so that writes
-        // still land after it did, however the threads are scheduled.
+        // on (for a minute at most, not a count of writes that a poller kept from running could
+        // miss) until the poller has read a closed shard to its end, so that writes still land
+        // after it did, however the threads are scheduled.
         int i = 0;
         int until = Integer.MAX_VALUE;
-        while (i < until || (readToEnd.isEmpty() && i < until + 5_000)) {
+        while (i < until || (readToEnd.isEmpty() && System.nanoTime() - deadline < 0)) {
           if (until == Integer.MAX_VALUE && updated.get()) {
             until = Math.max(each, i + each);
           }
