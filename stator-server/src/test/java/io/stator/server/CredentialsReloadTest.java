@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -50,7 +51,10 @@ class CredentialsReloadTest {
   private static void change(Path file, String keys, Path errors, String expected)
       throws Exception {
     long before = Files.readString(errors).lines().filter(l -> l.contains(expected)).count();
-    Files.writeString(file, keys);
+    // Replaced whole, by a rename: written in place, the file is empty for a moment between its
+    // truncation and its write, and a look at it then (once a second, at any time) reads no keys.
+    Path next = Files.writeString(file.resolveSibling(file.getFileName() + ".next"), keys);
+    Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     while (Files.readString(errors).lines().filter(l -> l.contains(expected)).count() == before) {
       assertThat(System.nanoTime()).as("the server's reload").isLessThan(deadline);

@@ -120,7 +120,7 @@ class StalledStorageTest {
       for (Socket client : clients) {
         send(client, HttpProtocolTest.rawPost("GetItem", GET));
       }
-      assertThat(entered.await(10, TimeUnit.SECONDS))
+      assertThat(entered.await(30, TimeUnit.SECONDS))
           .as("GetItems waiting inside the storage at once: %d of 16", 16 - entered.getCount())
           .isTrue();
       released.countDown();
@@ -176,7 +176,9 @@ class StalledStorageTest {
       storage.holdReads(Catalog.SPACE::equals, entered, released);
 
       RawResponse stalled = exchange(client, HEALTH);
-      assertThat(entered.getCount()).as("the check reached the storage").isZero();
+      // The 503 comes after the check's own bound, whether or not its thread has yet reached
+      // the storage on a busy machine: wait for it to arrive there rather than assume it has.
+      assertThat(entered.await(30, TimeUnit.SECONDS)).as("the check reached the storage").isTrue();
       assertThat(stalled.status()).isEqualTo(503);
       assertThat(stalled.body()).contains("the storage has not answered");
       assertThat(exchange(client, HEALTH).status()).isEqualTo(503); // the same check, still held
@@ -230,7 +232,7 @@ class StalledStorageTest {
     CountDownLatch released = new CountDownLatch(1);
     storage.onlyCommits(space -> space.startsWith("table.")).holdCommits(entered, released);
     send(writer, HttpProtocolTest.rawPost("PutItem", PUT));
-    assertThat(entered.await(10, TimeUnit.SECONDS)).as("the PutItem reached the storage").isTrue();
+    assertThat(entered.await(30, TimeUnit.SECONDS)).as("the PutItem reached the storage").isTrue();
     return released;
   }
 

@@ -17,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BackupNotFoundException;
@@ -116,6 +117,7 @@ class RestoreTest extends EndToEndTest {
     dynamo.putItem(r -> r.tableName(source).item(item("pk", s("counter"), "sk", s("-"),
         "n", n("0"))));
     AtomicBoolean stop = new AtomicBoolean();
+    AtomicInteger committed = new AtomicInteger();
     ExecutorService pool = Executors.newSingleThreadExecutor();
     String backupArn;
     int steps;
@@ -136,12 +138,16 @@ class RestoreTest extends EndToEndTest {
                   .key(item("pk", older.get("pk"), "sk", older.get("sk")))
                   .updateExpression("SET v = :n").expressionAttributeValues(
                       Map.of(":n", n("" + n)))).build()));
+          committed.set(n);
         }
         return step;
       });
-      // Some steps before the backup, and some after.
+      // Some steps before the backup (300 ms of them, and at least one however slowly a busy
+      // machine runs the writer), and some after.
       long until = System.nanoTime() + Duration.ofMillis(300).toNanos();
-      while (System.nanoTime() < until && !writer.isDone()) {
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while ((System.nanoTime() < until || committed.get() == 0)
+          && System.nanoTime() < deadline && !writer.isDone()) {
         Thread.sleep(10);
       }
       backupArn = dynamo.createBackup(r -> r.tableName(source).backupName("under-load"))

@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -338,7 +339,14 @@ class TransactionTest extends EndToEndTest {
       }
     }));
     threads.forEach(Thread::start);
-    Thread.sleep(3000);
+    // At least three seconds, and on until the threads did enough for the checks below, however
+    // slowly a busy machine runs them: a count reached in a fixed time measures the machine.
+    long least = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() - deadline < 0
+        && (System.nanoTime() - least < 0 || transfers.get() <= 20 || snapshots.get() <= 5)) {
+      Thread.sleep(20);
+    }
     stop.set(true);
     for (Thread t : threads) {
       t.join();
