@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,6 +34,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * RocksDB in its {@code /data} volume. No container runtime is needed.
  */
 class ImageTest {
+  private static final Pattern LISTENING = Pattern.compile("listening on http://[^:]+:(\\d+)");
   private static final Path IMAGE = Path.of(System.getProperty("stator.image.tar",
       "target/stator-image.tar"));
   private static final Pattern DIGEST = Pattern.compile("\"digest\":\"sha256:([0-9a-f]{64})\"");
@@ -110,16 +110,12 @@ class ImageTest {
   void theServerStartsFromTheImagesOwnFiles() throws Exception {
     assumeTrue(runsAsRoot() && onPath("unshare") && onPath("chroot"),
         "needs root, unshare and chroot to run the image without a container runtime");
-    int port;
-    try (ServerSocket free = new ServerSocket(0)) {
-      port = free.getLocalPort();
-    }
     List<String> entrypoint = strings("Entrypoint");
     String command = "mount -t proc proc " + root.resolve("proc")
         + " && mount --rbind /dev " + root.resolve("dev")
         + " && exec chroot --userspec=1000:1000 " + root + " "
         + String.join(" ", entrypoint)
-        + " serve --host 127.0.0.1 --port " + port + " --data-dir /data";
+        + " serve --host 127.0.0.1 --port 0 --data-dir /data";
     long started = System.nanoTime();
     Process server = new ProcessBuilder("unshare", "--mount", "sh", "-c", command)
         .redirectErrorStream(true).start();
@@ -129,6 +125,11 @@ class ImageTest {
       System.out.println("the image's server answered its first line after " + millis + " ms: "
           + listening);
       assertThat(listening).contains("RocksDB at /data");
+      // The port the server chose itself: one found free here and passed to it could be taken
+      // by another process's connection before the server bound it.
+      Matcher chosen = LISTENING.matcher(listening);
+      assertThat(chosen.find()).as(listening).isTrue();
+      int port = Integer.parseInt(chosen.group(1));
       try (DynamoDbClient dynamo = DynamoDbClient.builder()
           .endpointOverride(URI.create("http://127.0.0.1:" + port))
           .region(Region.US_EAST_1)

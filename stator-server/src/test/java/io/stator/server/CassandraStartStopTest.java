@@ -30,8 +30,9 @@ class CassandraStartStopTest {
   @Test
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void startsOneNodeInTheBackgroundAndStopsIt() throws Exception {
-    String nativePort = String.valueOf(freePort());
-    String storagePort = String.valueOf(freePort());
+    int[] ports = freePorts();
+    String nativePort = String.valueOf(ports[0]);
+    String storagePort = String.valueOf(ports[1]);
     Path node = dir.resolve("node-1");
     long pid = -1;
     try {
@@ -73,8 +74,17 @@ class CassandraStartStopTest {
   }
 
   private static int freePort() throws Exception {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
+    return freePorts()[0];
+  }
+
+  /**
+   * Two free ports, found while both are held: one found and closed before the other was looked
+   * for could be found again, and the node would be given one port for both.
+   */
+  private static int[] freePorts() throws Exception {
+    try (ServerSocket first = new ServerSocket(0);
+        ServerSocket second = new ServerSocket(0)) {
+      return new int[] {first.getLocalPort(), second.getLocalPort()};
     }
   }
 }
