@@ -124,7 +124,7 @@ class HeldAnswersTest {
   }
 
   private static void awaitWaiting(GatedStorage storage) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (storage.waiting.get() == 0 && System.nanoTime() < deadline) {
       Thread.sleep(5);
     }

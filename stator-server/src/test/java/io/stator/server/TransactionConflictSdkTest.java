@@ -33,7 +33,7 @@ class TransactionConflictSdkTest {
                   .build(),
               TransactWriteItem.builder().put(p -> p.tableName("Orders").item(item("b", "1")))
                   .build())));
-      assertThat(storage.held.await(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(storage.held.await(30, TimeUnit.SECONDS)).isTrue();
 
       TransactionConflictException e = catchThrowableOfType(
           () -> dynamo.putItem(b -> b.tableName("Orders").item(item("a", "9"))),

@@ -164,7 +164,7 @@ abstract class EndToEndTest {
 
   /** DynamoDB creates tables asynchronously: CreateTable answers CREATING, later ACTIVE. */
   void awaitActive(String tableName) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (true) {
       TableStatus status =
           dynamo.describeTable(r -> r.tableName(tableName)).table().tableStatus();

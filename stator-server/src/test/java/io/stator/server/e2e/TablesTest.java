@@ -550,7 +550,7 @@ class TablesTest extends EndToEndTest {
   }
 
   private void awaitGone(String name) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (true) {
       try {
         dynamo.describeTable(r -> r.tableName(name));
