@@ -14,8 +14,10 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -114,6 +116,22 @@ final class ExportFiles implements AutoCloseable {
 
   String manifestFilesKey() {
     return keyPrefix + "/manifest-files.json";
+  }
+
+  /**
+   * Deletes every file of the export, and its directory (the export's alone, named by its id):
+   * for an export that another server settled while this one wrote it.
+   */
+  void delete() throws IOException {
+    close();
+    if (!Files.exists(directory)) {
+      return;
+    }
+    try (Stream<Path> all = Files.walk(directory)) {
+      for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
   }
 
   @Override

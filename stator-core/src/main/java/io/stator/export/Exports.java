@@ -65,7 +65,10 @@ import java.util.Optional;
  * on one storage, each export is held by the server that runs it ({@link JobLeases}), so a
  * server that starts leaves the exports another runs alone; an export whose server closed or
  * died is settled by the next server to start, or by a running one's housekeeping ({@link
- * #settleOrphans}) once its lease has expired.
+ * #settleOrphans}) once its lease has expired. A server paused past the lease that resumes
+ * after its export was settled stops before its next line ({@link JobLeases#holds}), or finds its
+ * record settled at the end, and deletes the export's files, to which the FAILED record does not
+ * point.
  */
 public final class Exports implements AutoCloseable {
   static final String SPACE = "exports";
@@ -227,26 +230,52 @@ public final class Exports implements AutoCloseable {
   }
 
   private void run(ExportDescription d, TableDefinition table, Path dir, String keyPrefix) {
+    String id = JobIds.idOf(d.exportArn(), JobIds.EXPORT);
     Counts counts = new Counts();
-    try (ExportFiles files = new ExportFiles(dir, keyPrefix, d.exportFormat().equals("ION"))) {
-      if (d.incrementalExportSpecification() == null) {
-        writeTable(d, table, files, counts);
-      } else {
-        writeChanges(d, table, files, counts);
+    ExportFiles files = null;
+    boolean recorded;
+    try {
+      files = new ExportFiles(dir, keyPrefix, d.exportFormat().equals("ION"));
+      try (ExportFiles open = files) {
+        if (d.incrementalExportSpecification() == null) {
+          writeTable(d, table, open, counts);
+        } else {
+          writeChanges(d, table, open, counts);
+        }
+        if (Thread.currentThread().isInterrupted()) {
+          return; // the engine closes: the next to settle it records the export FAILED
+        }
+        held(id);
+        ExportDescription done = new ExportDescription(d.exportArn(), COMPLETED, d.startTime(),
+            clock.instant(), d.exportManifest(), d.tableArn(), d.tableId(), d.exportTime(),
+            d.clientToken(), d.s3Bucket(), d.s3BucketOwner(), d.s3Prefix(), d.s3SseAlgorithm(),
+            d.s3SseKmsKeyId(), null, null, d.exportFormat(), counts.bytes, counts.items,
+            d.exportType(), d.incrementalExportSpecification());
+        open.finish(ManifestSummary.json(done, open.manifestFilesKey()));
+        recorded = update(done);
       }
-      if (Thread.currentThread().isInterrupted()) {
-        return; // the engine closes: the next to settle it records the export FAILED
-      }
-      ExportDescription done = new ExportDescription(d.exportArn(), COMPLETED, d.startTime(),
-          clock.instant(), d.exportManifest(), d.tableArn(), d.tableId(), d.exportTime(),
-          d.clientToken(), d.s3Bucket(), d.s3BucketOwner(), d.s3Prefix(), d.s3SseAlgorithm(),
-          d.s3SseKmsKeyId(), null, null, d.exportFormat(), counts.bytes, counts.items,
-          d.exportType(), d.incrementalExportSpecification());
-      files.finish(ManifestSummary.json(done, files.manifestFilesKey()));
-      update(done);
+    } catch (TakenOver e) {
+      recorded = false;
     } catch (IOException | RuntimeException e) {
-      update(failed(d, e instanceof IOException ? "S3WriteFailed" : "UNKNOWN",
+      recorded = update(failed(d, e instanceof IOException ? "S3WriteFailed" : "UNKNOWN",
           "The export's files could not be written: " + e.getMessage()));
+    }
+    if (!recorded && files != null) {
+      // Settled by another server while this one was paused past its lease: its record says
+      // FAILED and points to no file, so none of this export's files may stay behind.
+      try {
+        files.delete();
+      } catch (IOException e) {
+        System.err.println("stator: the files of export " + id + ", settled by another server,"
+            + " could not be deleted from " + dir + ": " + e);
+      }
+    }
+  }
+
+  /** Goes on only while the export {@code id} is still this server's ({@link JobLeases#holds}). */
+  private void held(String id) {
+    if (!held.holds(id)) {
+      throw new TakenOver("export " + id);
     }
   }
 
@@ -258,6 +287,7 @@ public final class Exports implements AutoCloseable {
       for (StorageKey after = null; ; ) {
         ScanPage page = storage.scanPage(copy.space(), null, null, after, PAGE);
         for (StoredRecord record : page.records()) {
+          held(id);
           Map<String, AttributeValue> item = ItemCodec.decode(record.value());
           files.write(ion(d) ? IonText.line(item) : DynamoDbJson.line(item));
           counts.items++;
@@ -279,11 +309,13 @@ public final class Exports implements AutoCloseable {
   private void writeChanges(ExportDescription d, TableDefinition table, ExportFiles files,
       Counts counts) throws IOException {
     IncrementalExportSpecification spec = d.incrementalExportSpecification();
+    String id = JobIds.idOf(d.exportArn(), JobIds.EXPORT);
     boolean old = spec.exportViewType().equals(NEW_AND_OLD_IMAGES);
     boolean ion = ion(d);
     try {
       ChangeHistory.changesBetween(storage, table, spec.exportFromTime(), spec.exportToTime(),
           change -> {
+            held(id);
             Map<String, AttributeValue> image =
                 change.newImage() != null ? change.newImage() : change.oldImage();
             Map<String, AttributeValue> keys = new LinkedHashMap<>();
@@ -341,10 +373,10 @@ public final class Exports implements AutoCloseable {
 
   /**
    * Records how an export IN_PROGRESS ended, unless it is no longer IN_PROGRESS: another server
-   * settled it (this one paused past its lease), and what that recorded stands.
+   * settled it (this one paused past its lease), and what that recorded stands: false then.
    */
-  private void update(ExportDescription d) {
-    records.replaceInProgress(JobIds.idOf(d.exportArn(), JobIds.EXPORT),
+  private boolean update(ExportDescription d) {
+    return records.replaceInProgress(JobIds.idOf(d.exportArn(), JobIds.EXPORT),
         now -> fields(d, JobRecords.s(now, "fingerprint")));
   }
 

@@ -89,6 +89,8 @@ public final class ImportReader {
         }
         try {
           lines.item(item, number);
+        } catch (TakenOver stop) {
+          throw stop; // the import is no longer this server's: no line is at fault
         } catch (RuntimeException refused) {
           lines.error(number, refused);
         }

@@ -55,7 +55,9 @@ import java.util.Optional;
  * Of several servers on one storage, each import is held by the server that runs it ({@link
  * JobLeases}), so a server that starts leaves the imports another runs alone; an import whose
  * server closed or died is settled by the next server to start, or by a running one's
- * housekeeping ({@link #settleOrphans}) once its lease has expired.
+ * housekeeping ({@link #settleOrphans}) once its lease has expired. A server paused past the
+ * lease that resumes after its import was settled stops before its next item ({@link
+ * JobLeases#holds}); the items written before stay in the table, as the settled record says.
  */
 public final class Imports implements AutoCloseable {
   static final String SPACE = "imports";
@@ -178,6 +180,7 @@ public final class Imports implements AutoCloseable {
   }
 
   private void run(ImportTableDescription d, Path bucket, List<Path> files) {
+    String id = JobIds.idOf(d.importArn(), JobIds.IMPORT);
     String table = d.tableCreationParameters().tableName();
     ImportReader reader = new ImportReader(d.inputFormat(), d.inputCompressionType(),
         d.inputFormatOptions(), d.tableCreationParameters().attributeDefinitions());
@@ -188,6 +191,7 @@ public final class Imports implements AutoCloseable {
         boolean whole = reader.read(Files.newInputStream(file), new ImportReader.Lines() {
           @Override
           public void item(Map<String, AttributeValue> item, long number) {
+            held(id);
             tables.putImported(table, item);
             counts.imported++;
             processed(d, counts);
@@ -207,14 +211,25 @@ public final class Imports implements AutoCloseable {
         }
         counts.bytes += Files.size(file);
       }
+      held(id);
       activate(table);
       update(ImportRecords.ended(d, COMPLETED, clock.instant(), counts.bytes, counts.processed,
           counts.imported, counts.errors, null, null));
+    } catch (TakenOver e) {
+      // Settled by another server while this one was paused past its lease: the table is
+      // ACTIVE and the record FAILED, with the items written before, which the table keeps.
     } catch (IOException | RuntimeException e) {
       activate(table);
       update(ImportRecords.ended(d, FAILED, clock.instant(), counts.bytes, counts.processed,
           counts.imported, counts.errors, e instanceof IOException ? "S3ReadFailed" : "UNKNOWN",
           "The import stopped: " + message(e)));
+    }
+  }
+
+  /** Goes on only while the import {@code id} is still this server's ({@link JobLeases#holds}). */
+  private void held(String id) {
+    if (!held.holds(id)) {
+      throw new TakenOver("import " + id);
     }
   }
 
@@ -289,10 +304,10 @@ public final class Imports implements AutoCloseable {
 
   /**
    * Records an import's progress or end, unless it is no longer IN_PROGRESS: another server
-   * settled it (this one paused past its lease), and what that recorded stands.
+   * settled it (this one paused past its lease), and what that recorded stands: false then.
    */
-  private void update(ImportTableDescription d) {
-    records.replaceInProgress(JobIds.idOf(d.importArn(), JobIds.IMPORT),
+  private boolean update(ImportTableDescription d) {
+    return records.replaceInProgress(JobIds.idOf(d.importArn(), JobIds.IMPORT),
         now -> ImportRecords.encode(d, JobRecords.s(now, "fingerprint")));
   }
 

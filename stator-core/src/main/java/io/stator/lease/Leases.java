@@ -46,10 +46,10 @@ import java.util.UUID;
  * what no request can see any more. An export or import is never run again by another engine,
  * only settled FAILED once its lease has expired; the settling and the holder's own updates of
  * the job's record each commit only while it is IN_PROGRESS at the version read, so a holder that
- * finishes after being settled changes nothing ({@link JobLeases}). A restore's holder renews its
- * lease expecting the record it wrote ({@link #renew}) when its term nears its end, before each
- * write, and stops once it is lost, so only a write already under way when it paused lands
- * after another engine took the restore up; a backup forgotten while its holder still copies
+ * finishes after being settled changes nothing ({@link JobLeases}). A restore's, export's or
+ * import's holder renews its lease expecting the record it wrote ({@link #renew}) when its term
+ * nears its end, before each write, and stops once it is lost, so only a write already under way
+ * when it paused lands after another engine took the job up or settled it; a backup forgotten while its holder still copies
  * fails that copy, whose record is gone, with an error that says so.
  *
  * <p>On memory and RocksDB, whose store only one engine opens, the lease is always this

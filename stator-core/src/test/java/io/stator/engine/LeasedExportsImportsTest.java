@@ -145,15 +145,25 @@ class LeasedExportsImportsTest {
     assertThat(b.describeTable(new DescribeTableRequest("Imported")).table().tableStatus())
         .isEqualTo("ACTIVE");
 
-    // A comes back and its export runs to its end: the manifest summary, written just before
-    // its record, is there once A's threads have stopped; what B recorded stands.
+    // A comes back. Its export finds its lease lost before its first line, and deletes the
+    // files it began, which B's record points to none of, with the copy it made; its import
+    // stops after the write it was held in (written again, as B's settling made the table
+    // ACTIVE meanwhile). What B recorded stands.
+    Path files = dir.resolve("s3").resolve("out").resolve(failed.exportManifest()).getParent();
+    assertThat(files).isDirectory();
     release.countDown();
-    Path summary = dir.resolve("s3").resolve("out")
-        .resolve(failed.exportManifest());
-    TwoEngines.await(() -> Files.exists(summary), Boolean::booleanValue);
-    a.close();
+    TwoEngines.await(() -> Files.exists(files), exists -> !exists);
+    TwoEngines.await(() -> count(b, "Imported"), n -> n == 1);
+    a.close(); // which waits for A's jobs to end
+    assertThat(count(b, "Imported")).isEqualTo(1);
+    assertThat(files).doesNotExist();
+    assertThat(engines.storage.spaces()).noneMatch(space -> space.startsWith("backup."));
     assertThat(export(b, arns[0]).exportStatus()).isEqualTo("FAILED");
     assertThat(imported(b, arns[1]).importStatus()).isEqualTo("FAILED");
+  }
+
+  private static int count(Engine engine, String table) {
+    return engine.scan(Fixtures.scan(table, null, null, null, null)).items().size();
   }
 
   @Test
