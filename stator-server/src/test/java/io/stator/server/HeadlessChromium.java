@@ -91,16 +91,30 @@ final class HeadlessChromium implements AutoCloseable {
     drain.setDaemon(true);
     drain.start();
     HttpClient http = HttpClient.newHttpClient();
-    String list = http.send(HttpRequest.newBuilder(
-            URI.create("http://127.0.0.1:" + port + "/json/list")).build(),
-        HttpResponse.BodyHandlers.ofString()).body();
-    Matcher page = Pattern.compile("\"type\"\\s*:\\s*\"page\"[^}]*?\"webSocketDebuggerUrl\""
-        + "\\s*:\\s*\"([^\"]+)\"", Pattern.DOTALL).matcher(list);
-    if (!page.find()) {
-      throw new IOException("no page in chromium's targets: " + list);
+    // The DevTools port opens before the first page is listed, on a busy machine long enough
+    // before that a single look can find no page: look again until it is there.
+    Pattern pageTarget = Pattern.compile("\"type\"\\s*:\\s*\"page\"[^}]*?"
+        + "\"webSocketDebuggerUrl\"\\s*:\\s*\"([^\"]+)\"", Pattern.DOTALL);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    String list = targets(http, port);
+    Matcher page = pageTarget.matcher(list);
+    while (!page.find()) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new IOException("no page in chromium's targets: " + list);
+      }
+      TimeUnit.MILLISECONDS.sleep(50);
+      list = targets(http, port);
+      page = pageTarget.matcher(list);
     }
     socket = http.newWebSocketBuilder().buildAsync(URI.create(page.group(1)), new Listener())
         .get(20, TimeUnit.SECONDS);
+  }
+
+  /** What chromium's DevTools on {@code port} lists as its targets (JSON). */
+  private static String targets(HttpClient http, int port) throws Exception {
+    return http.send(HttpRequest.newBuilder(
+            URI.create("http://127.0.0.1:" + port + "/json/list")).build(),
+        HttpResponse.BodyHandlers.ofString()).body();
   }
 
   /** Opens {@code url} in the page. */
