@@ -5,7 +5,7 @@
 #                    [--native-port 19042] [--storage-port 17000] [--faults] [--keep]
 #
 # Starts NODES Cassandra nodes on 127.0.0.1 ... 127.0.0.NODES (`./stator cassandra start`, in
-# --dir, on ports of their own so as not to meet a cluster of `./stator cassandra start`'s
+# --dir, which it empties first, on ports of their own so as not to meet a cluster of `./stator cassandra start`'s
 # defaults), then runs stator-server's ClusterServersCheck against them: SERVERS Stator servers,
 # each with its own engine over its own CassandraStorage on one store (keyspace stator_servers,
 # replication factor min(NODES, 3)), with AWS SDK clients spread over them, checking
@@ -69,9 +69,16 @@ log() { echo "[$(date +%H:%M:%S)] $*" >&2; }
 [[ "$dir" = /* ]] || dir="$root/$dir"
 
 cd "$root"
+if [[ -e "$dir" ]]; then
+  # A cluster of an earlier run: started again, its nodes would wait for each other's Accord
+  # state for minutes; its data is of no use to this run, so it starts afresh.
+  log "removing the cluster of an earlier run in $dir"
+  ./stator cassandra stop --dir "$dir" >"$out/cluster.log" 2>&1 || true
+  rm -rf "$dir"
+fi
 log "starting $nodes Cassandra nodes in $dir (log: $out/cluster.log)"
 ./stator cassandra start --nodes "$nodes" --dir "$dir" --heap "$heap" \
-  --native-port "$native_port" --storage-port "$storage_port" >"$out/cluster.log" 2>&1
+  --native-port "$native_port" --storage-port "$storage_port" >>"$out/cluster.log" 2>&1
 if [[ "$keep" != true ]]; then
   trap 'log "stopping the nodes"; ./stator cassandra stop --dir "$dir" >>"$out/cluster.log" 2>&1' EXIT
 fi
