@@ -58,7 +58,7 @@ class LocksTest {
     boolean queued = lock.hasQueuedThreads();
     released.set(true);
     lock.unlock();
-    waiter.join(10_000);
+    waiter.join(30_000);
     assertThat(tookItAfterRelease).isTrue();
     return queued;
   }
