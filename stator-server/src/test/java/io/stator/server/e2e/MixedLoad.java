@@ -266,11 +266,12 @@ final class MixedLoad {
   long checkPutsStream(DynamoDbStreamsClient reader, String label) {
     String arn = failover(0, c -> c.describeTable(r -> r.tableName(name + "Puts")).table()
         .latestStreamArn());
-    List<Record> records = new StreamConsumer(reader, arn).readAll();
     Map<String, Long> stored = new HashMap<>();
     for (Map<String, AttributeValue> item : scanAll(name + "Puts")) {
       stored.put(item.get("id").s(), Long.parseLong(item.get("v").n()));
     }
+    List<Record> records =
+        new StreamConsumer(reader, arn).readUntil(r -> r.size() >= stored.size());
     Map<String, Integer> perItem = new HashMap<>();
     long anomalies = 0;
     for (Record rec : records) {

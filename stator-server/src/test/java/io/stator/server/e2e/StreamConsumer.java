@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
@@ -49,6 +51,21 @@ final class StreamConsumer {
       }
     }
     return out;
+  }
+
+  /**
+   * {@link #readAll} again until what it reads satisfies {@code enough}, for a minute at most:
+   * through one of several servers, a record written through another is readable a watermark
+   * interval after its write was acknowledged, or later if that server stalls (see {@code
+   * stream.Watermarks}), so a reader that found an open shard caught up may yet see more.
+   */
+  List<Record> readUntil(Predicate<List<Record>> enough) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    List<Record> read = readAll();
+    while (!enough.test(read) && System.nanoTime() < deadline) {
+      read = readAll();
+    }
+    return read;
   }
 
   List<Shard> shards() {

@@ -293,7 +293,7 @@ class TwoServersTest {
       writes.merge(id, 1, Integer::sum);
     }
     for (DynamoDbStreamsClient reader : streams) {
-      List<Record> records = new StreamConsumer(reader, streamArn).readAll();
+      List<Record> records = new StreamConsumer(reader, streamArn).readUntil(r -> r.size() >= 20);
       assertThat(records).hasSize(20);
       assertThat(records.stream().map(Record::eventID).distinct()).hasSize(20);
       assertThat(records.stream().map(rec -> rec.dynamodb().sequenceNumber()).distinct())
@@ -341,8 +341,8 @@ class TwoServersTest {
     assertThat(b.scan(r -> r.tableName("Sessions").consistentRead(true)).items()).isEmpty();
     String streamArn = a.describeTable(r -> r.tableName("Sessions")).table().latestStreamArn();
     for (DynamoDbStreamsClient reader : streams) {
-      List<Record> removes = new StreamConsumer(reader, streamArn).readAll().stream()
-          .filter(rec -> rec.eventName() == OperationType.REMOVE).toList();
+      List<Record> removes = removesIn(
+          new StreamConsumer(reader, streamArn).readUntil(r -> removesIn(r).size() >= items));
       assertThat(removes).hasSize(items);
       assertThat(removes.stream().map(rec -> rec.dynamodb().keys().get("id").s()).distinct())
           .hasSize(items);
@@ -410,6 +410,10 @@ class TwoServersTest {
       }
       assertThat(keys).as(forward ? "forward" : "backward").isEqualTo(expected);
     }
+  }
+
+  private static List<Record> removesIn(List<Record> records) {
+    return records.stream().filter(rec -> rec.eventName() == OperationType.REMOVE).toList();
   }
 
   /** Polls DescribeTable, as a DynamoDB client waits for a new index, for at most 60 s. */
