@@ -113,9 +113,19 @@ public final class CassandraNode implements AutoCloseable {
     return this;
   }
 
-  /** A node in {@code dir} on 127.0.0.1, on free ports, with a 1 GB heap. */
+  /**
+   * A node in {@code dir} on 127.0.0.1, on free ports, with a 1 GB heap. Both ports are found
+   * while both are held, so they differ (two lookups one after the other could each be given
+   * the port the other had just let go).
+   */
   public static CassandraNode in(Path dir) {
-    return new CassandraNode(dir, "127.0.0.1", freePort(), freePort(), "1g");
+    try (ServerSocket nativePort = new ServerSocket(0);
+        ServerSocket storagePort = new ServerSocket(0)) {
+      return new CassandraNode(
+          dir, "127.0.0.1", nativePort.getLocalPort(), storagePort.getLocalPort(), "1g");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** A node in {@code dir} on the given address and ports (9042 and 7000 are Cassandra's). */
@@ -371,14 +381,6 @@ public final class CassandraNode implements AutoCloseable {
             "no " + CLASSPATH_RESOURCE + " beside CassandraNode: build stator-cassandra-server");
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
