@@ -197,6 +197,15 @@ public interface Storage extends AutoCloseable, GroupCommit {
     return false;
   }
 
+  /**
+   * False when only one process can have this storage open at a time (a RocksDB directory, which
+   * its process locks, or memory), so that whatever another process left in it is of a process
+   * that has ended; true (the default) for a store that servers in several processes share.
+   */
+  default boolean sharedByProcesses() {
+    return true;
+  }
+
   /** The number of records and their total key and value bytes in a space (may be estimated). */
   SpaceStats stats(String space);
 

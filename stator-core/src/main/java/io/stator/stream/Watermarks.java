@@ -8,6 +8,7 @@ import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -45,8 +46,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * publishing interval apart keeps its order whatever their clocks say.
  *
  * <p>The records are one partition of the space of {@link WriterIds}, one record per engine
- * keyed by its writer id; a single engine publishes too (another may start at any time), which
- * costs one small commit per interval.
+ * keyed by its writer id, holding the watermark and a number drawn once per process; a single
+ * engine publishes too (another may start at any time), which costs one small commit per
+ * interval. On a storage only one process can have open (RocksDB, memory: {@link
+ * Storage#sharedByProcesses}), an engine that starts deletes the watermarks of other processes,
+ * which have ended, instead of holding its readers below them for 5 s after a crash.
  */
 final class Watermarks implements AutoCloseable {
   static final long PUBLISH_MILLIS = 100;
@@ -61,6 +65,8 @@ final class Watermarks implements AutoCloseable {
   /** Publications of this engine (a minute) after which a silent engine's watermark goes. */
   static final long FORGET_PUBLICATIONS = 600;
   private static final byte[] PARTITION = "marks".getBytes(StandardCharsets.UTF_8);
+  /** This process among those that ever wrote watermarks on a storage: after the mark. */
+  private static final long PROCESS = new SecureRandom().nextLong();
 
   private final Storage storage;
   private final StreamSequencer sequencer;
@@ -83,6 +89,9 @@ final class Watermarks implements AutoCloseable {
     this.sequencer = sequencer;
     this.writer = writer;
     this.own = key(writer);
+    if (!storage.sharedByProcesses()) {
+      forgetOtherProcesses();
+    }
     sequencer.advanceTo(others().highest);
     publish();
     this.publisher = new Thread(this::run, "stream-watermark-" + writer);
@@ -137,7 +146,7 @@ final class Watermarks implements AutoCloseable {
   private void publish() {
     long mark = sequencer.settle(0).bound();
     storage.commit(new Commit().put(WriterIds.SPACE, own,
-        ByteBuffer.allocate(Long.BYTES).putLong(mark).array()));
+        ByteBuffer.allocate(2 * Long.BYTES).putLong(mark).putLong(PROCESS).array()));
     publications.incrementAndGet();
   }
 
@@ -179,6 +188,22 @@ final class Watermarks implements AutoCloseable {
       }
     }
     return new Others(least, leastAwaited, highest);
+  }
+
+  /**
+   * On a storage only one process can have open, the watermarks of other processes are of
+   * processes that have ended (a server restarted after a crash finds its former self's): they
+   * are deleted at once rather than waited out.
+   */
+  private void forgetOtherProcesses() {
+    for (StoredRecord r :
+        storage.query(WriterIds.SPACE, PARTITION, null, null, true, StreamSequencer.WRITERS)) {
+      ByteBuffer value = ByteBuffer.wrap(r.value());
+      if (value.remaining() < 2 * Long.BYTES || value.getLong(Long.BYTES) != PROCESS) {
+        sequencer.advanceTo(value.getLong(0)); // numbering goes on above what readers passed
+        forget(ByteBuffer.wrap(r.key().sort()).getInt(), r.version());
+      }
+    }
   }
 
   private void forget(int id, long version) {

@@ -89,6 +89,11 @@ public abstract class InterceptingStorage implements Storage {
   }
 
   @Override
+  public boolean sharedByProcesses() {
+    return delegate.sharedByProcesses();
+  }
+
+  @Override
   public SpaceStats stats(String space) {
     return delegate.stats(space);
   }

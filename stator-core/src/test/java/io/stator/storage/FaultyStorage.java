@@ -285,6 +285,11 @@ public final class FaultyStorage implements Storage {
   }
 
   @Override
+  public boolean sharedByProcesses() {
+    return delegate.sharedByProcesses();
+  }
+
+  @Override
   public SpaceStats stats(String space) {
     return delegate.stats(space);
   }

@@ -109,6 +109,22 @@ class StreamWatermarksTest {
         .containsExactly(text(item("pk", "x")));
   }
 
+  @Test
+  void onAStorageOfOneProcessTheWatermarksOfEndedProcessesAreForgottenAtStart() {
+    MemoryStorage restarted = new MemoryStorage();
+    restarted.createSpace(WriterIds.SPACE);
+    // the watermark a crashed process left, far behind: memory is one process's at a time
+    restarted.commit(new Commit().put(WriterIds.SPACE, Watermarks.key(StreamSequencer.WRITERS - 1),
+        ByteBuffer.allocate(2 * Long.BYTES).putLong(1).putLong(42).array()));
+    try (Database c = Stator.open(restarted, options)) {
+      c.createTable(create("tbl", new StreamSpecification(true, "NEW_IMAGE")));
+      put(c, "x");
+      String arn = c.describeTable(new DescribeTableRequest("tbl")).table().latestStreamArn();
+      assertThat(StreamsTest.readAll(c, arn)).extracting(r -> text(r.dynamodb().keys()))
+          .containsExactly(text(item("pk", "x")));
+    }
+  }
+
   /** A TRIM_HORIZON iterator, through B, of the only shard of tbl's stream. */
   private String trimHorizon() {
     String arn = b.describeTable(new DescribeTableRequest("tbl")).table().latestStreamArn();

@@ -165,6 +165,12 @@ public final class MemoryStorage implements Storage {
     return true;
   }
 
+  /** One process at a time: the storage lives in its memory. */
+  @Override
+  public boolean sharedByProcesses() {
+    return false;
+  }
+
   /**
    * One instant: the records are copied under the commit lock, which no commit holds meanwhile.
    * They keep their versions, which the new space's keys never had, and are shared with the

@@ -760,6 +760,12 @@ public final class RocksDbStorage implements Storage {
     return true;
   }
 
+  /** One process at a time: RocksDB locks the directory for the process that opened it. */
+  @Override
+  public boolean sharedByProcesses() {
+    return false;
+  }
+
   /**
    * One instant: the source is read from a RocksDB snapshot, which commits do not change, and
    * written to the new space in batches of about a megabyte, the stored bytes as they are (the
