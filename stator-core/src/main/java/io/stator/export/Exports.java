@@ -245,7 +245,7 @@ public final class Exports implements AutoCloseable {
         if (Thread.currentThread().isInterrupted()) {
           return; // the engine closes: the next to settle it records the export FAILED
         }
-        held(id);
+        held.check(id);
         ExportDescription done = new ExportDescription(d.exportArn(), COMPLETED, d.startTime(),
             clock.instant(), d.exportManifest(), d.tableArn(), d.tableId(), d.exportTime(),
             d.clientToken(), d.s3Bucket(), d.s3BucketOwner(), d.s3Prefix(), d.s3SseAlgorithm(),
@@ -254,7 +254,7 @@ public final class Exports implements AutoCloseable {
         open.finish(ManifestSummary.json(done, open.manifestFilesKey()));
         recorded = update(done);
       }
-    } catch (TakenOver e) {
+    } catch (JobLeases.Lost e) {
       recorded = false;
     } catch (IOException | RuntimeException e) {
       recorded = update(failed(d, e instanceof IOException ? "S3WriteFailed" : "UNKNOWN",
@@ -272,13 +272,6 @@ public final class Exports implements AutoCloseable {
     }
   }
 
-  /** Goes on only while the export {@code id} is still this server's ({@link JobLeases#holds}). */
-  private void held(String id) {
-    if (!held.holds(id)) {
-      throw new TakenOver("export " + id);
-    }
-  }
-
   /** A full export: the items of a copy of the table as of the export time. */
   private void writeTable(ExportDescription d, TableDefinition table, ExportFiles files,
       Counts counts) throws IOException {
@@ -287,7 +280,7 @@ public final class Exports implements AutoCloseable {
       for (StorageKey after = null; ; ) {
         ScanPage page = storage.scanPage(copy.space(), null, null, after, PAGE);
         for (StoredRecord record : page.records()) {
-          held(id);
+          held.check(id);
           Map<String, AttributeValue> item = ItemCodec.decode(record.value());
           files.write(ion(d) ? IonText.line(item) : DynamoDbJson.line(item));
           counts.items++;
@@ -315,7 +308,7 @@ public final class Exports implements AutoCloseable {
     try {
       ChangeHistory.changesBetween(storage, table, spec.exportFromTime(), spec.exportToTime(),
           change -> {
-            held(id);
+            held.check(id);
             Map<String, AttributeValue> image =
                 change.newImage() != null ? change.newImage() : change.oldImage();
             Map<String, AttributeValue> keys = new LinkedHashMap<>();

@@ -2,6 +2,7 @@ package io.stator.export;
 
 import io.stator.api.AttributeDefinition;
 import io.stator.api.InputFormatOptions;
+import io.stator.lease.JobLeases;
 import io.stator.value.AttributeValue;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -89,7 +90,7 @@ public final class ImportReader {
         }
         try {
           lines.item(item, number);
-        } catch (TakenOver stop) {
+        } catch (JobLeases.Lost stop) {
           throw stop; // the import is no longer this server's: no line is at fault
         } catch (RuntimeException refused) {
           lines.error(number, refused);

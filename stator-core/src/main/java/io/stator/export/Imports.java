@@ -191,7 +191,7 @@ public final class Imports implements AutoCloseable {
         boolean whole = reader.read(Files.newInputStream(file), new ImportReader.Lines() {
           @Override
           public void item(Map<String, AttributeValue> item, long number) {
-            held(id);
+            held.check(id);
             tables.putImported(table, item);
             counts.imported++;
             processed(d, counts);
@@ -211,11 +211,11 @@ public final class Imports implements AutoCloseable {
         }
         counts.bytes += Files.size(file);
       }
-      held(id);
+      held.check(id);
       activate(table);
       update(ImportRecords.ended(d, COMPLETED, clock.instant(), counts.bytes, counts.processed,
           counts.imported, counts.errors, null, null));
-    } catch (TakenOver e) {
+    } catch (JobLeases.Lost e) {
       // Settled by another server while this one was paused past its lease: the table is
       // ACTIVE and the record FAILED, with the items written before, which the table keeps.
     } catch (IOException | RuntimeException e) {
@@ -223,13 +223,6 @@ public final class Imports implements AutoCloseable {
       update(ImportRecords.ended(d, FAILED, clock.instant(), counts.bytes, counts.processed,
           counts.imported, counts.errors, e instanceof IOException ? "S3ReadFailed" : "UNKNOWN",
           "The import stopped: " + message(e)));
-    }
-  }
-
-  /** Goes on only while the import {@code id} is still this server's ({@link JobLeases#holds}). */
-  private void held(String id) {
-    if (!held.holds(id)) {
-      throw new TakenOver("import " + id);
     }
   }
 

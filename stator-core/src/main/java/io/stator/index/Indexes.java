@@ -93,7 +93,7 @@ public final class Indexes implements AutoCloseable {
     this.catalog = catalog;
     this.clock = clock;
     this.sequencer =
-        new Sequencer(lastSequence() + 1, streams.writer(), StreamWrites.WRITERS);
+        new Sequencer(lastSequence() + 1, streams.writer());
     this.propagator = new Propagator(storage, catalog, sequencer, clock, gsiLag);
     this.backfills =
         Executors.newSingleThreadExecutor(

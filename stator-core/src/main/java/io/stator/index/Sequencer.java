@@ -1,5 +1,6 @@
 package io.stator.index;
 
+import io.stator.stream.StreamWrites;
 import java.util.TreeSet;
 
 /**
@@ -15,29 +16,23 @@ import java.util.TreeSet;
  * watermark, so no reader can see a number taken but not yet in flight.
  *
  * <p>Engines sharing a storage write to one change log per table, each numbering alone: every
- * number ends in its engine's id ({@code StreamWrites.writer}, a residue modulo {@code
- * writers}), so two engines never give two records one key, where the later commit would
+ * number ends in its engine's id ({@link StreamWrites#numberOf}), so two engines never give two records one key, where the later commit would
  * replace the earlier record and that change would never reach the GSI. The watermark is this
  * engine's own: each engine's propagator applies at least the records it numbered.
  */
 final class Sequencer {
   private final TreeSet<Long> inFlight = new TreeSet<>();
   private final int writer;
-  private final int writers;
   private long next;
 
-  /** Numbers from {@code first} on that end in {@code writer}, modulo {@code writers}. */
-  Sequencer(long first, int writer, int writers) {
+  /** Numbers from {@code first} on that end in {@code writer} ({@link StreamWrites#writer}). */
+  Sequencer(long first, int writer) {
     this.writer = writer;
-    this.writers = writers;
     this.next = first;
   }
 
   synchronized long take() {
-    long n = next - Math.floorMod(next, (long) writers) + writer;
-    if (n < next) {
-      n += writers;
-    }
+    long n = StreamWrites.numberOf(writer, next);
     next = n + 1;
     inFlight.add(n);
     return n;

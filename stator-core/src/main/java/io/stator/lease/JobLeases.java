@@ -173,6 +173,24 @@ public final class JobLeases implements AutoCloseable {
     }
   }
 
+  /**
+   * As {@link #holds}, for a job that stops from deep inside its work (a line of a file, an item
+   * of a table): throws {@link Lost} once the job {@code id} is no longer this engine's, for the
+   * job's run to catch and leave the job as the engine that took it has it.
+   */
+  public void check(String id) {
+    if (!holds(id)) {
+      throw new Lost(kind + " " + id);
+    }
+  }
+
+  /** Thrown by {@link #check}: another engine took the job over or settled it. */
+  public static final class Lost extends RuntimeException {
+    Lost(String job) {
+      super(job + " was taken over by another server", null, false, false);
+    }
+  }
+
   /** Gives the lease of {@code id} up if this engine holds it. */
   public void release(String id) {
     try {

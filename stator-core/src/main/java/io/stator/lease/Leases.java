@@ -49,8 +49,9 @@ import java.util.UUID;
  * finishes after being settled changes nothing ({@link JobLeases}). A restore's, export's or
  * import's holder renews its lease expecting the record it wrote ({@link #renew}) when its term
  * nears its end, before each write, and stops once it is lost, so only a write already under way
- * when it paused lands after another engine took the job up or settled it; a backup forgotten while its holder still copies
- * fails that copy, whose record is gone, with an error that says so.
+ * when it paused lands after another engine took the job up or settled it; a backup forgotten
+ * while its holder still copies fails that copy, whose record is gone, with an error that says
+ * so.
  *
  * <p>On memory and RocksDB, whose store only one engine opens, the lease is always this
  * engine's: it costs one read and one commit per round of a job, nothing per request.

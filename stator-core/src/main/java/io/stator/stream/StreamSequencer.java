@@ -11,9 +11,11 @@ import java.util.TreeSet;
  * counter within the millisecond times {@link #WRITERS}, plus the engine's id among the engines
  * writing on its storage ({@link WriterIds}), and never less than the last number plus one:
  * numbers strictly increase, engines sharing a store never take the same one (they count
- * alone, each in its own residue modulo {@code WRITERS}), carry the time the record was made (its ApproximateCreationDateTime and
- * its shard come from its number alone), and a restart continues above the old ones because
- * the clock moved on (and because {@link #advanceTo} is told the largest stored number).
+ * alone, each in its own residue modulo {@code WRITERS}: {@link StreamWrites#numberOf}), carry
+ * the time the record was made (its ApproximateCreationDateTime and its shard come from its
+ * number alone), and a restart continues above the old ones because the clock moved on (and
+ * because {@link #advanceTo} is told the largest stored number); a reader also waits for the
+ * other engines' writers ({@link Watermarks}).
  *
  * <p>A writer takes a number after reading the item and resolves it after its commit attempt.
  * Two writes of one item commit in number order: the second read the item after the first
@@ -46,16 +48,11 @@ final class StreamSequencer {
 
   /** The number of a record made now, at least {@code floor}; resolve it after the commit. */
   synchronized long take(long floor) {
-    long n = ours(Math.max(Math.max(next, clock.millis() * PER_MILLI), floor));
+    long n = StreamWrites.numberOf(writer, Math.max(Math.max(next, clock.millis() * PER_MILLI),
+        floor));
     next = n + 1;
     inFlight.add(n);
     return n;
-  }
-
-  /** The least number at or above {@code n} that ends in this engine's id. */
-  private long ours(long n) {
-    long m = n - Math.floorMod(n, (long) WRITERS) + writer;
-    return m < n ? m + WRITERS : m;
   }
 
   synchronized void resolve(long n) {

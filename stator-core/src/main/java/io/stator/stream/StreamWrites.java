@@ -41,6 +41,15 @@ public final class StreamWrites {
   }
 
   /**
+   * The least number at or above {@code n} that ends in {@code writer} (modulo {@link #WRITERS}):
+   * how engines sharing a storage number alone without ever taking one number twice.
+   */
+  public static long numberOf(int writer, long n) {
+    long m = n - Math.floorMod(n, (long) WRITERS) + writer;
+    return m < n ? m + WRITERS : m;
+  }
+
+  /**
    * The stream record of one write attempt, if the table has an enabled stream and the write
    * changes the item: made now, numbered and added to the commit by {@link #number} just before
    * the commit, so an attempt refused before then takes no sequence number. Null when the write

@@ -25,10 +25,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * never see it. So every engine publishes, every {@link #PUBLISH_MILLIS}, its watermark: its
  * settle point at that moment, below which all its numbers are resolved and at or above which
  * all its later numbers lie. A reader reads below the least of its own settle point and the
- * watermarks of the other engines that are alive, waiting for them to pass its own point (for
- * as long as it waits for its own writers) so that a record is readable through any server as
- * soon as its write has been acknowledged through another: a read through one of several
- * servers takes up to a publishing interval longer than on a server alone.
+ * watermarks of the other engines that are alive, as its engine's publisher read them with its
+ * last publication (so a reader reads no storage for them), waiting for them to pass its own
+ * point (for as long as it waits for its own writers) so that a record is readable through any
+ * server soon after its write has been acknowledged through another: a read through one of
+ * several servers takes up to two publishing intervals longer than on a server alone.
  *
  * <p>An engine is alive while its watermark moves. Silence is counted in this engine's own
  * publications, not in time: one unchanged while this engine published {@link
@@ -76,6 +77,11 @@ final class Watermarks implements AutoCloseable {
   private final Map<Integer, Heard> heard = new ConcurrentHashMap<>();
   private final Thread publisher;
   private final AtomicLong publications = new AtomicLong();
+  /**
+   * The other engines' watermarks as this engine's publisher last read them, so that a reader
+   * reads no storage: marks only rise, so an older reading only holds a reader lower.
+   */
+  private volatile Others latest;
   private volatile boolean closed;
 
   /**
@@ -92,7 +98,7 @@ final class Watermarks implements AutoCloseable {
     if (!storage.sharedByProcesses()) {
       forgetOtherProcesses();
     }
-    sequencer.advanceTo(others().highest);
+    refresh();
     publish();
     this.publisher = new Thread(this::run, "stream-watermark-" + writer);
     publisher.setDaemon(true);
@@ -108,7 +114,7 @@ final class Watermarks implements AutoCloseable {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     StreamSequencer.Settled settled = sequencer.settle(timeoutMillis);
     while (true) {
-      Others others = others();
+      Others others = latest;
       long least = others.least;
       if (least >= settled.bound()) {
         return settled;
@@ -132,7 +138,7 @@ final class Watermarks implements AutoCloseable {
     while (!closed) {
       try {
         Thread.sleep(PUBLISH_MILLIS);
-        sequencer.advanceTo(others().highest);
+        refresh();
         publish();
       } catch (InterruptedException e) {
         return;
@@ -140,6 +146,12 @@ final class Watermarks implements AutoCloseable {
         // the storage did not answer this time; readers elsewhere wait, then try again
       }
     }
+  }
+
+  /** Reads the others' watermarks for readers, and lifts this engine's numbering above them. */
+  private void refresh() {
+    latest = others();
+    sequencer.advanceTo(latest.highest);
   }
 
   /** Commits this engine's watermark: its settle point now, not waiting for its writers. */

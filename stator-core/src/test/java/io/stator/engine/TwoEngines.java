@@ -21,8 +21,8 @@ import java.util.function.Supplier;
  * Two engines on one memory storage, as two servers of a shared store, for the tests of the jobs
  * each holds by a lease: A's storage can hold its jobs mid-way (latches opened by {@link
  * #release}), and each engine's storage can fail what a test aims at; both read one manual
- * clock, so a lease's term passes when a test says. A has made the table Orders, point-in-time recovery on, with {@link #ITEMS}
- * items; B is started by the test.
+ * clock, so a lease's term passes when a test says. A has made the table Orders, point-in-time
+ * recovery on, with {@link #ITEMS} items; B is started by the test.
  */
 final class TwoEngines implements AutoCloseable {
   static final int ITEMS = 30;
