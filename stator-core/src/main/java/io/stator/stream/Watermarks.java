@@ -43,8 +43,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Publishing also moves the engine's numbering above every watermark it reads, and a new
  * engine starts above them, so an engine whose clock is behind the others' does not number its
- * records below what readers have passed, and an item changed through two engines more than a
- * publishing interval apart keeps its order whatever their clocks say.
+ * records below what readers have passed (the records of one item keep the order of its changes
+ * at any interval: {@link StreamWrites#number}).
  *
  * <p>The records are one partition of the space of {@link WriterIds}, one record per engine
  * keyed by its writer id, holding the watermark and a number drawn once per process; a single
@@ -132,6 +132,15 @@ final class Watermarks implements AutoCloseable {
         return settled.below(least);
       }
     }
+  }
+
+  /**
+   * Whether another engine may be writing stream records on this storage: always on a storage
+   * several processes share (one may start at any time, before this engine hears of it), else
+   * while this engine hears another's watermark (engines of one process, in tests).
+   */
+  boolean othersMayWrite() {
+    return storage.sharedByProcesses() || !heard.isEmpty();
   }
 
   private void run() {
