@@ -16,6 +16,7 @@ import io.stator.storage.CommitOutcomeUnknownException;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageKey;
 import io.stator.storage.StoredRecord;
+import io.stator.stream.StreamWrites;
 import io.stator.stream.UserIdentity;
 import io.stator.engine.UnknownOutcomes.UnknownCommit;
 import io.stator.value.AttributeValue;
@@ -224,6 +225,8 @@ final class ReadModifyWrite {
       } catch (CommitConflictException e) {
         // a concurrent write, or a change of the table, got in between: read and compute again
         tables.conflicted(e);
+      } catch (StreamWrites.Paused e) {
+        // numbered during a pause, maybe below what other servers' stream readers passed: again
       }
     }
   }
@@ -284,6 +287,8 @@ final class ReadModifyWrite {
           }
         }
         return attempt.committed(indexWrites);
+      } catch (StreamWrites.Paused e) {
+        // numbered during a pause, maybe below what other servers' stream readers passed: again
       } catch (CommitConflictException e) {
         // An earlier try whose outcome was unknown may have landed meanwhile: then that is the
         // outcome, and the conflict is with it.

@@ -100,10 +100,21 @@ public final class StreamWrites {
    */
   public long number(StagedRecord record, Commit commit) {
     long floor = record.layout.firstSequence(0);
-    if (watermarks.othersMayWrite()) {
+    boolean shared = watermarks.othersMayWrite();
+    if (shared) {
       floor = afterTheItemsLastRecord(record, floor);
     }
     long sequenceNumber = sequencer.take(floor);
+    if (shared && watermarks.quiet()) {
+      // This engine was silent long enough for the others to pass its watermark: this number,
+      // and any the attempt took before it, may lie below what their readers passed. The
+      // attempt runs again once they have heard of it, its numbering lifted above theirs.
+      sequencer.resolve(sequenceNumber);
+      if (watermarks.awaitHeardAgain()) {
+        throw new Paused();
+      }
+      sequenceNumber = sequencer.take(floor); // its store takes no publication: go on as alone
+    }
     commit.put(
         record.space,
         LoggedChange.key(record.layout.route(sequenceNumber, record.hash), sequenceNumber),
@@ -144,6 +155,16 @@ public final class StreamWrites {
   private long lastNumberIn(String space, byte[] shard) {
     List<StoredRecord> last = storage.query(space, shard, null, null, false, 1);
     return last.isEmpty() ? -1 : LoggedChange.sequenceNumber(last.get(0).key());
+  }
+
+  /**
+   * The engine was silent (paused) while an attempt was numbering its records ({@link
+   * Watermarks#quiet}): resolve its numbers and run the attempt again, from its reads.
+   */
+  public static final class Paused extends RuntimeException {
+    Paused() {
+      super("the engine was paused while numbering a stream record", null, false, false);
+    }
   }
 
   /** The commit attempt of a staged record finished (committed or not). */

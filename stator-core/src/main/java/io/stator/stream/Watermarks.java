@@ -9,6 +9,7 @@ import io.stator.storage.StoredRecord;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -37,9 +38,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * it; it is deleted after {@link #FORGET_PUBLICATIONS}. All watermarks are one partition of the
  * store, so when the store stalls (a node dying) every engine's publications stall alike and
  * none is taken for dead meanwhile; the engines' clocks need not agree either. An engine that
- * closes deletes its own. An engine paused (not its store) for longer than that while a commit of
- * its was in flight can still land a record behind a consumer: the limit of a watermark without
- * a fence.
+ * closes deletes its own. An engine that was silent for 2 s (paused, or cut off from its store)
+ * numbers no record until every other engine alive has heard it again and its numbering is lifted
+ * above theirs ({@link #quiet}); a record numbered before the pause whose commit was sent after it
+ * can still land behind a consumer, but a write checks between numbering and committing, so only
+ * a pause in those few instructions leaves that.
  *
  * <p>Publishing also moves the engine's numbering above every watermark it reads, and a new
  * engine starts above them, so an engine whose clock is behind the others' does not number its
@@ -65,6 +68,13 @@ final class Watermarks implements AutoCloseable {
   static final long FIRST_HEARD_PUBLICATIONS = 5;
   /** Publications of this engine (a minute) after which a silent engine's watermark goes. */
   static final long FORGET_PUBLICATIONS = 600;
+  /**
+   * How long this engine may go without publishing before a write of its takes it that other
+   * engines may have taken it for dead (they wait 50 of their publications, at least 5 s).
+   */
+  static final long QUIET_NANOS = TimeUnit.SECONDS.toNanos(2);
+  /** The longest a write waits for the others to hear this engine again after a silence. */
+  static final long HEARD_AGAIN_NANOS = TimeUnit.SECONDS.toNanos(5);
   private static final byte[] PARTITION = "marks".getBytes(StandardCharsets.UTF_8);
   /** This process among those that ever wrote watermarks on a storage: after the mark. */
   private static final long PROCESS = new SecureRandom().nextLong();
@@ -77,6 +87,10 @@ final class Watermarks implements AutoCloseable {
   private final Map<Integer, Heard> heard = new ConcurrentHashMap<>();
   private final Thread publisher;
   private final AtomicLong publications = new AtomicLong();
+  /** When this engine last published ({@link System#nanoTime}). */
+  private volatile long publishedAt = System.nanoTime();
+  /** The recovery from a silence under way ({@link #recover}), or null. */
+  private volatile Recovery recovery;
   /**
    * The other engines' watermarks as this engine's publisher last read them, so that a reader
    * reads no storage: marks only rise, so an older reading only holds a reader lower.
@@ -88,7 +102,7 @@ final class Watermarks implements AutoCloseable {
    * A watermark as last heard, this engine's publications when it last changed, and whether it
    * has changed since this engine first heard it (so its engine is known to be publishing).
    */
-  private record Heard(long version, long mark, long since, boolean moved) {}
+  private record Heard(long version, long mark, long since, boolean moved, long changes) {}
 
   Watermarks(Storage storage, StreamSequencer sequencer, int writer) {
     this.storage = storage;
@@ -161,6 +175,10 @@ final class Watermarks implements AutoCloseable {
   private void refresh() {
     latest = others();
     sequencer.advanceTo(latest.highest);
+    Recovery r = recovery;
+    if (r != null) {
+      recover(r);
+    }
   }
 
   /** Commits this engine's watermark: its settle point now, not waiting for its writers. */
@@ -168,7 +186,83 @@ final class Watermarks implements AutoCloseable {
     long mark = sequencer.settle(0).bound();
     storage.commit(new Commit().put(WriterIds.SPACE, own,
         ByteBuffer.allocate(2 * Long.BYTES).putLong(mark).putLong(PROCESS).array()));
+    long now = System.nanoTime();
+    if (now - publishedAt > QUIET_NANOS && recovery == null) {
+      recovery = new Recovery(publications.get(), null); // before quiet() can turn false
+    }
+    publishedAt = now;
     publications.incrementAndGet();
+  }
+
+  /**
+   * Whether a record this engine numbers now could fall below what the other engines' readers
+   * passed: this engine has gone without publishing for so long ({@link #QUIET_NANOS}) that the
+   * others may have taken it for dead and let their readers pass its watermark (the whole
+   * process was paused, a SIGSTOP, a long collection, its publisher with it; or the store did not
+   * take its publications), and they have not all heard it publish again since ({@link
+   * #recover}). A write checks this between numbering its record and committing ({@link
+   * StreamWrites#number}).
+   */
+  boolean quiet() {
+    return recovery != null || System.nanoTime() - publishedAt > QUIET_NANOS;
+  }
+
+  /**
+   * Waits until this engine is no longer {@link #quiet}, up to {@link #HEARD_AGAIN_NANOS}; false
+   * if it still is (its store does not take its publications).
+   */
+  boolean awaitHeardAgain() {
+    long deadline = System.nanoTime() + HEARD_AGAIN_NANOS;
+    while (quiet()) {
+      if (System.nanoTime() - deadline >= 0 || closed) {
+        return false;
+      }
+      try {
+        Thread.sleep(PUBLISH_MILLIS / 10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * After this engine published following a silence: what each other engine's watermark had
+   * changed by ({@link Heard#changes}) at the first reading begun after that publication, null
+   * until that reading.
+   */
+  private record Recovery(long began, Map<Integer, Long> changes) {}
+
+  /**
+   * Moves the recovery from a silence on, at each reading of the others' watermarks, and ends it
+   * once this engine has read, from every other engine alive, a watermark published after that
+   * engine heard this one publish again; the reading has lifted this engine's numbering above
+   * it, and so above every point their readers passed while this one was silent, which lay below
+   * their next watermark. An engine heard this one at a reading begun after its publication, and
+   * the second watermark of it read after a reading begun after that publication (the first
+   * reading of the recovery) was published after such a reading. Ends anyway after {@link
+   * #SILENT_PUBLICATIONS}, as an engine that never publishes again is taken for dead.
+   */
+  private void recover(Recovery r) {
+    if (r.changes() == null) {
+      Map<Integer, Long> changes = new HashMap<>();
+      heard.forEach((id, h) -> changes.put(id, h.changes()));
+      recovery = new Recovery(r.began(), changes);
+      return;
+    }
+    long now = publications.get();
+    if (now - r.began() > SILENT_PUBLICATIONS) {
+      recovery = null;
+      return;
+    }
+    for (Map.Entry<Integer, Long> e : r.changes().entrySet()) {
+      Heard h = heard.get(e.getKey());
+      if (h != null && now - h.since() < SILENT_PUBLICATIONS && h.changes() < e.getValue() + 2) {
+        return;
+      }
+    }
+    recovery = null;
   }
 
   private record Others(long least, long leastAwaited, long highest) {}
@@ -195,8 +289,9 @@ final class Watermarks implements AutoCloseable {
         continue;
       }
       long mark = ByteBuffer.wrap(r.value()).getLong();
-      Heard h = heard.compute(id, (k, was) -> was != null && was.version() == r.version()
-          ? was : new Heard(r.version(), mark, now, was != null));
+      Heard h = heard.compute(id, (k, was) -> was == null ? new Heard(r.version(), mark, now,
+          false, 0) : was.version() == r.version() ? was
+          : new Heard(r.version(), mark, now, true, was.changes() + 1));
       highest = Math.max(highest, mark);
       long silent = now - h.since();
       if (silent < SILENT_PUBLICATIONS) {

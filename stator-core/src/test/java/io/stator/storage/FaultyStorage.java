@@ -19,7 +19,7 @@ import java.util.function.Predicate;
  * the next {@code n} operations that match its filter, so a test can aim at one space (an
  * index, a stream) and check what the engine answers and what it leaves behind. The engines'
  * stream watermarks, published in the background every so often, never take a fault or a delay
- * aimed at what a test does.
+ * aimed at what a test does, only one aimed at them ({@link #holdWatermarks}).
  */
 public final class FaultyStorage implements Storage {
   private final Storage delegate;
@@ -40,6 +40,7 @@ public final class FaultyStorage implements Storage {
   private volatile Predicate<String> heldReads = space -> false;
   private volatile CountDownLatch readEntered;
   private volatile CountDownLatch readReleased;
+  private volatile CountDownLatch watermarksReleased;
 
   public FaultyStorage(Storage delegate) {
     this.delegate = delegate;
@@ -151,9 +152,22 @@ public final class FaultyStorage implements Storage {
         && commit.writes().stream().allMatch(w -> w.space().equals(Streams.WRITERS_SPACE));
   }
 
+  /**
+   * Holds the engines' watermark publications until {@code released}, as a paused process's stop
+   * (its publisher with it): the only fault aimed at them.
+   */
+  public FaultyStorage holdWatermarks(CountDownLatch released) {
+    watermarksReleased = released;
+    return this;
+  }
+
   @Override
   public long commit(Commit commit) {
     if (watermark(commit)) {
+      CountDownLatch released = watermarksReleased;
+      if (released != null) {
+        hold(null, released);
+      }
       return delegate.commit(commit);
     }
     long delay = commitDelayNanos;
@@ -236,7 +250,9 @@ public final class FaultyStorage implements Storage {
   }
 
   private static void hold(CountDownLatch entered, CountDownLatch released) {
-    entered.countDown();
+    if (entered != null) {
+      entered.countDown();
+    }
     try {
       released.await();
     } catch (InterruptedException e) {
