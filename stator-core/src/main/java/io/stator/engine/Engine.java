@@ -353,7 +353,8 @@ public final class Engine
             items::deleteExpired, leases);
     sweeper.startIfNeeded();
     this.housekeeping = new Housekeeping(
-        List.of(() -> orphans.look(), () -> storedTokens.forgetExpired()),
+        List.of(() -> orphans.look(), () -> storedTokens.forgetExpired(),
+            indexes::sweepChangeLogs),
         List.of(sweeper::startIfNeeded, exports::settleOrphans, imports::settleOrphans,
             backups::settleOrphans),
         leases);

@@ -9,10 +9,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The engine's periodic chores that belong to no table: dropping the spaces no table names
- * ({@code schema.OrphanSpaces}), and forgetting ClientRequestTokens past DynamoDB's window. They
- * run once every {@link #INTERVAL} on one daemon thread, each on its own (a failed chore is
- * reported and tried again next time, without stopping the others). Nothing here is urgent:
- * every chore only removes what no request can see any more.
+ * ({@code schema.OrphanSpaces}), forgetting ClientRequestTokens past DynamoDB's window, and
+ * having the propagator apply what a stopped engine left in the GSI change logs ({@code
+ * Indexes.sweepChangeLogs}). They run once every {@link #INTERVAL} on one daemon thread, each on
+ * its own (a failed chore is reported and tried again next time, without stopping the others).
+ * Nothing here is urgent: every chore only removes what no request can see any more, or applies
+ * to the GSIs, late, what the engine that wrote it was to apply.
  *
  * <p>Of several engines on one storage, the one holding the lease {@value #LEASE} does the
  * chores ({@link Leases}; a term of three intervals, renewed at each run), so they are done once,

@@ -335,6 +335,18 @@ public final class Indexes implements AutoCloseable {
   }
 
   /**
+   * Has the propagator apply what engines that stopped left in the tables' change logs, whoever
+   * numbered it ({@link Propagator#sweep}): a chore of the housekeeping's lease holder.
+   */
+  public void sweepChangeLogs() {
+    for (Catalog.Entry e : catalog.all()) {
+      if (e.table().hasGlobalIndexes()) {
+        propagator.sweep(e.table().name());
+      }
+    }
+  }
+
+  /**
    * Waits until every GSI has caught up with every committed write and every backfill has
    * finished (for tests, and for tools that need a quiet point); false on timeout.
    */

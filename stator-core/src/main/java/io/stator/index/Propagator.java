@@ -134,6 +134,12 @@ final class Propagator {
    * Asynchronous writes this thread has staged and not yet resolved: a transaction whose first
    * item went through the log must not wait for a backlog its own write keeps alive.
    */
+  /**
+   * How old a change record must be for a sweep ({@link #sweep}) to apply it whichever engine
+   * numbered it: long past the moment the engine that wrote it applies it, unless that engine
+   * stopped first.
+   */
+  static final long LEFTOVER_MILLIS = 60_000;
   private static final ThreadLocal<int[]> ASYNC_ON_THIS_THREAD =
       ThreadLocal.withInitial(() -> new int[1]);
 
@@ -169,6 +175,8 @@ final class Propagator {
    * write reads it without a lock; changes happen under the map's monitor.
    */
   private final Map<String, Backlog> backlogs = new ConcurrentHashMap<>();
+  /** Tables whose whole change log this thread sweeps for leftovers ({@link #sweep}). */
+  private final Set<String> sweeps = ConcurrentHashMap.newKeySet();
   private boolean signalled;
   private boolean busy;
   private boolean closed;
@@ -267,6 +275,23 @@ final class Propagator {
         b.inFlight--;
       }
     }
+    changed(tableName);
+  }
+
+  /**
+   * Has this thread apply, at its next round, every record of the table's change log older than
+   * the lag and {@link #LEFTOVER_MILLIS}, from the log's first record on, whichever engine
+   * numbered it. An engine applies the records it numbered, and the others' only below its own
+   * watermark and after the last record it applied; a record whose engine committed it and
+   * stopped (killed) before applying it lies, for every other engine, behind a watermark or a
+   * place in the log that no scan of theirs comes back to. The holder of the housekeeping's
+   * lease has its propagator sweep every table's log each minute ({@link
+   * Indexes#sweepChangeLogs}), so such a record reaches the GSIs within a minute or two. Applying
+   * a record twice (its engine was only slow) is harmless: a repair writes the item's current
+   * state.
+   */
+  void sweep(String tableName) {
+    sweeps.add(tableName);
     changed(tableName);
   }
 
@@ -381,6 +406,9 @@ final class Propagator {
       for (String table : work) {
         long wait;
         try {
+          if (sweeps.remove(table)) {
+            sweepLeftovers(table);
+          }
           wait = drain(table);
         } catch (RuntimeException e) {
           if (isClosed()) {
@@ -487,35 +515,91 @@ final class Propagator {
           wait = change.timestamp() - horizon;
           break;
         }
-        if (change.image() != null) { // else a delete of no item: nothing to repair
-          byItem.computeIfAbsent(table.storageKey(change.image()),
-              k -> new ArrayList<>()).add(change);
-        }
-        commit.delete(table.changeLog(), r.key());
+        take(table, r, change, byItem, commit);
         last = r.key();
         batch.applied++;
       }
       if (batch.applied == 0) {
         return wait;
       }
-      Map<StorageKey, List<Target>> tableAhead =
-          ahead.computeIfAbsent(table.changeLog(), l -> new HashMap<>());
-      Map<StorageKey, List<Target>> nowAhead = new HashMap<>();
-      byItem.forEach((itemKey, changes) -> nowAhead.put(
-          itemKey, repair(table, itemKey, changes, tableAhead.get(itemKey), commit)));
-      storage.commit(commit);
-      nowAhead.forEach((itemKey, targets) -> {
-        if (targets.isEmpty()) {
-          tableAhead.remove(itemKey);
-        } else {
-          tableAhead.put(itemKey, targets);
-        }
-      });
+      apply(table, byItem, commit);
     } catch (StorageException e) {
       return 1; // a space dropped under us; the catalog will say why on the next try
     }
     cursors.put(tableName, new Cursor(table.changeLog(), last));
     return wait >= 0 ? wait : MORE;
+  }
+
+  /** Adds one record of the log to a batch: its change to its item's, its deletion to commit. */
+  private static void take(TableDefinition table, StoredRecord r, ChangeRecord change,
+      Map<StorageKey, List<ChangeRecord>> byItem, Commit commit) {
+    if (change.image() != null) { // else a delete of no item: nothing to repair
+      byItem.computeIfAbsent(table.storageKey(change.image()), k -> new ArrayList<>())
+          .add(change);
+    }
+    commit.delete(table.changeLog(), r.key());
+  }
+
+  /** Repairs each item of a batch ({@link #repair}) in {@code commit}, and commits it. */
+  private void apply(
+      TableDefinition table, Map<StorageKey, List<ChangeRecord>> byItem, Commit commit) {
+    Map<StorageKey, List<Target>> tableAhead =
+        ahead.computeIfAbsent(table.changeLog(), l -> new HashMap<>());
+    Map<StorageKey, List<Target>> nowAhead = new HashMap<>();
+    byItem.forEach((itemKey, changes) -> nowAhead.put(
+        itemKey, repair(table, itemKey, changes, tableAhead.get(itemKey), commit)));
+    storage.commit(commit);
+    nowAhead.forEach((itemKey, targets) -> {
+      if (targets.isEmpty()) {
+        tableAhead.remove(itemKey);
+      } else {
+        tableAhead.put(itemKey, targets);
+      }
+    });
+  }
+
+  /**
+   * A sweep of the table's whole log ({@link #sweep}), batch by batch; it moves no cursor, so
+   * the records it leaves (younger) are this engine's drains' as before.
+   */
+  private void sweepLeftovers(String tableName) {
+    StorageKey after = null;
+    do {
+      Batch batch = new Batch();
+      StorageKey from = after;
+      after = OnConflict.rerun(() -> sweepOnce(tableName, from, batch), c -> batch.shrink());
+    } while (after != null);
+  }
+
+  /** One batch of a sweep, after {@code after}: the key to go on after, or null at the end. */
+  private StorageKey sweepOnce(String tableName, StorageKey after, Batch batch) {
+    Optional<Catalog.Entry> entry = catalog.get(tableName);
+    if (entry.isEmpty()) {
+      return null;
+    }
+    TableDefinition table = entry.get().table();
+    long horizon = clock.millis() - lagMillis - LEFTOVER_MILLIS;
+    Commit commit =
+        new Commit().expect(Catalog.SPACE, Catalog.key(tableName), entry.get().version());
+    Map<StorageKey, List<ChangeRecord>> byItem = new LinkedHashMap<>();
+    batch.applied = 0;
+    List<StoredRecord> records;
+    try {
+      records = storage.scan(table.changeLog(), null, null, after, batch.limit);
+      for (StoredRecord r : records) {
+        ChangeRecord change = ChangeRecord.decode(r.key(), r.value());
+        if (change.timestamp() <= horizon) {
+          take(table, r, change, byItem, commit);
+          batch.applied++;
+        }
+      }
+      if (batch.applied > 0) {
+        apply(table, byItem, commit);
+      }
+    } catch (StorageException e) {
+      return null; // a space dropped under us: the next sweep finds out why
+    }
+    return records.size() < batch.limit ? null : records.get(records.size() - 1).key();
   }
 
   /**

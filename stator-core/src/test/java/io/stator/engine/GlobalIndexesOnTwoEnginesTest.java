@@ -58,4 +58,29 @@ class GlobalIndexesOnTwoEnginesTest {
     assertThat(orders).hasSize(2 * ITEMS);
     IndexInvariants.checkAll(a);
   }
+
+  @Test
+  void whatAnEngineThatStoppedLeftInTheLogReachesTheIndexThroughTheHousekeepingsHolder()
+      throws Exception {
+    a.createTable(IndexesTest.orders("Orders"));
+    // an engine whose records wait an hour: as if it had stopped before applying them
+    try (Engine stopped = new Engine(storage, options.withGsiLag(Duration.ofHours(1)))) {
+      for (int i = 0; i < ITEMS; i++) {
+        put(stopped, "Orders", IndexesTest.order("u", "s" + i, "p", "1", "s", null));
+      }
+      clock.advanceSeconds(2 * 60);
+      assertThat(a.housekeepNow()).isTrue();
+      assertThat(a.awaitIndexes(Duration.ofSeconds(30))).isTrue();
+      assertThat(ordersOfProduct()).hasSize(ITEMS);
+      IndexInvariants.checkAll(a);
+    }
+  }
+
+  private Set<String> ordersOfProduct() {
+    var page = a.query(IndexesTest.indexQuery("Orders", "ProductOrderIndex", "productId = :p",
+        Map.of(":p", AttributeValue.s("p"))));
+    Set<String> orders = new HashSet<>();
+    page.items().forEach(i -> orders.add(((AttributeValue.S) i.get("orderId")).value()));
+    return orders;
+  }
 }
