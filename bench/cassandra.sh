@@ -60,28 +60,7 @@ trap 'stop_started 20' EXIT
 # ---- the cluster ---------------------------------------------------------------------------
 
 [[ "$dir" = /* ]] || dir="$root/$dir"
-node_pids=()
-nodes=0
-for node in "$dir"/node-*; do
-  [[ -f "$node/cassandra.pid" ]] || continue
-  pid="$(tr -d '[:space:]' <"$node/cassandra.pid")"
-  kill -0 "$pid" 2>/dev/null || continue
-  node_pids+=("$pid")
-  nodes=$((nodes + 1))
-done
-if [[ -z "$contact_points" ]]; then
-  if ((nodes == 0)); then
-    echo "no running node in $dir: start a cluster with ./stator cassandra start --dir $dir" \
-      "[--nodes N], or name one with --contact-points" >&2
-    exit 1
-  fi
-  contact_points="$(seq -s, -f '127.0.0.%g:9042' 1 "$nodes")"
-fi
-if [[ -z "$replication" ]]; then
-  rf=$((nodes > 3 ? 3 : (nodes > 0 ? nodes : 1)))
-  replication="{'class': 'SimpleStrategy', 'replication_factor': $rf}"
-fi
-log "cluster: $nodes node(s) of $dir running, contact points $contact_points, replication $replication"
+cassandra_cluster "$dir"
 
 # ---- the jars ------------------------------------------------------------------------------
 

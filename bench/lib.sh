@@ -1,7 +1,7 @@
-# Shared by bench/run.sh, bench/scale.sh and bench/lifecycle.sh (sourced, not run): installing
-# tools, starting the servers on loopback, waiting for them, stopping them, and reading their
-# figures from /proc and wrk's RESULT lines. The caller sets $bench (this directory) and $out (its
-# output directory) and defines log().
+# Shared by the bench scripts (sourced, not run): installing tools, finding the nodes of a local
+# Cassandra cluster, starting the servers on loopback, waiting for them, stopping them, and
+# reading their figures from /proc and wrk's RESULT lines. The caller sets $bench (this
+# directory) and $out (its output directory) and defines log().
 
 # apt-get install PACKAGES, refreshing the package lists once when the first try fails.
 apt_install() {
@@ -20,6 +20,36 @@ need_dynalite() {
     npm install --prefix "$bench" --no-save --no-package-lock --no-audit --no-fund \
       --loglevel=error dynalite@4 >"$out/npm.log" 2>&1
   fi
+}
+
+# The running nodes of a cluster of `./stator cassandra start --dir DIR`: sets node_pids (their
+# pids, whose CPU the scripts count), and, unless the caller set them, contact_points
+# (127.0.0.i:9042 for each node) and replication (start's: SimpleStrategy, factor min(nodes, 3)). Exits when no
+# node runs and no contact point was named.
+cassandra_cluster() {
+  local dir="$1" node pid
+  node_pids=()
+  for node in "$dir"/node-*; do
+    [[ -f "$node/cassandra.pid" ]] || continue
+    pid="$(tr -d '[:space:]' <"$node/cassandra.pid")"
+    kill -0 "$pid" 2>/dev/null || continue
+    node_pids+=("$pid")
+  done
+  local nodes=${#node_pids[@]}
+  if [[ -z "${contact_points:-}" ]]; then
+    if ((nodes == 0)); then
+      echo "no running node in $dir: start a cluster with ./stator cassandra start --dir $dir" \
+        "[--nodes N], or name one with --contact-points" >&2
+      exit 1
+    fi
+    contact_points="$(seq -s, -f '127.0.0.%g:9042' 1 "$nodes")"
+  fi
+  if [[ -z "${replication:-}" ]]; then
+    local rf=$((nodes > 3 ? 3 : (nodes > 0 ? nodes : 1)))
+    replication="{'class': 'SimpleStrategy', 'replication_factor': $rf}"
+  fi
+  log "cluster: $nodes node(s) of $dir running, contact points $contact_points," \
+    "replication $replication"
 }
 
 declare -A pid_of port_of

@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // Creates the benchmark table on a DynamoDB endpoint and loads it.
 //
-//   node bench/preload.js http://127.0.0.1:8000 [--items 10000] [--partitions 1000]
+//   node bench/preload.js http://127.0.0.1:8000 [--items 10000] [--partitions 1000] [--no-gsi]
+//                         [--replace]
 //
 // The table "bench": partition key pk (S, "p0000"...), sort key sk (N), items of ~1 KB spread
 // evenly over the partitions, and a GSI "bygroup" (gpk, gsk) when the server accepts one in
-// CreateTable. Loads with BatchWriteItem (25 items) when the server answers it, else PutItem,
-// 16 requests in flight. Every answer must be a 200; any other ends the load with an error.
-// Prints one line: "PRELOAD items=N seconds=S via=BatchWriteItem|PutItem gsi=yes|no".
+// CreateTable (and --no-gsi does not leave it out); --replace deletes a table of that name first
+// (a store that outlives the server, as a Cassandra keyspace does). Loads with BatchWriteItem (25 items) when the
+// server answers it, else PutItem, 16 requests in flight. Every answer must be a 200; any other
+// ends the load with an error. Prints one line:
+// "PRELOAD items=N seconds=S via=BatchWriteItem|PutItem gsi=yes|no".
 'use strict'
 const { option, client, BENCH_TABLE, waitActive } = require('./dynamodb')
 
@@ -15,6 +18,8 @@ const args = process.argv.slice(2)
 const ITEMS = option(args, '--items', 10000)
 const PARTITIONS = option(args, '--partitions', 1000)
 const PER_PARTITION = Math.ceil(ITEMS / PARTITIONS)
+const GSI = !args.includes('--no-gsi')
+const REPLACE = args.includes('--replace')
 const IN_FLIGHT = 16
 const PAYLOAD = '0123456789abcdef'.repeat(60) // the same 960 bytes as wrk/common.lua
 
@@ -36,7 +41,18 @@ function item (i) {
   }
 }
 
+async function deleteTable () {
+  const name = { TableName: 'bench' }
+  if ((await call('DeleteTable', name)).status !== 200) return // none
+  const deadline = Date.now() + 60000
+  while ((await call('DescribeTable', name)).status === 200) {
+    if (Date.now() > deadline) throw new Error('table bench still there 60 s after DeleteTable')
+    await new Promise(resolve => setTimeout(resolve, 100))
+  }
+}
+
 async function createTable () {
+  if (REPLACE) await deleteTable()
   const withGsi = {
     ...BENCH_TABLE,
     AttributeDefinitions: [
@@ -53,9 +69,9 @@ async function createTable () {
       Projection: { ProjectionType: 'ALL' },
     }],
   }
-  let gsi = true
-  let r = await call('CreateTable', withGsi)
-  if (r.status !== 200) {
+  let gsi = GSI
+  let r = await call('CreateTable', gsi ? withGsi : BENCH_TABLE)
+  if (r.status !== 200 && gsi) {
     gsi = false
     r = await call('CreateTable', BENCH_TABLE)
   }
