@@ -2,7 +2,8 @@
 # Stator on Cassandra beside the raw CQL floor, in one run (io.stator.bench.CqlFloor).
 #
 #   bench/cassandra.sh [--dir stator-cassandra] [--contact-points HOST:PORT,...]
-#                      [--replication CQL_MAP] [--operations get,put,query,transact]
+#                      [--replication CQL_MAP] [--operations get,put,query,transact,catalog]
+#                      (and spread: see CqlFloor)
 #                      [--clients 16] [--warmup 5] [--duration 20] [--repeats 1]
 #                      [--partitions 1000] [--keyspace stator_bench] [--port 18100]
 #
@@ -14,10 +15,13 @@
 # turn, CLIENTS threads each sending one request at a time: GetItem, PutItem, Query (the 10 items
 # of a partition) and a TransactWriteItems of two puts in different partitions through the AWS
 # SDK over HTTP, against a SELECT of one row, an INSERT, a slice SELECT and a BEGIN TRANSACTION
-# of two INSERTs sent by the DataStax driver. Prints each side's throughput, p50/p99, errors and
-# CPU per operation (client, server, nodes) and Stator's cost as a multiple of the floor's;
-# keeps the output in bench/out/cassandra-*/. Cassandra does not drop a keyspace of Accord
-# tables: a run with another replication needs keyspaces of another name (--keyspace).
+# of two INSERTs sent by the DataStax driver; and (catalog) a PutItem's commit in CQL as Stator
+# sends it (LET, SELECT and IF on the item's version, the INSERT inside) beside the same with the
+# catalog record's expectation every write carries (a second LET and IF on a catalog-shaped row
+# in another partition). Prints each side's throughput, p50/p99, errors and CPU per operation
+# (client, server, nodes) and Stator's cost as a multiple of the floor's (the catalog's over the
+# item's alone); keeps the output in bench/out/cassandra-*/. Cassandra does not drop a keyspace
+# of Accord tables: a run with another replication needs keyspaces of another name (--keyspace).
 #
 # --dir (default stator-cassandra, as `cassandra start`) finds the nodes: the contact points
 # 127.0.0.i:9042 and the pids whose CPU is counted. The replication is `cassandra start`'s
@@ -44,7 +48,7 @@ while [[ $# -gt 0 ]]; do
     --port) port="$2"; shift ;;
     --operations|--clients|--warmup|--duration|--repeats|--partitions)
       java_args+=("$1" "$2"); shift ;;
-    -h|--help) sed -n '2,25p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h|--help) sed -n '2,29p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "unknown option: $1 (try --help)" >&2; exit 2 ;;
   esac
   shift

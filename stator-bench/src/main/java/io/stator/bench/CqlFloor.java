@@ -4,10 +4,13 @@ import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.stator.item.ItemCodec;
 import io.stator.key.KeyCodec;
+import io.stator.schema.Catalog;
+import io.stator.storage.StorageKey;
 import io.stator.value.AttributeValue;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
@@ -27,6 +30,7 @@ import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
@@ -60,6 +64,19 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * stores for the same items (the key codec's partition and sort bytes, the item codec's value),
  * so the two sides move the same data through the same Cassandra.
  *
+ * <p>One more operation, {@code catalog}, weighs what a PutItem's commit pays on Cassandra for
+ * the catalog check every write of Stator carries (its table's catalog record version expected
+ * in the commit, so that a write computed against a definition another server changed cannot
+ * commit): the commit of a PutItem as Stator sends it, an Accord transaction that LETs the
+ * item's version, SELECTs it and INSERTs the item under an IF on it, beside the same transaction
+ * with a second LET and IF on a catalog-shaped row in another partition (the table's catalog
+ * key, one row that every write of the table reads), both in CQL on the floor's table. The
+ * expected versions are the ones this client last wrote, so the IFs hold but where two clients
+ * met on one item; a refused IF reads as much as one that held, and is counted, not an error.
+ * And {@code spread} (not run unless named): the same two-LET transaction, its second row drawn
+ * at random from a catalog-shaped row in each item partition, beside the item's alone: what a
+ * second partition costs when the transactions do not all read the same row.
+ *
  * <p>Each operation runs on each side for a warm-up and then a measured period, the sides in
  * turn (alternating which goes first), with {@code clients} threads each sending one request at
  * a time: throughput, latency percentiles, errors, and the CPU each process spent per operation
@@ -71,8 +88,8 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * java -cp stator-bench/target/benchmarks.jar io.stator.bench.CqlFloor
  *     --endpoint http://127.0.0.1:18100 --contact-points 127.0.0.1:9042
  *     [--replication "{'class': 'SimpleStrategy', 'replication_factor': 1}"]
- *     [--operations get,put,query,transact] [--clients 16] [--warmup 5] [--duration 20]
- *     [--repeats 1] [--partitions 1000] [--floor-keyspace stator_floor]
+ *     [--operations get,put,query,transact,catalog[,spread]] [--clients 16] [--warmup 5]
+ *     [--duration 20] [--repeats 1] [--partitions 1000] [--floor-keyspace stator_floor]
  *     [--server-pid PID] [--node-pids PID,PID]
  * </pre>
  */
@@ -92,10 +109,18 @@ public final class CqlFloor {
   private final byte[][] partitionBytes;
   private final byte[][] sortBytes;
   private final AtomicLong versions = new AtomicLong(1);
+  /** The catalog-shaped row's space, and the version of each floor row as last written. */
+  private final UUID catalogSpace = UUID.randomUUID();
+  private final StorageKey catalogKey = Catalog.key(TABLE);
+  private final long catalogVersion = versions.getAndIncrement();
+  private final AtomicLongArray written;
+  private final AtomicLong refused = new AtomicLong();
   private PreparedStatement select;
   private PreparedStatement insert;
   private PreparedStatement slice;
   private PreparedStatement transaction;
+  private PreparedStatement itemCommit;
+  private PreparedStatement catalogCommit;
   private double idleNodes;
   private double idleServer;
 
@@ -137,6 +162,7 @@ public final class CqlFloor {
     for (int p = 0; p < partitions; p++) {
       partitionBytes[p] = KeyCodec.partition(AttributeValue.s(Data.pk(p)));
     }
+    written = new AtomicLongArray(partitions * PER_PARTITION);
     sortBytes = new byte[PER_PARTITION][];
     for (int s = 0; s < PER_PARTITION; s++) {
       sortBytes[s] = KeyCodec.sort(AttributeValue.n(Integer.toString(s)));
@@ -168,7 +194,7 @@ public final class CqlFloor {
 
   private void run() throws Exception {
     List<String> operations =
-        List.of(options.getOrDefault("operations", "get,put,query,transact").split(","));
+        List.of(options.getOrDefault("operations", "get,put,query,transact,catalog").split(","));
     double warmup = Double.parseDouble(options.getOrDefault("warmup", "5"));
     double duration = Double.parseDouble(options.getOrDefault("duration", "20"));
     int repeats = Integer.parseInt(options.getOrDefault("repeats", "1"));
@@ -179,18 +205,25 @@ public final class CqlFloor {
     idleServer = idleRate(options.get("server-pid"));
     log(String.format(Locale.ROOT, "idle CPU: Cassandra %.3f, server %.3f of a core",
         idleNodes, idleServer));
-    Map<String, Side> stator = statorSide();
+    Map<String, List<Side>> pairs = new LinkedHashMap<>();
     Map<String, Side> floor = floorSide();
+    statorSide().forEach((operation, side) ->
+        pairs.put(operation, List.of(side, floor.get(operation))));
+    pairs.put("catalog", List.of(
+        new Side("catalog", "catalog", random -> guardedPut(random, Second.CATALOG)),
+        new Side("catalog", "item", random -> guardedPut(random, Second.NONE))));
+    pairs.put("spread", List.of(
+        new Side("spread", "spread", random -> guardedPut(random, Second.SPREAD)),
+        new Side("spread", "item", random -> guardedPut(random, Second.NONE))));
     List<Result> results = new ArrayList<>();
     int turn = 0;
     for (int r = 0; r < repeats; r++) {
       for (String operation : operations) {
-        Side a = stator.get(operation);
-        Side b = floor.get(operation);
-        if (a == null || b == null) {
+        List<Side> pair = pairs.get(operation);
+        if (pair == null) {
           throw new IllegalArgumentException("no operation " + operation);
         }
-        List<Side> order = turn++ % 2 == 0 ? List.of(a, b) : List.of(b, a);
+        List<Side> order = turn++ % 2 == 0 ? pair : List.of(pair.get(1), pair.get(0));
         for (Side side : order) {
           measure(side, warmup); // warm-up, thrown away
           Result result = measure(side, duration);
@@ -199,11 +232,18 @@ public final class CqlFloor {
         }
       }
     }
-    printTable(operations, results);
+    if (operations.contains("catalog") || operations.contains("spread")) {
+      log(refused + " commits of the catalog and spread operations refused by their IF (clients"
+          + " that met on an item)");
+    }
+    printTable(operations, pairs, results);
     dropFloor();
   }
 
-  /** One operation on one side: {@code side} "stator" or "floor", its call. */
+  /**
+   * One operation on one side: {@code side} "stator" or "floor" (for {@code catalog}, "catalog"
+   * or "item"), its call.
+   */
   private record Side(String operation, String side, Call call) {}
 
   @FunctionalInterface
@@ -361,17 +401,39 @@ public final class CqlFloor {
     String row = "    INSERT INTO " + table
         + " (space, bucket, partition, sort, version, value, size) VALUES (?, ?, ?, ?, ?, ?, ?);\n";
     transaction = cql.prepare("BEGIN TRANSACTION\n" + row + row + "COMMIT TRANSACTION");
+    // A PutItem's commit as CassandraStorage.commit writes it, without and with the catalog's
+    // expectation: the LETs, the SELECT of what they read, the IF, the INSERT inside it.
+    String item = "  LET e0 = (SELECT version FROM " + table + " WHERE " + key + ");\n";
+    String catalog = "  LET e1 = (SELECT version FROM " + table + " WHERE " + key + ");\n";
+    itemCommit = cql.prepare("BEGIN TRANSACTION\n" + item + "  SELECT e0.version;\n"
+        + "  IF e0.version = ? THEN\n" + row + "  END IF\nCOMMIT TRANSACTION");
+    catalogCommit = cql.prepare("BEGIN TRANSACTION\n" + item + catalog
+        + "  SELECT e0.version, e1.version;\n"
+        + "  IF e0.version = ? AND e1.version = ? THEN\n" + row + "  END IF\nCOMMIT TRANSACTION");
+    byte[] definition = new byte[400]; // about a table definition's encoding
+    cql.execute(insert.bind(catalogSpace, catalogBucket(), buffer(catalogKey.partition()),
+        buffer(catalogKey.sort()), catalogVersion, ByteBuffer.wrap(definition),
+        catalogKey.partition().length + catalogKey.sort().length + definition.length));
     List<CompletionStage<?>> pending = new ArrayList<>();
     for (int p = 0; p < partitions; p++) {
       for (int s = 0; s < PER_PARTITION; s++) {
-        pending.add(cql.executeAsync(insert.bind(insertValues(p, s, s))));
-        if (pending.size() == 64) {
-          pending.forEach(f -> f.toCompletableFuture().join());
-          pending.clear();
-        }
+        send(pending, insert.bind(insertValues(p, s, s)));
       }
+      // The spread operation's catalog-shaped row in the partition.
+      send(pending, insert.bind(catalogSpace, bucket(p), buffer(partitionBytes[p]),
+          buffer(catalogKey.sort()), catalogVersion, ByteBuffer.wrap(definition),
+          partitionBytes[p].length + definition.length));
     }
     pending.forEach(f -> f.toCompletableFuture().join());
+  }
+
+  /** Sends a load's statement, 64 at most in flight. */
+  private void send(List<CompletionStage<?>> pending, BoundStatement statement) {
+    pending.add(cql.executeAsync(statement));
+    if (pending.size() == 64) {
+      pending.forEach(f -> f.toCompletableFuture().join());
+      pending.clear();
+    }
   }
 
   private Map<String, Side> floorSide() {
@@ -413,15 +475,61 @@ public final class CqlFloor {
   /** The values of an INSERT of item (p, s) as Stator would store it. */
   private Object[] insertValues(int p, int s, long n) {
     byte[] value = ItemCodec.encode(Data.item(p, s, n));
+    long version = versions.getAndIncrement();
+    written.set(p * PER_PARTITION + s, version);
     return new Object[] {
       space, bucket(p), buffer(partitionBytes[p]), buffer(sortBytes[s]),
-      versions.getAndIncrement(), ByteBuffer.wrap(value),
+      version, ByteBuffer.wrap(value),
       partitionBytes[p].length + sortBytes[s].length + value.length
     };
   }
 
   private int bucket(int p) {
     return partitionBytes[p][0] & 0xff;
+  }
+
+  private int catalogBucket() {
+    return catalogKey.partition()[0] & 0xff;
+  }
+
+  /**
+   * The second row a PutItem's commit expects: none, the one catalog row of the table, or a
+   * catalog-shaped row of a random partition.
+   */
+  private enum Second { NONE, CATALOG, SPREAD }
+
+  /** A PutItem's commit of a random item, expecting its version (and the second row's). */
+  private void guardedPut(SplittableRandom random, Second second) {
+    boolean catalog = second != Second.NONE;
+    int p = random.nextInt(partitions);
+    int s = random.nextInt(PER_PARTITION);
+    int at = p * PER_PARTITION + s;
+    long expected = written.get(at);
+    Object[] item = insertValues(p, s, random.nextLong()); // records its new version
+    long version = (Long) item[4];
+    List<Object> values = new ArrayList<>();
+    values.add(space);
+    values.add(bucket(p));
+    values.add(buffer(partitionBytes[p]));
+    values.add(buffer(sortBytes[s]));
+    if (catalog) {
+      int q = random.nextInt(partitions);
+      values.add(catalogSpace);
+      values.add(second == Second.SPREAD ? bucket(q) : catalogBucket());
+      values.add(buffer(second == Second.SPREAD ? partitionBytes[q] : catalogKey.partition()));
+      values.add(buffer(catalogKey.sort()));
+    }
+    values.add(expected);
+    if (catalog) {
+      values.add(catalogVersion);
+    }
+    values.addAll(Arrays.asList(item));
+    var row = cql.execute((catalog ? catalogCommit : itemCommit).bind(values.toArray())).one();
+    long read = row == null || row.isNull(0) ? -1 : row.getLong(0);
+    if (read != expected || catalog && (row.isNull(1) || row.getLong(1) != catalogVersion)) {
+      refused.incrementAndGet();
+      written.compareAndSet(at, version, read); // the next commit of it expects what is stored
+    }
   }
 
   private static ByteBuffer buffer(byte[] bytes) {
@@ -439,6 +547,9 @@ public final class CqlFloor {
     List<CompletionStage<?>> pending = new ArrayList<>();
     for (int b = 0; b < BUCKETS; b++) {
       pending.add(cql.executeAsync(delete.bind(space, b)));
+    }
+    for (int b = 0; b < BUCKETS; b++) {
+      pending.add(cql.executeAsync(delete.bind(catalogSpace, b)));
     }
     pending.forEach(f -> f.toCompletableFuture().join());
     try {
@@ -602,41 +713,52 @@ public final class CqlFloor {
 
   private static final Map<String, String> NAMES = Map.of(
       "get", "GetItem", "put", "PutItem", "query", "Query (10 items)",
-      "transact", "TransactWriteItems (2 puts)");
+      "transact", "TransactWriteItems (2 puts)", "catalog", "PutItem's commit (CQL)",
+      "spread", "PutItem's commit, second row spread (CQL)");
+  private static final Map<String, String> SIDES = Map.of(
+      "stator", "Stator (HTTP, AWS SDK)", "floor", "CQL floor",
+      "catalog", "item and catalog expected", "item", "item expected",
+      "spread", "item and a random partition's row expected");
   private static final Map<String, Double> TARGETS =
       Map.of("get", 1.5, "put", 1.5, "query", 1.5, "transact", 1.2);
 
   /**
-   * The markdown table: each side's figures (the medians over the repeats), and Stator's cost
-   * as a multiple of the floor's: the floor's throughput over Stator's, Stator's latency over
-   * the floor's, so 1.0 is the floor and the target is at most 1.5 (1.2 for transactions).
+   * The markdown table: each side's figures (the medians over the repeats), and the first side's
+   * cost as a multiple of the second's: Stator's over the floor's (the floor's throughput over
+   * Stator's, Stator's latency over the floor's, so 1.0 is the floor and the target is at most
+   * 1.5, 1.2 for transactions), and for the catalog operation, the commit with the catalog's
+   * expectation over the commit without it.
    */
-  private static void printTable(List<String> operations, List<Result> results) {
+  private static void printTable(
+      List<String> operations, Map<String, List<Side>> pairs, List<Result> results) {
     System.out.println();
     System.out.println("| operation | side | ops/s | p50 ms | p99 ms | errors"
-        + " | CPU µs/op client, server, Cassandra | Stator ÷ floor: ops/s, p50, p99 | target |");
+        + " | CPU µs/op client, server, Cassandra"
+        + " | Stator ÷ floor (catalog or spread ÷ item): ops/s, p50, p99 | target |");
     System.out.println("|---|---|---:|---:|---:|---:|---|---|---|");
     for (String operation : operations) {
-      Result stator = median(results, operation, "stator");
-      Result floor = median(results, operation, "floor");
-      for (Result r : List.of(stator, floor)) {
+      List<Side> pair = pairs.get(operation);
+      Result first = median(results, operation, pair.get(0).side());
+      Result second = median(results, operation, pair.get(1).side());
+      for (Result r : List.of(first, second)) {
         String ratio = "";
         String target = "";
-        if (r == stator) {
-          double throughput = floor.perSecond() / stator.perSecond();
-          double p50 = stator.percentileMs(0.5) / floor.percentileMs(0.5);
-          double p99 = stator.percentileMs(0.99) / floor.percentileMs(0.99);
+        if (r == first) {
+          double throughput = second.perSecond() / first.perSecond();
+          double p50 = first.percentileMs(0.5) / second.percentileMs(0.5);
+          double p99 = first.percentileMs(0.99) / second.percentileMs(0.99);
           ratio = String.format(Locale.ROOT, "%.2f×, %.2f×, %.2f×", throughput, p50, p99);
-          double goal = TARGETS.get(operation);
-          target = String.format(Locale.ROOT, "≤ %.1f×: %s", goal,
+          Double goal = TARGETS.get(operation);
+          target = goal == null ? "-" : String.format(Locale.ROOT, "≤ %.1f×: %s", goal,
               Math.max(throughput, p50) <= goal ? "met" : "missed");
         }
+        boolean stator = r.side().equals("stator");
         System.out.println(String.format(Locale.ROOT,
             "| %s | %s | %.0f | %.2f | %.2f | %d | %s | %s | %s |",
-            NAMES.get(operation), r.side().equals("stator") ? "Stator (HTTP, AWS SDK)" : "CQL floor",
+            NAMES.get(operation), SIDES.get(r.side()),
             r.perSecond(), r.percentileMs(0.5), r.percentileMs(0.99), r.errors(),
             String.format(Locale.ROOT, "%.0f, %s, %s", r.perOp(r.clientCpu()),
-                r == stator ? format(r.perOp(r.serverCpu())) : "-",
+                stator ? format(r.perOp(r.serverCpu())) : "-",
                 format(r.perOp(r.nodesCpu()))),
             ratio, target));
       }
