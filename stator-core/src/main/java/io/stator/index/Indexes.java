@@ -226,7 +226,8 @@ public final class Indexes implements AutoCloseable {
             ? ItemCollections.stage(storage, t, oldItem, newItem, commit, itemCollectionSizeLimit)
             : null;
     // The stream record, if the table has a stream: in this same commit (see Streams).
-    StagedRecord streamRecord = streams.stage(t, oldItem, newItem, identity);
+    StagedRecord streamRecord =
+        streams.stage(t, oldItem, newItem, oldEncoded, newEncoded, identity);
     // The change's point-in-time recovery record, if the table keeps a history: same commit.
     ChangeHistory.stage(t, oldItem, newItem, clock, streams.writer(), commit);
     if (!t.hasGlobalIndexes()) {

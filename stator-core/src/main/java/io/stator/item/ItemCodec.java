@@ -26,10 +26,16 @@ import java.util.Set;
  *
  * <p>The version byte lets a later release change the layout and still read, or loudly refuse,
  * old data: an unknown version is a {@link StorageException}, never a silently wrong item.
+ * Version {@link #WITH_STREAM_NUMBER} is version 1 with, between the version byte and the
+ * attributes, the sequence number (8 bytes, big-endian) of the stream record of the write that
+ * stored it ({@link #withStreamNumber}): the next change of the item numbers its record above it,
+ * whichever server makes it and whatever its clock says.
  */
 public final class ItemCodec {
   /** The current format version, the first byte of every encoded item. */
   public static final int VERSION = 1;
+  /** The format of an item stored with its last stream record's sequence number. */
+  public static final int WITH_STREAM_NUMBER = 2;
 
   private static final int S = 1;
   private static final int N = 2;
@@ -60,15 +66,50 @@ public final class ItemCodec {
     return w.takeBytes();
   }
 
-  public static Map<String, AttributeValue> decode(byte[] bytes) {
-    if (bytes.length == 0 || (bytes[0] & 0xFF) != VERSION) {
-      throw new StorageException(
-          "unknown item format version "
-              + (bytes.length == 0 ? "(empty)" : String.valueOf(bytes[0] & 0xFF))
-              + "; this release reads version "
-              + VERSION);
+  /**
+   * The encoded item {@code encoded} (version 1) stored with {@code sequenceNumber}, the number of
+   * the stream record its write makes (version {@link #WITH_STREAM_NUMBER}).
+   */
+  public static byte[] withStreamNumber(byte[] encoded, long sequenceNumber) {
+    int from = attributesAt(encoded);
+    byte[] out = new byte[1 + Long.BYTES + encoded.length - from];
+    out[0] = (byte) WITH_STREAM_NUMBER;
+    for (int i = 0; i < Long.BYTES; i++) {
+      out[1 + i] = (byte) (sequenceNumber >>> (8 * (Long.BYTES - 1 - i)));
     }
-    Reader r = new Reader(bytes, 1);
+    System.arraycopy(encoded, from, out, 1 + Long.BYTES, encoded.length - from);
+    return out;
+  }
+
+  /** The sequence number an item was stored with ({@link #withStreamNumber}), or -1. */
+  public static long streamNumber(byte[] encoded) {
+    if (attributesAt(encoded) == 1) {
+      return -1;
+    }
+    long n = 0;
+    for (int i = 0; i < Long.BYTES; i++) {
+      n = (n << 8) | (encoded[1 + i] & 0xFF);
+    }
+    return n;
+  }
+
+  /** Where the attributes of an encoded item start, after its version (and stream number). */
+  private static int attributesAt(byte[] bytes) {
+    int version = bytes.length == 0 ? -1 : bytes[0] & 0xFF;
+    if (version == VERSION) {
+      return 1;
+    }
+    if (version == WITH_STREAM_NUMBER && bytes.length > Long.BYTES) {
+      return 1 + Long.BYTES;
+    }
+    throw new StorageException(
+        "unknown item format version "
+            + (bytes.length == 0 ? "(empty)" : String.valueOf(version))
+            + "; this release reads versions " + VERSION + " and " + WITH_STREAM_NUMBER);
+  }
+
+  public static Map<String, AttributeValue> decode(byte[] bytes) {
+    Reader r = new Reader(bytes, attributesAt(bytes));
     try {
       Map<String, AttributeValue> item = readMap(r);
       if (r.pos != bytes.length) {
@@ -86,10 +127,7 @@ public final class ItemCodec {
    * their stored lengths. A read charges capacity on this size whatever it projects.
    */
   public static long size(byte[] bytes) {
-    if (bytes.length == 0 || (bytes[0] & 0xFF) != VERSION) {
-      decode(bytes); // throws the same error as decoding
-    }
-    Reader r = new Reader(bytes, 1);
+    Reader r = new Reader(bytes, attributesAt(bytes));
     try {
       long size = sizeOfMap(r);
       if (r.pos != bytes.length) {

@@ -18,6 +18,22 @@ public final class Commit {
     return this;
   }
 
+  /**
+   * Puts {@code value} in place of {@code was} (the very array a put of this commit to {@code
+   * space} wrote): a value completed once the commit is otherwise staged, as an item stored with
+   * its stream record's sequence number.
+   */
+  public Commit replace(String space, byte[] was, byte[] value) {
+    for (int i = 0; i < writes.size(); i++) {
+      Write w = writes.get(i);
+      if (w.value() == was && w.space().equals(space)) {
+        writes.set(i, new Write(space, w.key(), value));
+        return this;
+      }
+    }
+    throw new IllegalArgumentException("no put of that value to " + space);
+  }
+
   public Commit delete(String space, StorageKey key) {
     writes.add(new Write(space, key, null));
     return this;

@@ -1,6 +1,7 @@
 package io.stator.stream;
 
 import io.stator.api.Shard;
+import io.stator.item.ItemCodec;
 import io.stator.key.KeyCodec;
 import io.stator.schema.Catalog;
 import io.stator.schema.KeyAttribute;
@@ -12,7 +13,6 @@ import io.stator.storage.StorageException;
 import io.stator.storage.StoredRecord;
 import io.stator.value.AttributeValue;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,20 +27,11 @@ public final class StreamWrites {
   /** How many engines writing on one storage tell their numbers apart ({@link #writer}). */
   public static final int WRITERS = StreamSequencer.WRITERS;
 
-  /**
-   * How far past the number it would take an attempt also reads the item's shard: a record of
-   * the item numbered by an engine whose clock is up to this far ahead may lie in the next epoch
-   * (the next shard) when this engine's number would fall just before an epoch's end.
-   */
-  static final long AHEAD = 60_000L * StreamSequencer.PER_MILLI;
-
   private final StreamSequencer sequencer;
-  private final Storage storage;
   private final Watermarks watermarks;
 
-  StreamWrites(StreamSequencer sequencer, Storage storage, Watermarks watermarks) {
+  StreamWrites(StreamSequencer sequencer, Watermarks watermarks) {
     this.sequencer = sequencer;
-    this.storage = storage;
     this.watermarks = watermarks;
   }
 
@@ -68,11 +59,15 @@ public final class StreamWrites {
    * has no record. The table's layout is the definition's: {@link Streams#follow} records a
    * split of its partitions before an attempt reads the definition, never inside one.
    *
+   * @param oldEncoded the item as the attempt read it from the table, null if absent
+   * @param newEncoded the encoded item the attempt puts in the table (the very array of its
+   *     commit's put, which {@link #number} completes with the record's number), null for none
    * @param identity who made the change when the service did (Time to Live), else null
    */
   public StagedRecord stage(
       TableDefinition table, Map<String, AttributeValue> oldItem,
-      Map<String, AttributeValue> newItem, UserIdentity identity) {
+      Map<String, AttributeValue> newItem, byte[] oldEncoded, byte[] newEncoded,
+      UserIdentity identity) {
     StreamDefinition stream = table.enabledStream();
     if (stream == null || (oldItem == null ? newItem == null : oldItem.equals(newItem))) {
       return null;
@@ -90,7 +85,8 @@ public final class StreamWrites {
     long hash = KeyCodec.hashOf(KeyCodec.partition(keys.get(table.hashKey().name())));
     return new StagedRecord(
         stream.space(table.tableId()), new ShardLayout(table.tableId(), stream), hash,
-        change.encode());
+        change.encode(), table.space(), newItem == null ? null : newEncoded,
+        oldEncoded == null ? -1 : ItemCodec.streamNumber(oldEncoded));
   }
 
   /**
@@ -99,11 +95,10 @@ public final class StreamWrites {
    * after the commit attempt.
    */
   public long number(StagedRecord record, Commit commit) {
-    long floor = record.layout.firstSequence(0);
+    // Above the item's last record, which another engine may have numbered by a clock ahead of
+    // this one's: the records of one item follow the order of its changes whatever the clocks.
+    long floor = Math.max(record.layout.firstSequence(0), record.previous + 1);
     boolean shared = watermarks.othersMayWrite();
-    if (shared) {
-      floor = afterTheItemsLastRecord(record, floor);
-    }
     long sequenceNumber = sequencer.take(floor);
     if (shared && watermarks.quiet()) {
       // This engine was silent long enough for the others to pass its watermark: this number,
@@ -119,42 +114,11 @@ public final class StreamWrites {
         record.space,
         LoggedChange.key(record.layout.route(sequenceNumber, record.hash), sequenceNumber),
         record.change);
+    if (record.newEncoded != null) {
+      commit.replace(record.tableSpace, record.newEncoded,
+          ItemCodec.withStreamNumber(record.newEncoded, sequenceNumber));
+    }
     return sequenceNumber;
-  }
-
-  /**
-   * The least number the record may take so that it follows the item's records already made,
-   * whichever engine numbered them. An engine numbers by its own clock, and the clocks of
-   * several servers are never quite together: a change of an item read through this engine just
-   * after another engine committed the item's last change, its clock ahead of this one's, would
-   * otherwise be numbered before that change and its record read first. The item's records all
-   * go to one shard of an epoch (the shard of its partition key's hash), and that change's record
-   * committed with it, before this attempt read the item; so numbering above the last record of
-   * the shard this record goes to (and of the shard it would go to a little later, which is
-   * another when an epoch ends in between) puts it after every record of the item, as the
-   * commit order of the item's changes has it. Numbering above the stream's last split as well
-   * keeps the record out of a shard that split closed before the change it follows. One read of
-   * the end of a shard, made only when another engine may be writing (see {@link
-   * Watermarks#othersMayWrite}).
-   */
-  private long afterTheItemsLastRecord(StagedRecord record, long floor) {
-    for (StreamDefinition.Split split : record.layout.stream().splits()) {
-      floor = Math.max(floor, split.sequenceNumber() + 1);
-    }
-    long n = sequencer.peek(floor);
-    byte[] shard = record.layout.route(n, record.hash);
-    byte[] later = record.layout.route(n + AHEAD, record.hash);
-    floor = Math.max(floor, lastNumberIn(record.space, shard) + 1);
-    if (!Arrays.equals(later, shard)) {
-      floor = Math.max(floor, lastNumberIn(record.space, later) + 1);
-    }
-    return floor;
-  }
-
-  /** The largest sequence number stored in a shard's partition, or -1 if none. */
-  private long lastNumberIn(String space, byte[] shard) {
-    List<StoredRecord> last = storage.query(space, shard, null, null, false, 1);
-    return last.isEmpty() ? -1 : LoggedChange.sequenceNumber(last.get(0).key());
   }
 
   /**

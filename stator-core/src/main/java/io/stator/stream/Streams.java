@@ -141,7 +141,7 @@ public final class Streams implements DynamoDbStreams, AutoCloseable {
     int writer = WriterIds.claim(storage);
     StreamSequencer sequencer = new StreamSequencer(clock, writer);
     this.watermarks = new Watermarks(storage, sequencer, writer);
-    this.writes = new StreamWrites(sequencer, storage, watermarks);
+    this.writes = new StreamWrites(sequencer, watermarks);
     this.following = new ShardFollowing(catalog, sequencer, partitions, onCatalogChange);
     this.retention = new StreamRetention(storage, catalog, sequencer, following);
     StreamLocator locator =

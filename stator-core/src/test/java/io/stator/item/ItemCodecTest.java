@@ -96,6 +96,22 @@ class ItemCodecTest {
     assertThat(nested).isEqualTo(AttributeValue.s(longText));
   }
 
+  @Property
+  void anItemStoredWithItsStreamNumberDecodesAndSizesAsWithout(
+      @ForAll("items") Map<String, AttributeValue> item, @ForAll long sequenceNumber) {
+    byte[] plain = ItemCodec.encode(item);
+    assertThat(ItemCodec.streamNumber(plain)).isEqualTo(-1);
+    byte[] stored = ItemCodec.withStreamNumber(plain, Math.abs(sequenceNumber >> 1));
+    assertThat(ItemCodec.streamNumber(stored)).isEqualTo(Math.abs(sequenceNumber >> 1));
+    assertThat(ItemCodec.decode(stored)).isEqualTo(item);
+    assertThat(ItemCodec.size(stored)).isEqualTo(ItemCodec.size(plain));
+    // stored again with the next change's number: still one number, the new one
+    byte[] again = ItemCodec.withStreamNumber(stored, 42);
+    assertThat(ItemCodec.streamNumber(again)).isEqualTo(42);
+    assertThat(again).hasSize(stored.length);
+    assertThat(ItemCodec.decode(again)).isEqualTo(item);
+  }
+
   @Test
   void refusesUnknownVersions() {
     byte[] encoded = ItemCodec.encode(Map.of("a", AttributeValue.s("x")));
