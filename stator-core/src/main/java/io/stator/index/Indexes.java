@@ -132,8 +132,22 @@ public final class Indexes implements AutoCloseable {
   static final Duration BACKFILL_LEASE_TERM = Duration.ofSeconds(10);
   /** How often each engine looks for CREATING indexes to backfill, renewing the lease if held. */
   static final Duration BACKFILL_CHECK = Duration.ofSeconds(2);
+  /**
+   * How often the holder reads the whole catalog for CREATING indexes when not told of one
+   * ({@link Leases#want}): on Cassandra that read is a scan of the catalog's 256 buckets, which
+   * every 2 s was most of what an idle server cost its nodes.
+   */
+  static final long BACKFILL_SCAN_NANOS = TimeUnit.MINUTES.toNanos(1);
 
   private final Leases leases;
+  /**
+   * The version of the backfill lease's "wanted" record at this engine's last scan of the
+   * catalog, and when that scan began; a scan is due when the version moved, a minute passed,
+   * this engine (re)took the lease, or a backfill of its ended ({@code scanDue}).
+   */
+  private long scannedWanted = -1;
+  private long scannedAt;
+  private volatile boolean scanDue = true;
   /** The spaces of the indexes this engine is backfilling now. */
   private final Set<String> backfilling = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService backfillWatch =
@@ -149,9 +163,28 @@ public final class Indexes implements AutoCloseable {
    * UpdateTable on an engine that did not hold the lease. Returns whether it holds the lease.
    */
   public boolean resumeBackfills() {
+    return resumeBackfills(false);
+  }
+
+  /**
+   * As {@link #resumeBackfills()}; the holder reads the catalog only when told there is a new
+   * CREATING index ({@link #backfill} on another engine), once a minute, after taking the lease,
+   * after one of its backfills ended, or when {@code always}.
+   */
+  public synchronized boolean resumeBackfills(boolean always) {
     if (!leases.hold(BACKFILL_LEASE, BACKFILL_LEASE_TERM)) {
+      scanDue = true; // when this engine takes the lease, it looks at once
       return false;
     }
+    long wanted = leases.wanted(BACKFILL_LEASE);
+    long now = System.nanoTime();
+    if (!always && !scanDue && wanted == scannedWanted
+        && now - scannedAt < BACKFILL_SCAN_NANOS) {
+      return true;
+    }
+    scanDue = false;
+    scannedWanted = wanted;
+    scannedAt = now;
     for (Catalog.Entry e : catalog.all()) {
       for (IndexDefinition i : e.table().indexes()) {
         if (i.global() && !i.isActive()) {
@@ -292,10 +325,16 @@ public final class Indexes implements AutoCloseable {
     try {
       held = leases.hold(BACKFILL_LEASE, BACKFILL_LEASE_TERM);
     } catch (RuntimeException e) {
-      return; // UpdateTable has committed: the next check (this engine's or another's) starts it
+      return; // UpdateTable has committed: the holder's scan within a minute starts it
     }
     if (held) {
       startBackfill(tableName, index);
+    } else {
+      try {
+        leases.want(BACKFILL_LEASE); // the holder looks at its next check, not within a minute
+      } catch (RuntimeException e) {
+        // the holder's scan each minute finds the index
+      }
     }
   }
 
@@ -318,6 +357,7 @@ public final class Indexes implements AutoCloseable {
             } finally {
               backfilling.remove(index.space());
               propagator.backfillFinished();
+              scanDue = true; // failed or cut short, it starts again at the next check
             }
           });
     } catch (RejectedExecutionException e) {

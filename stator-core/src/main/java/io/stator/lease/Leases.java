@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The leases of background jobs, so that of several engines on one storage (servers of a shared
@@ -87,6 +88,27 @@ public final class Leases {
 
   /** A lease this engine took or renewed: its record's version, and when it expires. */
   public record Lease(long version, long expiresAtMillis) {}
+
+  /**
+   * Tells the holder of {@code job}, whichever engine it is, that there is new work for it: a
+   * record of its own beside the lease, rewritten by each call, whose version the holder reads
+   * ({@link #wanted}) so that it looks for work when told rather than by reading everything
+   * often.
+   */
+  public void want(String job) {
+    byte[] nonce = new byte[Long.BYTES];
+    ThreadLocalRandom.current().nextBytes(nonce);
+    storage.commit(new Commit().put(SPACE, wantedKey(job), nonce));
+  }
+
+  /** The version of {@code job}'s {@link #want} record (0 before the first); each call changes it. */
+  public long wanted(String job) {
+    return storage.get(SPACE, wantedKey(job)).map(StoredRecord::version).orElse(0L);
+  }
+
+  private static StorageKey wantedKey(String job) {
+    return key(job + " wanted");
+  }
 
   /** As {@link #hold}, with the lease written when this engine holds it: what renew expects. */
   public Optional<Lease> take(String job, Duration term) {

@@ -19,6 +19,7 @@ import io.stator.api.UpdateTableRequest;
 import io.stator.api.UpdateTimeToLiveRequest;
 import io.stator.capacity.ManualClock;
 import io.stator.lease.Leases;
+import io.stator.schema.Catalog;
 import io.stator.storage.FaultyStorage;
 import io.stator.storage.memory.MemoryStorage;
 import java.time.Duration;
@@ -115,6 +116,31 @@ class LeasedJobsTest {
     a.close();
     assertThat(b.backgroundSweepNow()).isZero(); // no wait for the term
     assertThat(b.housekeepNow()).isTrue();
+  }
+
+  @Test
+  void theBackfillHolderReadsTheCatalogOnlyWhenToldOfANewIndex() throws Exception {
+    a.createTable(create("Orders", "id", "S", null, null));
+    for (int i = 0; i < 20; i++) {
+      put(a, "Orders", item("id", "o" + i, "status", "new"));
+    }
+    assertThat(a.resumeBackfillsNow()).isTrue(); // A holds the lease, and has looked
+    // were A's next check to read the catalog, the read would fail
+    aStorage.onlyReads(space -> space.equals(Catalog.SPACE)).failReads(Integer.MAX_VALUE);
+    assertThat(a.checkBackfills()).isTrue();
+    assertThat(aStorage.injected()).isZero();
+    aStorage.failReads(0);
+
+    // B, which does not hold the lease, adds an index: it tells A, whose next check starts it
+    b.updateTable(new UpdateTableRequest("Orders", List.of(def("status", "S")), null, null,
+        List.of(new GlobalSecondaryIndexUpdate(new CreateGlobalSecondaryIndexAction("ByStatus",
+            List.of(hash("status")), new Projection("ALL", null), null), null, null)),
+        null, null, null));
+    assertThat(a.checkBackfills()).isTrue();
+    assertThat(a.awaitIndexes(Duration.ofSeconds(30))).isTrue();
+    TableDescription orders = a.describeTable(new DescribeTableRequest("Orders")).table();
+    assertThat(orders.globalSecondaryIndexes().get(0).indexStatus()).isEqualTo("ACTIVE");
+    assertThat(a.scan(indexScan("Orders", "ByStatus", null, null)).items()).hasSize(20);
   }
 
   @Test
