@@ -101,7 +101,7 @@ public final class Leases {
     storage.commit(new Commit().put(SPACE, wantedKey(job), nonce));
   }
 
-  /** The version of {@code job}'s {@link #want} record (0 before the first); each call changes it. */
+  /** The version of {@code job}'s {@link #want} record (0 before the first): each want moves it. */
   public long wanted(String job) {
     return storage.get(SPACE, wantedKey(job)).map(StoredRecord::version).orElse(0L);
   }
