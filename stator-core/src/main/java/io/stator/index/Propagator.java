@@ -515,7 +515,7 @@ final class Propagator {
           wait = change.timestamp() - horizon;
           break;
         }
-        take(table, r, change, byItem, commit);
+        addToBatch(table, r, change, byItem, commit);
         last = r.key();
         batch.applied++;
       }
@@ -531,7 +531,7 @@ final class Propagator {
   }
 
   /** Adds one record of the log to a batch: its change to its item's, its deletion to commit. */
-  private static void take(TableDefinition table, StoredRecord r, ChangeRecord change,
+  private static void addToBatch(TableDefinition table, StoredRecord r, ChangeRecord change,
       Map<StorageKey, List<ChangeRecord>> byItem, Commit commit) {
     if (change.image() != null) { // else a delete of no item: nothing to repair
       byItem.computeIfAbsent(table.storageKey(change.image()), k -> new ArrayList<>())
@@ -589,7 +589,7 @@ final class Propagator {
       for (StoredRecord r : records) {
         ChangeRecord change = ChangeRecord.decode(r.key(), r.value());
         if (change.timestamp() <= horizon) {
-          take(table, r, change, byItem, commit);
+          addToBatch(table, r, change, byItem, commit);
           batch.applied++;
         }
       }

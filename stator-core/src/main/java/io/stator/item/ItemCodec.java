@@ -3,6 +3,7 @@ package io.stator.item;
 import io.stator.storage.StorageException;
 import io.stator.value.AttributeValue;
 import io.stator.value.Bytes;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -72,25 +73,14 @@ public final class ItemCodec {
    */
   public static byte[] withStreamNumber(byte[] encoded, long sequenceNumber) {
     int from = attributesAt(encoded);
-    byte[] out = new byte[1 + Long.BYTES + encoded.length - from];
-    out[0] = (byte) WITH_STREAM_NUMBER;
-    for (int i = 0; i < Long.BYTES; i++) {
-      out[1 + i] = (byte) (sequenceNumber >>> (8 * (Long.BYTES - 1 - i)));
-    }
-    System.arraycopy(encoded, from, out, 1 + Long.BYTES, encoded.length - from);
-    return out;
+    return ByteBuffer.allocate(1 + Long.BYTES + encoded.length - from)
+        .put((byte) WITH_STREAM_NUMBER).putLong(sequenceNumber)
+        .put(encoded, from, encoded.length - from).array();
   }
 
   /** The sequence number an item was stored with ({@link #withStreamNumber}), or -1. */
   public static long streamNumber(byte[] encoded) {
-    if (attributesAt(encoded) == 1) {
-      return -1;
-    }
-    long n = 0;
-    for (int i = 0; i < Long.BYTES; i++) {
-      n = (n << 8) | (encoded[1 + i] & 0xFF);
-    }
-    return n;
+    return attributesAt(encoded) == 1 ? -1 : ByteBuffer.wrap(encoded).getLong(1);
   }
 
   /** Where the attributes of an encoded item start, after its version (and stream number). */

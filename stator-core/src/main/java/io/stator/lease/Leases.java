@@ -11,7 +11,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The leases of background jobs, so that of several engines on one storage (servers of a shared
@@ -96,15 +95,16 @@ public final class Leases {
    * often.
    */
   public void want(String job) {
-    byte[] nonce = new byte[Long.BYTES];
-    ThreadLocalRandom.current().nextBytes(nonce);
-    storage.commit(new Commit().put(SPACE, wantedKey(job), nonce));
+    // every put gives the key a version it never had (Storage): the value need not change
+    storage.commit(new Commit().put(SPACE, wantedKey(job), WANTED));
   }
 
   /** The version of {@code job}'s {@link #want} record (0 before the first): each want moves it. */
   public long wanted(String job) {
     return storage.get(SPACE, wantedKey(job)).map(StoredRecord::version).orElse(0L);
   }
+
+  private static final byte[] WANTED = {1};
 
   private static StorageKey wantedKey(String job) {
     return key(job + " wanted");

@@ -20,7 +20,7 @@ import java.util.TreeSet;
  * <p>A writer takes a number after reading the item and resolves it after its commit attempt.
  * Two writes of one item commit in number order: the second read the item after the first
  * committed, so it took its number later (through another engine, whose clock may be behind,
- * above the first's record read back: {@link StreamWrites#number}). A reader must not pass a
+ * above the number stored with the item: {@link StreamWrites#number}). A reader must not pass a
  * number still in flight, or it could skip a record that commits after it read past that point;
  * {@link #settle} waits for the numbers taken before it to resolve, which takes a commit's time.
  */
@@ -49,16 +49,11 @@ final class StreamSequencer {
 
   /** The number of a record made now, at least {@code floor}; resolve it after the commit. */
   synchronized long take(long floor) {
-    long n = peek(floor);
+    long n = StreamWrites.numberOf(writer, Math.max(Math.max(next, clock.millis() * PER_MILLI),
+        floor));
     next = n + 1;
     inFlight.add(n);
     return n;
-  }
-
-  /** The number {@link #take} would give now, without taking it. */
-  synchronized long peek(long floor) {
-    return StreamWrites.numberOf(writer, Math.max(Math.max(next, clock.millis() * PER_MILLI),
-        floor));
   }
 
   synchronized void resolve(long n) {

@@ -99,10 +99,15 @@ final class Watermarks implements AutoCloseable {
   private volatile boolean closed;
 
   /**
-   * A watermark as last heard, this engine's publications when it last changed, and whether it
-   * has changed since this engine first heard it (so its engine is known to be publishing).
+   * A watermark's version as last heard, this engine's publications when it last changed, and
+   * how many times it has changed since this engine first heard it (more than none: its engine
+   * is known to be publishing).
    */
-  private record Heard(long version, long mark, long since, boolean moved, long changes) {}
+  private record Heard(long version, long since, long changes) {
+    boolean moved() {
+      return changes > 0;
+    }
+  }
 
   Watermarks(Storage storage, StreamSequencer sequencer, int writer) {
     this.storage = storage;
@@ -289,9 +294,9 @@ final class Watermarks implements AutoCloseable {
         continue;
       }
       long mark = ByteBuffer.wrap(r.value()).getLong();
-      Heard h = heard.compute(id, (k, was) -> was == null ? new Heard(r.version(), mark, now,
-          false, 0) : was.version() == r.version() ? was
-          : new Heard(r.version(), mark, now, true, was.changes() + 1));
+      Heard h = heard.compute(id, (k, was) -> was == null ? new Heard(r.version(), now, 0)
+          : was.version() == r.version() ? was
+          : new Heard(r.version(), now, was.changes() + 1));
       highest = Math.max(highest, mark);
       long silent = now - h.since();
       if (silent < SILENT_PUBLICATIONS) {

@@ -2,27 +2,20 @@ package io.stator.stream;
 
 import static io.stator.stream.StreamsTest.create;
 import static io.stator.stream.StreamsTest.item;
+import static io.stator.stream.StreamsTest.onlyShardIterator;
+import static io.stator.stream.StreamsTest.readUntil;
 import static io.stator.stream.StreamsTest.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stator.Stator;
 import io.stator.api.Database;
-import io.stator.api.DescribeStreamRequest;
-import io.stator.api.DescribeTableRequest;
-import io.stator.api.GetRecordsRequest;
-import io.stator.api.GetRecordsResponse;
-import io.stator.api.GetShardIteratorRequest;
 import io.stator.api.PutItemRequest;
-import io.stator.api.Record;
-import io.stator.api.Shard;
 import io.stator.api.StreamSpecification;
 import io.stator.engine.EngineOptions;
 import io.stator.storage.FaultyStorage;
 import io.stator.storage.memory.MemoryStorage;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -63,40 +56,16 @@ class PausedEngineTest {
     aStorage.holdWatermarks(resume);
     put(b, "during");
     // B's reader waits for A's watermark, then takes A for dead and passes it
-    List<Record> read = new ArrayList<>();
-    readUntil(iterator("TRIM_HORIZON"), 1, read);
-    assertThat(read).extracting(r -> text(r.dynamodb().keys())).containsExactly("during");
+    assertThat(readUntil(b, onlyShardIterator(b, "tbl", "TRIM_HORIZON"), 1))
+        .extracting(r -> text(r.dynamodb().keys())).containsExactly("during");
     // a consumer starting now, at B's read point, past A's watermark
-    String latest = iterator("LATEST");
+    String latest = onlyShardIterator(b, "tbl", "LATEST");
 
     CompletableFuture<Void> write = CompletableFuture.runAsync(() -> put(a, "after"));
     resume.countDown();
     write.get(30, TimeUnit.SECONDS);
-    read.clear();
-    readUntil(latest, 1, read);
-    assertThat(read).extracting(r -> text(r.dynamodb().keys())).containsExactly("after");
-  }
-
-  /** An iterator of this type, through B, of the only shard of tbl's stream. */
-  private String iterator(String type) {
-    String arn = b.describeTable(new DescribeTableRequest("tbl")).table().latestStreamArn();
-    List<Shard> shards =
-        b.describeStream(new DescribeStreamRequest(arn, null, null, null)).streamDescription()
-            .shards();
-    assertThat(shards).hasSize(1);
-    return b.getShardIterator(
-        new GetShardIteratorRequest(arn, shards.get(0).shardId(), type, null)).shardIterator();
-  }
-
-  /** Reads through B from {@code iterator} into {@code read} until it holds {@code n} records. */
-  private void readUntil(String iterator, int n, List<Record> read) {
-    String it = iterator;
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (read.size() < n && System.nanoTime() < deadline) {
-      GetRecordsResponse r = b.getRecords(new GetRecordsRequest(it, null));
-      read.addAll(r.records());
-      it = r.nextShardIterator();
-    }
+    assertThat(readUntil(b, latest, 1)).extracting(r -> text(r.dynamodb().keys()))
+        .containsExactly("after");
   }
 
   private static void put(Database db, String pk) {

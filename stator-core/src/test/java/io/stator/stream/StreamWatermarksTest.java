@@ -2,19 +2,18 @@ package io.stator.stream;
 
 import static io.stator.stream.StreamsTest.create;
 import static io.stator.stream.StreamsTest.item;
+import static io.stator.stream.StreamsTest.onlyShardIterator;
+import static io.stator.stream.StreamsTest.readUntil;
 import static io.stator.stream.StreamsTest.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stator.Stator;
 import io.stator.api.Database;
-import io.stator.api.DescribeStreamRequest;
 import io.stator.api.DescribeTableRequest;
 import io.stator.api.GetRecordsRequest;
 import io.stator.api.GetRecordsResponse;
-import io.stator.api.GetShardIteratorRequest;
 import io.stator.api.PutItemRequest;
 import io.stator.api.Record;
-import io.stator.api.Shard;
 import io.stator.api.StreamSpecification;
 import io.stator.engine.EngineOptions;
 import io.stator.storage.Commit;
@@ -23,7 +22,6 @@ import io.stator.storage.memory.MemoryStorage;
 import io.stator.value.AttributeValue;
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -61,7 +59,7 @@ class StreamWatermarksTest {
   @Test
   void aReaderDoesNotPassAnotherEnginesRecordStillCommitting() throws Exception {
     a.createTable(create("tbl", new StreamSpecification(true, "NEW_IMAGE")));
-    String iterator = trimHorizon();
+    String iterator = onlyShardIterator(b, "tbl", "TRIM_HORIZON");
 
     CountDownLatch entered = new CountDownLatch(1);
     aStorage.onlyCommits(space -> space.startsWith("table.")).holdCommits(entered, release);
@@ -77,7 +75,7 @@ class StreamWatermarksTest {
 
     release.countDown();
     first.get(30, TimeUnit.SECONDS);
-    List<Record> read = readUntil(held.nextShardIterator(), 2);
+    List<Record> read = readUntil(b, held.nextShardIterator(), 2);
     assertThat(read).extracting(r -> text(r.dynamodb().keys()))
         .containsExactly(text(item("pk", "first")), text(item("pk", "second")));
   }
@@ -97,7 +95,7 @@ class StreamWatermarksTest {
   @Test
   void anEngineWhoseWatermarkStopsMovingIsWaitedForThenPassed() throws Exception {
     a.createTable(create("tbl", new StreamSpecification(true, "NEW_IMAGE")));
-    String iterator = trimHorizon();
+    String iterator = onlyShardIterator(b, "tbl", "TRIM_HORIZON");
     // the watermark of an engine that died just after publishing: far behind, never moving
     storage.commit(new Commit().put(WriterIds.SPACE, Watermarks.key(StreamSequencer.WRITERS - 1),
         ByteBuffer.allocate(Long.BYTES).putLong(1).array()));
@@ -105,7 +103,7 @@ class StreamWatermarksTest {
     // held below it, without waiting for it (it never moved), until B has published 50 times
     GetRecordsResponse held = b.getRecords(new GetRecordsRequest(iterator, null));
     assertThat(held.records()).isEmpty();
-    assertThat(readUntil(held.nextShardIterator(), 1)).extracting(r -> text(r.dynamodb().keys()))
+    assertThat(readUntil(b, held.nextShardIterator(), 1)).extracting(r -> text(r.dynamodb().keys()))
         .containsExactly(text(item("pk", "x")));
   }
 
@@ -123,31 +121,6 @@ class StreamWatermarksTest {
       assertThat(StreamsTest.readAll(c, arn)).extracting(r -> text(r.dynamodb().keys()))
           .containsExactly(text(item("pk", "x")));
     }
-  }
-
-  /** A TRIM_HORIZON iterator, through B, of the only shard of tbl's stream. */
-  private String trimHorizon() {
-    String arn = b.describeTable(new DescribeTableRequest("tbl")).table().latestStreamArn();
-    List<Shard> shards =
-        b.describeStream(new DescribeStreamRequest(arn, null, null, null)).streamDescription()
-            .shards();
-    assertThat(shards).hasSize(1);
-    return b.getShardIterator(
-        new GetShardIteratorRequest(arn, shards.get(0).shardId(), "TRIM_HORIZON", null))
-        .shardIterator();
-  }
-
-  /** The records read through B from {@code iterator} on, once there are {@code n}. */
-  private List<Record> readUntil(String iterator, int n) {
-    List<Record> read = new ArrayList<>();
-    String it = iterator;
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (read.size() < n && System.nanoTime() < deadline) {
-      GetRecordsResponse r = b.getRecords(new GetRecordsRequest(it, null));
-      read.addAll(r.records());
-      it = r.nextShardIterator();
-    }
-    return read;
   }
 
   private static void put(Database db, String pk) {

@@ -49,6 +49,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -429,6 +430,33 @@ class StreamsTest {
   }
 
   /** Every record of every shard, following shards from the first, as a consumer does. */
+  /**
+   * An iterator of {@code type} (TRIM_HORIZON, LATEST) of the only shard of {@code table}'s
+   * stream, through {@code db}.
+   */
+  static String onlyShardIterator(Database db, String table, String type) {
+    String arn = db.describeTable(new DescribeTableRequest(table)).table().latestStreamArn();
+    List<Shard> shards =
+        db.describeStream(new DescribeStreamRequest(arn, null, null, null)).streamDescription()
+            .shards();
+    assertThat(shards).hasSize(1);
+    return db.getShardIterator(
+        new GetShardIteratorRequest(arn, shards.get(0).shardId(), type, null)).shardIterator();
+  }
+
+  /** The records read through {@code streams} from {@code iterator} on, once there are n. */
+  static List<Record> readUntil(DynamoDbStreams streams, String iterator, int n) {
+    List<Record> read = new ArrayList<>();
+    String it = iterator;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (read.size() < n && System.nanoTime() < deadline) {
+      GetRecordsResponse r = streams.getRecords(new GetRecordsRequest(it, null));
+      read.addAll(r.records());
+      it = r.nextShardIterator();
+    }
+    return read;
+  }
+
   static List<Record> readAll(DynamoDbStreams streams, String arn) {
     List<Record> out = new ArrayList<>();
     StreamDescription stream =
