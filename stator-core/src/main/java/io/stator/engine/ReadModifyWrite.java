@@ -208,7 +208,7 @@ final class ReadModifyWrite {
         commit.put(table.space(), key, change.encoded());
       }
       try (IndexWrite indexWrite = indexes.stage(
-          entry, change.changes(), oldEncoded, change.encoded(), commit, writer.identity())) {
+          entry, key, change.changes(), oldEncoded, change.encoded(), commit, writer.identity())) {
         if (writer.checksTransactions()) {
           ongoing.checkNotOngoing(table.space(), key); // one may have begun since the read
         }
@@ -296,7 +296,7 @@ final class ReadModifyWrite {
           return attempt.committed(indexWrites);
         }
         String space = e.failed().space();
-        if (!space.equals(Catalog.SPACE) && !SpaceNames.isItemCollections(space)) {
+        if (Catalog.changedTable(e.failed()).isEmpty() && !SpaceNames.isItemCollections(space)) {
           throw attempt.conflicted(e);
         }
         tables.conflicted(e);

@@ -393,7 +393,7 @@ final class Transactions {
             }
             if (refused == null) {
               IndexChanges changes = IndexChanges.of(entry.table(), old, updated);
-              indexWrites.add(indexes.stage(entry, changes,
+              indexWrites.add(indexes.stage(entry, a.key(), changes,
                   current.map(StoredRecord::value).orElse(null), written.encoded(), commit,
                   null));
               globalWrites.set(i, changes.globalWrites(true));

@@ -41,9 +41,10 @@ import java.util.function.Consumer;
  * before committing. Stage adds to the same commit:
  *
  * <ul>
- *   <li>an expectation on the table's catalog record, so a write computed against a definition
- *       that has since changed (an index added or removed, the table deleted) cannot commit; the
- *       writer retries with the new definition. This is what lets a backfill know that every
+ *   <li>an expectation on the table's catalog record (on its fence for the item's partition, see
+ *       {@link Catalog}), so a write computed against a definition that has since changed (an
+ *       index added or removed, the table deleted) cannot commit; the writer retries with the new
+ *       definition. This is what lets a backfill know that every
  *       write committed after its index appeared in the catalog is in the change log;
  *   <li>the LSI entries to delete and put (LSIs are strongly consistent: same commit);
  *   <li>for a table with an LSI, the new size of the item's collection ({@link
@@ -216,23 +217,18 @@ public final class Indexes implements AutoCloseable {
    * Adds the index side of one write attempt to {@code commit}: call after reading the old item
    * and computing the new one (null for a delete) and their {@code changes}; call the result's
    * {@link IndexWrite#number} just before committing, and close it after the commit attempt.
+   * With the items' encodings when the caller has them ({@code oldEncoded}: the stored value it
+   * read; {@code newEncoded}: what it commits), so the change-log record need not encode them
+   * again (null for either means "encode it here"), and for a write the service makes itself
+   * ({@code identity}, e.g. a Time to Live deletion), which its stream record names; null for a
+   * client's write.
    *
    * @param table the definition the write was computed against, with its catalog version
-   */
-  public IndexWrite stage(Catalog.Entry table, IndexChanges changes, Commit commit) {
-    return stage(table, changes, null, null, commit, null);
-  }
-
-  /**
-   * As above, with the items' encodings when the caller has them ({@code oldEncoded}: the stored
-   * value it read; {@code newEncoded}: what it commits), so the change-log record need not
-   * encode them again (null for either means "encode it here"), and for a write the service makes
-   * itself ({@code identity}, e.g. a Time to Live deletion), which its stream record names; null
-   * for a client's write.
+   * @param item the item's key in the table's space
    */
   public IndexWrite stage(
-      Catalog.Entry table, IndexChanges changes, byte[] oldEncoded, byte[] newEncoded,
-      Commit commit, UserIdentity identity) {
+      Catalog.Entry table, StorageKey item, IndexChanges changes, byte[] oldEncoded,
+      byte[] newEncoded, Commit commit, UserIdentity identity) {
     TableDefinition t = table.table();
     Map<String, AttributeValue> oldItem = changes.oldItem();
     Map<String, AttributeValue> newItem = changes.newItem();
@@ -242,7 +238,7 @@ public final class Indexes implements AutoCloseable {
     if (changes.table() != t) {
       changes = IndexChanges.of(t, oldItem, newItem); // computed against another definition
     }
-    commit.expect(Catalog.SPACE, Catalog.key(t.name()), table.version());
+    table.expectUnchanged(commit, item);
     List<IndexWrite.IndexUnits> units = new ArrayList<>();
     for (IndexChanges.Entry change : changes.entries()) {
       IndexDefinition index = change.index();

@@ -34,6 +34,18 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Changes are commits with version expectations: two concurrent CreateTable calls for one
  * name cannot both win, and an UpdateTable cannot overwrite a concurrent DeleteTable.
+ *
+ * <p>Every item write expects its table's definition to be the one it was computed against
+ * ({@link Entry#expectUnchanged}). Expecting the record itself would make every write of a table
+ * read one key, which a distributed store orders all of them on (on Cassandra, every PutItem of
+ * the table would be an Accord transaction on one partition beside its item's). So each change
+ * of a record also writes, in its commit, {@value #FENCES_PER_TABLE} <em>fences</em> of the table
+ * (space {@value #FENCES}): empty records that the commit gives the record's own version, since a
+ * commit gives all its puts one version (see {@link Storage}). A write expects the fence of its
+ * item's partition at the version of the definition it holds: the fence has that version exactly
+ * while the record does, and the writes of a table spread over its fences as its items spread
+ * over partitions. A record written before fences existed says so (it lacks the field {@code
+ * fenced}): writes of its table expect the record itself until its next change writes fences.
  */
 public final class Catalog {
   public static final String SPACE = "catalog";
@@ -41,6 +53,10 @@ public final class Catalog {
   public static final String RETIRED = "catalog.retired";
   /** How long a disabled stream stays readable: 24 hours, as DynamoDB keeps stream records. */
   static final long STREAM_RETENTION_MILLIS = 24L * 60 * 60 * 1000;
+  /** The fences of every table's record (see above), keyed by {@link #fence}. */
+  public static final String FENCES = "catalog.fences";
+  /** Fences per table: the item partitions' first bytes fall evenly on these many. */
+  static final int FENCES_PER_TABLE = 64;
   static final int FORMAT_VERSION = 1;
 
   private final Storage storage;
@@ -59,10 +75,27 @@ public final class Catalog {
   public Catalog(Storage storage) {
     this.storage = storage;
     storage.createSpace(SPACE);
+    storage.createSpace(FENCES);
   }
 
-  /** A definition with the catalog record's version (for optimistic updates). */
-  public record Entry(TableDefinition table, long version) {}
+  /**
+   * A definition with the catalog record's version (for optimistic updates), and whether the
+   * record's fences were written with it (every record this release writes).
+   */
+  public record Entry(TableDefinition table, long version, boolean fenced) {
+    /**
+     * Adds to {@code commit} the expectation that the table's definition is still this one, for
+     * a write of the item at {@code item} (a key of the table's items or of its indexes: any key
+     * whose partition begins with the item's hash).
+     */
+    public void expectUnchanged(Commit commit, StorageKey item) {
+      if (fenced) {
+        commit.expect(FENCES, fence(table.name(), item), version);
+      } else {
+        commit.expect(SPACE, key(table.name()), version);
+      }
+    }
+  }
 
   public Optional<Entry> get(String tableName) {
     Optional<StoredRecord> record = storage.get(SPACE, key(tableName));
@@ -78,7 +111,8 @@ public final class Catalog {
     if (known != null && known.version() == r.version()) {
       return known;
     }
-    Entry entry = new Entry(decode(r.value()), r.version());
+    Map<String, AttributeValue> fields = fields(r.value());
+    Entry entry = new Entry(definition(fields), r.version(), fields.containsKey("fenced"));
     // A racing get may store an older entry over this one; that costs a later decoding only.
     decoded.put(tableName, entry);
     return entry;
@@ -103,9 +137,8 @@ public final class Catalog {
       }
     }
     Commit record =
-        new Commit()
-            .expect(SPACE, key(table.name()), Commit.Expectation.ABSENT)
-            .put(SPACE, key(table.name()), encode(table));
+        putWithFences(
+            new Commit().expect(SPACE, key(table.name()), Commit.Expectation.ABSENT), table);
     OnConflict.answer(() -> storage.commit(record), conflict -> {
       for (String space : spaces(table)) {
         storage.dropSpace(space);
@@ -140,10 +173,16 @@ public final class Catalog {
 
   /** Replaces a definition if its record still has {@code version}. */
   public void replace(TableDefinition table, long version) {
-    storage.commit(
-        new Commit()
-            .expect(SPACE, key(table.name()), version)
-            .put(SPACE, key(table.name()), encode(table)));
+    storage.commit(putWithFences(new Commit().expect(SPACE, key(table.name()), version), table));
+  }
+
+  /** Puts the table's record and its fences, which the commit gives one version. */
+  private static Commit putWithFences(Commit commit, TableDefinition table) {
+    commit.put(SPACE, key(table.name()), encode(table, true));
+    for (int i = 0; i < FENCES_PER_TABLE; i++) {
+      commit.put(FENCES, fence(table.name(), i), new byte[0]);
+    }
+    return commit;
   }
 
   /**
@@ -173,6 +212,9 @@ public final class Catalog {
     }
     Commit commit =
         new Commit().expect(SPACE, key(table.name()), version).delete(SPACE, key(table.name()));
+    for (int i = 0; i < FENCES_PER_TABLE; i++) {
+      commit.delete(FENCES, fence(table.name(), i));
+    }
     TableDefinition retired = table.withStreams(kept);
     if (!kept.isEmpty()) {
       storage.createSpace(RETIRED); // made when first needed: most stores never have one
@@ -235,6 +277,40 @@ public final class Catalog {
     return new String(key.partition(), StandardCharsets.UTF_8);
   }
 
+  /**
+   * The fence of {@code tableName} that a write of {@code item} expects: the one whose first
+   * byte is the item partition's first byte with its two low bits cleared, so that the fences'
+   * keys spread as the items' do (a distributed store places keys by that byte, see {@code
+   * docs/cassandra.md}).
+   */
+  static StorageKey fence(String tableName, StorageKey item) {
+    byte[] p = item.partition();
+    return fence(tableName, p.length == 0 ? 0 : (p[0] & 0xFF) * FENCES_PER_TABLE / 256);
+  }
+
+  private static StorageKey fence(String tableName, int i) {
+    byte[] name = tableName.getBytes(StandardCharsets.UTF_8);
+    byte[] key = new byte[name.length + 1];
+    key[0] = (byte) (i * 256 / FENCES_PER_TABLE);
+    System.arraycopy(name, 0, key, 1, name.length);
+    return StorageKey.of(key);
+  }
+
+  /**
+   * The table whose definition changed, when {@code failed} (the expectation a commit failed
+   * on) is on a catalog record or one of its fences; empty otherwise.
+   */
+  public static Optional<String> changedTable(Commit.Expectation failed) {
+    if (failed.space().equals(SPACE)) {
+      return Optional.of(tableName(failed.key()));
+    }
+    if (failed.space().equals(FENCES)) {
+      byte[] p = failed.key().partition();
+      return Optional.of(new String(p, 1, p.length - 1, StandardCharsets.UTF_8));
+    }
+    return Optional.empty();
+  }
+
   /** Table names in order, strictly after {@code exclusiveStart} when given. */
   public List<String> names(String exclusiveStart, int limit) {
     StorageKey after = exclusiveStart == null ? null : key(exclusiveStart);
@@ -281,6 +357,11 @@ public final class Catalog {
 
   /** A definition in the catalog's versioned encoding (a backup keeps its table's so). */
   public static byte[] encode(TableDefinition t) {
+    return encode(t, false);
+  }
+
+  /** As above; {@code fenced} for a catalog record written with its fences. */
+  private static byte[] encode(TableDefinition t, boolean fenced) {
     Map<String, AttributeValue> m = new LinkedHashMap<>();
     m.put("name", new AttributeValue.S(t.name()));
     m.put("id", new AttributeValue.S(t.tableId()));
@@ -334,6 +415,9 @@ public final class Catalog {
     if (!t.maxThroughput().isNone()) {
       m.put("onDemand", t.maxThroughput().encode());
     }
+    if (fenced) {
+      m.put("fenced", new AttributeValue.Bool(true));
+    }
     byte[] fields = ItemCodec.encode(m);
     byte[] out = new byte[fields.length + 1];
     out[0] = FORMAT_VERSION;
@@ -343,13 +427,20 @@ public final class Catalog {
 
   /** A definition {@link #encode} made, in this release or an earlier one. */
   public static TableDefinition decode(byte[] bytes) {
+    return definition(fields(bytes));
+  }
+
+  private static Map<String, AttributeValue> fields(byte[] bytes) {
     if (bytes.length == 0 || bytes[0] != FORMAT_VERSION) {
       throw new StorageException(
           "unknown catalog format version "
               + (bytes.length == 0 ? "(empty)" : String.valueOf(bytes[0] & 0xFF))
               + "; this release reads version " + FORMAT_VERSION);
     }
-    Map<String, AttributeValue> m = ItemCodec.decode(Arrays.copyOfRange(bytes, 1, bytes.length));
+    return ItemCodec.decode(Arrays.copyOfRange(bytes, 1, bytes.length));
+  }
+
+  private static TableDefinition definition(Map<String, AttributeValue> m) {
     List<KeyAttribute> defs = new ArrayList<>();
     for (AttributeValue v : ((AttributeValue.L) m.get("definitions")).value()) {
       Map<String, AttributeValue> d = ((AttributeValue.M) v).value();

@@ -187,7 +187,7 @@ class IndexedMultiItemCapacityTest {
     @Override
     protected void beforeCommit(Commit commit) {
       boolean itemWrite =
-          commit.expectations().stream().anyMatch(e -> e.space().equals(Catalog.SPACE))
+          commit.expectations().stream().anyMatch(e -> Catalog.changedTable(e).isPresent())
               && commit.writes().stream().anyMatch(w -> w.space().startsWith("table."));
       if (itemWrite && counting) {
         itemCommits++;

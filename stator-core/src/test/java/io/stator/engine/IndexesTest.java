@@ -408,14 +408,14 @@ class IndexesTest {
   void deleteTableDropsIndexSpacesAndLog() {
     db.createTable(orders("Gone"));
     put(db, "Gone", order("u", "o", "p", "1", "s", "x"));
-    // catalog, resource policies, backup records, ClientRequestTokens, leases, stream writers,
-    // export and import records, items, 3 indexes, change log, item collection sizes (the table
-    // has an LSI)
-    assertThat(storage.spaces()).hasSize(14);
+    // catalog and its fences, resource policies, backup records, ClientRequestTokens, leases,
+    // stream writers, export and import records, items, 3 indexes, change log, item collection
+    // sizes (the table has an LSI)
+    assertThat(storage.spaces()).hasSize(15);
     db.deleteTable(new DeleteTableRequest("Gone"));
     assertThat(storage.spaces())
         .containsExactlyInAnyOrder(
-            "catalog", "resource-policies", "backups", "client-request-tokens", "leases",
+            "catalog", "catalog.fences", "resource-policies", "backups", "client-request-tokens", "leases",
             "stream-writers", "exports", "imports");
   }
 

@@ -84,7 +84,7 @@ class TableChangedElsewhereTest extends EngineTest {
     @Override
     protected void beforeCommit(Commit commit) {
       for (Commit.Expectation e : commit.expectations()) {
-        if (e.space().equals(Catalog.SPACE)
+        if (Catalog.changedTable(e).isPresent()
             && base.get(e.space(), e.key()).map(StoredRecord::version).orElse(0L) != e.version()
             && ++stale > 10) {
           throw new AssertionError("a write keeps committing against an old definition");

@@ -173,9 +173,10 @@ class TableOperationsTest {
         ErrorType.ResourceNotFoundException, "Requested resource not found");
     db.createTable(create("Gone", "pk", "S", null, null));
     assertThat(db.getItem(Fixtures.get("Gone", item("pk", "a"))).item()).isNull();
-    // the catalog, the resource policies, the backup records, the ClientRequestTokens, the
-    // leases, the stream writers, the export and import records and the new incarnation's items
-    assertThat(storage.spaces()).hasSize(9);
+    // the catalog and its fences, the resource policies, the backup records, the
+    // ClientRequestTokens, the leases, the stream writers, the export and import records and the
+    // new incarnation's items
+    assertThat(storage.spaces()).hasSize(10);
   }
 
   @Test
