@@ -3,7 +3,7 @@
 #
 #   bench/cassandra.sh [--dir stator-cassandra] [--contact-points HOST:PORT,...]
 #                      [--replication CQL_MAP] [--operations get,put,query,transact,catalog]
-#                      (and spread: see CqlFloor)
+#                      (and spread, fence: see CqlFloor)
 #                      [--clients 16] [--warmup 5] [--duration 20] [--repeats 1]
 #                      [--partitions 1000] [--keyspace stator_bench] [--port 18100]
 #

@@ -75,7 +75,10 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * met on one item; a refused IF reads as much as one that held, and is counted, not an error.
  * And {@code spread} (not run unless named): the same two-LET transaction, its second row drawn
  * at random from a catalog-shaped row in each item partition, beside the item's alone: what a
- * second partition costs when the transactions do not all read the same row.
+ * second partition costs when the transactions do not all read the same row. And {@code fence}
+ * (not run unless named): the same, its second row the one of 64 catalog-shaped rows whose first
+ * byte is the item's bucket with its two low bits cleared, as Stator's writes expect one of the
+ * 64 fences of their table's catalog record (see {@code Catalog}).
  *
  * <p>Each operation runs on each side for a warm-up and then a measured period, the sides in
  * turn (alternating which goes first), with {@code clients} threads each sending one request at
@@ -88,7 +91,7 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * java -cp stator-bench/target/benchmarks.jar io.stator.bench.CqlFloor
  *     --endpoint http://127.0.0.1:18100 --contact-points 127.0.0.1:9042
  *     [--replication "{'class': 'SimpleStrategy', 'replication_factor': 1}"]
- *     [--operations get,put,query,transact,catalog[,spread]] [--clients 16] [--warmup 5]
+ *     [--operations get,put,query,transact,catalog[,spread][,fence]] [--clients 16] [--warmup 5]
  *     [--duration 20] [--repeats 1] [--partitions 1000] [--floor-keyspace stator_floor]
  *     [--server-pid PID] [--node-pids PID,PID]
  * </pre>
@@ -212,6 +215,9 @@ public final class CqlFloor {
     pairs.put("catalog", List.of(
         new Side("catalog", "catalog", random -> guardedPut(random, Second.CATALOG)),
         new Side("catalog", "item", random -> guardedPut(random, Second.NONE))));
+    pairs.put("fence", List.of(
+        new Side("fence", "fence", random -> guardedPut(random, Second.FENCE)),
+        new Side("fence", "item", random -> guardedPut(random, Second.NONE))));
     pairs.put("spread", List.of(
         new Side("spread", "spread", random -> guardedPut(random, Second.SPREAD)),
         new Side("spread", "item", random -> guardedPut(random, Second.NONE))));
@@ -232,8 +238,9 @@ public final class CqlFloor {
         }
       }
     }
-    if (operations.contains("catalog") || operations.contains("spread")) {
-      log(refused + " commits of the catalog and spread operations refused by their IF (clients"
+    if (operations.contains("catalog") || operations.contains("spread")
+        || operations.contains("fence")) {
+      log(refused + " commits of the catalog, spread and fence operations refused by their IF (clients"
           + " that met on an item)");
     }
     printTable(operations, pairs, results);
@@ -424,7 +431,22 @@ public final class CqlFloor {
           buffer(catalogKey.sort()), catalogVersion, ByteBuffer.wrap(definition),
           partitionBytes[p].length + definition.length));
     }
+    // The fence operation's 64 catalog-shaped rows, in buckets 0, 4, 8 ... 252.
+    for (int f = 0; f < FENCES; f++) {
+      send(pending, insert.bind(catalogSpace, f * 4, buffer(fencePartition(f)),
+          buffer(catalogKey.sort()), catalogVersion, ByteBuffer.wrap(new byte[0]),
+          fencePartition(f).length));
+    }
     pending.forEach(f -> f.toCompletableFuture().join());
+  }
+
+  /** The fence operation's row {@code f}: its bucket's byte, then the table's name. */
+  private byte[] fencePartition(int f) {
+    byte[] name = catalogKey.partition();
+    byte[] out = new byte[name.length + 1];
+    out[0] = (byte) (f * 4);
+    System.arraycopy(name, 0, out, 1, name.length);
+    return out;
   }
 
   /** Sends a load's statement, 64 at most in flight. */
@@ -493,10 +515,13 @@ public final class CqlFloor {
   }
 
   /**
-   * The second row a PutItem's commit expects: none, the one catalog row of the table, or a
-   * catalog-shaped row of a random partition.
+   * The second row a PutItem's commit expects: none, the one catalog row of the table, a
+   * catalog-shaped row of a random partition, or the fence of the item's bucket.
    */
-  private enum Second { NONE, CATALOG, SPREAD }
+  private enum Second { NONE, CATALOG, SPREAD, FENCE }
+
+  /** How many rows the fence operation spreads its second reads over. */
+  private static final int FENCES = 64;
 
   /** A PutItem's commit of a random item, expecting its version (and the second row's). */
   private void guardedPut(SplittableRandom random, Second second) {
@@ -512,7 +537,13 @@ public final class CqlFloor {
     values.add(bucket(p));
     values.add(buffer(partitionBytes[p]));
     values.add(buffer(sortBytes[s]));
-    if (catalog) {
+    if (second == Second.FENCE) {
+      int f = bucket(p) / 4;
+      values.add(catalogSpace);
+      values.add(f * 4);
+      values.add(buffer(fencePartition(f)));
+      values.add(buffer(catalogKey.sort()));
+    } else if (catalog) {
       int q = random.nextInt(partitions);
       values.add(catalogSpace);
       values.add(second == Second.SPREAD ? bucket(q) : catalogBucket());
@@ -714,11 +745,13 @@ public final class CqlFloor {
   private static final Map<String, String> NAMES = Map.of(
       "get", "GetItem", "put", "PutItem", "query", "Query (10 items)",
       "transact", "TransactWriteItems (2 puts)", "catalog", "PutItem's commit (CQL)",
-      "spread", "PutItem's commit, second row spread (CQL)");
+      "spread", "PutItem's commit, second row spread (CQL)",
+      "fence", "PutItem's commit, the item's catalog fence (CQL)");
   private static final Map<String, String> SIDES = Map.of(
       "stator", "Stator (HTTP, AWS SDK)", "floor", "CQL floor",
       "catalog", "item and catalog expected", "item", "item expected",
-      "spread", "item and a random partition's row expected");
+      "spread", "item and a random partition's row expected",
+      "fence", "item and its bucket's fence expected");
   private static final Map<String, Double> TARGETS =
       Map.of("get", 1.5, "put", 1.5, "query", 1.5, "transact", 1.2);
 
@@ -734,7 +767,7 @@ public final class CqlFloor {
     System.out.println();
     System.out.println("| operation | side | ops/s | p50 ms | p99 ms | errors"
         + " | CPU µs/op client, server, Cassandra"
-        + " | Stator ÷ floor (catalog or spread ÷ item): ops/s, p50, p99 | target |");
+        + " | Stator ÷ floor (catalog, spread or fence ÷ item): ops/s, p50, p99 | target |");
     System.out.println("|---|---|---:|---:|---:|---:|---|---|---|");
     for (String operation : operations) {
       List<Side> pair = pairs.get(operation);
