@@ -2,7 +2,8 @@
 # Issue 21's checks across Stator servers on a three-node Cassandra cluster, in one command.
 #
 #   bench/servers.sh [--nodes 3] [--servers 2] [--heap 1g] [--dir bench/out/servers-cluster]
-#                    [--native-port 19042] [--storage-port 17000] [--faults] [--keep]
+#                    [--native-port 19042] [--storage-port 17000] [--faults | --throughput]
+#                    [--keep]
 #
 # Starts NODES Cassandra nodes on 127.0.0.1 ... 127.0.0.NODES (`./stator cassandra start`, in
 # --dir, which it empties first, on ports of their own so as not to meet a cluster of `./stator cassandra start`'s
@@ -26,7 +27,9 @@
 #   - GetItem and PutItem throughput through 1, 2 and 3 of the servers;
 #   - a Cassandra node stopped with SIGSTOP for 20 s and continued: nothing acknowledged lost, no
 #     stream record skipped or written twice, read through every server;
-# printing the same figures. Stops the nodes at the end unless --keep. Not part of the build's
+# printing the same figures. With --throughput (three nodes or more), only ClusterFaultsCheck's
+# throughput through 1, 2 and 3 servers, in two rounds, and no other check: a few minutes.
+# Stops the nodes at the end unless --keep. Not part of the build's
 # tests; keeps its output in bench/out/servers-*/.
 set -euo pipefail
 
@@ -41,6 +44,7 @@ native_port=19042
 storage_port=17000
 keep=false
 faults=false
+throughput=false
 
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -51,15 +55,16 @@ while [[ $# -gt 0 ]]; do
     --native-port) native_port="$2"; shift ;;
     --storage-port) storage_port="$2"; shift ;;
     --faults) faults=true ;;
+    --throughput) throughput=true ;;
     --keep) keep=true ;;
-    -h|--help) sed -n '2,28p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h|--help) sed -n '2,31p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "unknown option: $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
 done
 
-if [[ "$faults" == true ]] && ((nodes < 3)); then
-  echo "--faults needs three nodes or more (a quorum of three survives one node killed)" >&2
+if [[ "$faults" == true || "$throughput" == true ]] && ((nodes < 3)); then
+  echo "--faults and --throughput need three nodes or more (a quorum of three survives one node killed)" >&2
   exit 2
 fi
 
@@ -89,6 +94,9 @@ checks=ClusterServersCheck
 if [[ "$faults" == true ]]; then
   checks="$checks,ClusterFaultsCheck"
   log "then the faults (ClusterFaultsCheck), with three Stator server processes"
+elif [[ "$throughput" == true ]]; then
+  checks="ClusterFaultsCheck#getItemAndPutItemThroughputWithOneTwoAndThreeServers"
+  log "throughput only, through three Stator server processes"
 fi
 status=0
 ./mvnw -B -ntp -pl stator-core,stator-storage-cassandra,stator-server -am test \
@@ -98,6 +106,7 @@ status=0
   -Dstator.cluster.heap="$heap" >"$out/check.log" 2>&1 || status=$?
 # The checks' own lines, which surefire keeps beside its reports.
 for check in ${checks//,/ }; do
+  check="${check%%#*}"
   report="stator-server/target/surefire-reports/io.stator.server.e2e.$check-output.txt"
   [[ -f "$report" ]] || continue
   grep -E '^(servers|linearizability|unchecked|transfers|streams|not linearizable|lost|node fault|server fault|pause|node pause|throughput|expired item|stream anomaly):' \

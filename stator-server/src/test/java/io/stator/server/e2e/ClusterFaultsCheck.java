@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
@@ -217,8 +218,9 @@ class ClusterFaultsCheck {
 
   /**
    * GetItem and PutItem of one client count of threads spread over 1, 2 and 3 servers in front of
-   * the same cluster, in one run: on a machine whose cores the nodes and servers share, only the
-   * direction means something.
+   * the same cluster, in one run, in {@code stator.faults.bench-rounds} rounds (2 by default) of
+   * 1, 2, 3 servers each, so that a drift of the machine's load meets every count alike: on a
+   * machine whose cores the nodes and servers share, only the direction means something.
    */
   @Test
   @Order(4)
@@ -230,48 +232,69 @@ class ClusterFaultsCheck {
       clients.get(i % clients.size()).putItem(r -> r.tableName("Bench")
           .item(Map.of("id", AttributeValue.fromS(id), "v", AttributeValue.fromN("0"))));
     }
-    int threads = 12;
-    long seconds = Long.getLong("stator.faults.bench-seconds", 15);
-    for (int count = 1; count <= servers.size(); count++) {
-      for (String operation : List.of("GetItem", "PutItem")) {
-        int serving = count;
-        AtomicLong done = new AtomicLong();
-        AtomicLong errors = new AtomicLong();
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        List<Callable<Void>> work = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-          DynamoDbClient client = clients.get(t % serving);
-          work.add(() -> {
-            ThreadLocalRandom random = ThreadLocalRandom.current();
-            while (System.nanoTime() < end) {
-              Map<String, AttributeValue> key = Map.of("id",
-                  AttributeValue.fromS("b" + random.nextInt(items)));
-              try {
-                if (operation.equals("GetItem")) {
-                  client.getItem(r -> r.tableName("Bench").key(key));
-                } else {
-                  Map<String, AttributeValue> item = new HashMap<>(key);
-                  item.put("v", AttributeValue.fromN(Long.toString(random.nextLong(1000))));
-                  client.putItem(r -> r.tableName("Bench").item(item));
-                }
-                done.incrementAndGet();
-              } catch (RuntimeException e) {
-                errors.incrementAndGet();
-              }
-            }
-            return null;
-          });
+    int rounds = Integer.getInteger("stator.faults.bench-rounds", 2);
+    Map<String, List<Long>> perSecond = new TreeMap<>();
+    for (int round = 1; round <= rounds; round++) {
+      for (int count = 1; count <= servers.size(); count++) {
+        for (String operation : List.of("GetItem", "PutItem")) {
+          long rate = throughput(count, operation, items);
+          perSecond.computeIfAbsent(operation, o -> new ArrayList<>()).add(rate);
         }
-        runAll(work);
-        System.out.printf("throughput: %d server%s, %s: %.0f requests/s (%d in %d s, %d"
-                + " errors), %d client threads%n", count, count == 1 ? "" : "s", operation,
-            done.get() / (double) seconds, done.get(), seconds, errors.get(), threads);
-        assertThat(done.get()).isPositive();
       }
+    }
+    for (Map.Entry<String, List<Long>> e : perSecond.entrySet()) {
+      StringBuilder line = new StringBuilder();
+      for (int count = 1; count <= servers.size(); count++) {
+        List<Long> rates = new ArrayList<>();
+        for (int round = 0; round < rounds; round++) {
+          rates.add(e.getValue().get(round * servers.size() + count - 1));
+        }
+        line.append(count == 1 ? "" : "; ").append(count)
+            .append(count == 1 ? " server " : " servers ").append(rates);
+      }
+      System.out.printf("throughput: %s requests/s by round: %s%n", e.getKey(), line);
     }
   }
 
-  /** The table of expiring items: a stream of both images, Time to Live on expiresAt. */
+  /** Requests per second of 12 client threads spread over the first {@code serving} servers. */
+  private long throughput(int serving, String operation, int items) throws Exception {
+    int threads = 12;
+    long seconds = Long.getLong("stator.faults.bench-seconds", 15);
+    AtomicLong done = new AtomicLong();
+    AtomicLong errors = new AtomicLong();
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    List<Callable<Void>> work = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      DynamoDbClient client = clients.get(t % serving);
+      work.add(() -> {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        while (System.nanoTime() < end) {
+          Map<String, AttributeValue> key = Map.of("id",
+              AttributeValue.fromS("b" + random.nextInt(items)));
+          try {
+            if (operation.equals("GetItem")) {
+              client.getItem(r -> r.tableName("Bench").key(key));
+            } else {
+              Map<String, AttributeValue> item = new HashMap<>(key);
+              item.put("v", AttributeValue.fromN(Long.toString(random.nextLong(1000))));
+              client.putItem(r -> r.tableName("Bench").item(item));
+            }
+            done.incrementAndGet();
+          } catch (RuntimeException e) {
+            errors.incrementAndGet();
+          }
+        }
+        return null;
+      });
+    }
+    runAll(work);
+    System.out.printf("throughput: %d server%s, %s: %.0f requests/s (%d in %d s, %d"
+            + " errors), %d client threads%n", serving, serving == 1 ? "" : "s", operation,
+        done.get() / (double) seconds, done.get(), seconds, errors.get(), threads);
+    assertThat(done.get()).isPositive();
+    return Math.round(done.get() / (double) seconds);
+  }
+
   /**
    * Under load through every server, a Cassandra node is stopped with SIGSTOP for 20 s ({@code
    * stator.faults.node-pause-seconds}), as a node that stops answering for a while without dying
