@@ -127,6 +127,9 @@ class ClusterFaultsCheck {
     List<Long> timeline = load.answeredEvery(killedAt, 5);
     MixedLoad.Figures figures = load.verify();
     long streamAnomalies = load.checkPutsStream(streams.get(0), "node fault");
+    for (DynamoDbClient client : clients) {
+      streamAnomalies += load.checkIndex(client, "node fault");
+    }
     System.out.printf("node fault: node %d killed (SIGKILL) under load (%.1f requests/s before);"
             + " started again after %d s, up in %.1f s; requests answered in each 5 s from the"
             + " kill: %s; %d answered by another server after an attempt that failed%n",
@@ -162,6 +165,9 @@ class ClusterFaultsCheck {
     List<Long> timeline = load.answeredEvery(killedAt, 5);
     MixedLoad.Figures figures = load.verify();
     long streamAnomalies = load.checkPutsStream(streams.get(1), "server fault");
+    for (DynamoDbClient client : clients.subList(1, clients.size())) {
+      streamAnomalies += load.checkIndex(client, "server fault");
+    }
     long ttlAnomalies = checkRemoves(streams.get(1), "server fault");
     servers.restart(0);
     System.out.printf("server fault: server 0, the sweep's holder, killed (SIGKILL) under load;"
@@ -206,6 +212,7 @@ class ClusterFaultsCheck {
     long anomalies = figures.anomalies();
     for (int i = 0; i < servers.size(); i++) {
       anomalies += load.checkPutsStream(streams.get(i), "pause");
+      anomalies += load.checkIndex(clients.get(i), "pause");
       anomalies += checkRemoves(streams.get(i), "pause");
     }
     System.out.printf("pause: server 0, the sweep's holder, stopped (SIGSTOP) for %.1f s then"
@@ -326,6 +333,7 @@ class ClusterFaultsCheck {
     long anomalies = figures.anomalies();
     for (int i = 0; i < streams.size(); i++) {
       anomalies += load.checkPutsStream(streams.get(i), "node pause");
+      anomalies += load.checkIndex(clients.get(i), "node pause");
     }
     System.out.printf("node pause: node %d stopped (SIGSTOP) for %.1f s under load, then"
             + " continued (SIGCONT); requests answered in each 5 s from the pause: %s%n",

@@ -36,10 +36,17 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * server is gone or paused) or a 500 is sent again to the next server, a transfer with its
  * ClientRequestToken, so a retry never applies it twice; a put counts as acknowledged only once
  * a server answered it with success. {@link #verify} then reads everything back.
+ *
+ * <p>As the load starts, a GSI is added to the accounts' table through the second server
+ * (UpdateTable, so it is backfilled while the transfers move every account's entry in it), keyed
+ * on the accounts' kind and balance: {@link #checkIndex} then waits until it holds exactly the
+ * table's balances, through each server.
  */
 final class MixedLoad {
   static final int ACCOUNTS = 10;
   static final long OPENING = 1000;
+  /** The GSI added to the accounts' table: hash key kind ("account"), range key balance. */
+  static final String BY_BALANCE = "ByBalance";
 
   private final String name;
   private final List<DynamoDbClient> clients;
@@ -81,7 +88,7 @@ final class MixedLoad {
     for (int i = 0; i < ACCOUNTS; i++) {
       String id = "acct" + i;
       failover(i, c -> c.putItem(r -> r.tableName(name + "Accounts")
-          .item(Map.of("id", s(id), "balance", n(OPENING)))));
+          .item(Map.of("id", s(id), "kind", s("account"), "balance", n(OPENING)))));
     }
     pool = Executors.newFixedThreadPool(4 * clients.size() + 1);
     workers.add(pool.submit(() -> {
@@ -119,6 +126,14 @@ final class MixedLoad {
         }
       }));
     }
+    failover(1 % clients.size(), c -> c.updateTable(r -> r.tableName(name + "Accounts")
+        .attributeDefinitions(
+            d -> d.attributeName("kind").attributeType("S"),
+            d -> d.attributeName("balance").attributeType("N"))
+        .globalSecondaryIndexUpdates(u -> u.create(g -> g.indexName(BY_BALANCE)
+            .keySchema(k -> k.attributeName("kind").keyType("HASH"),
+                k -> k.attributeName("balance").keyType("RANGE"))
+            .projection(pr -> pr.projectionType("KEYS_ONLY"))))));
   }
 
   /** Requests answered so far (with success or an answer such as a failed condition). */
@@ -257,6 +272,58 @@ final class MixedLoad {
     } catch (RuntimeException e) {
       putsGivenUp.incrementAndGet();
     }
+  }
+
+  /**
+   * Once stopped: waits (two minutes at most) until the accounts' GSI, read through {@code
+   * reader}, is ACTIVE and holds one entry per account with the table's balance, in balance
+   * order. Returns the anomalies: 1 if it never did.
+   */
+  long checkIndex(DynamoDbClient reader, String label) throws InterruptedException {
+    Map<String, Long> table = new HashMap<>();
+    for (Map<String, AttributeValue> account : scanAll(name + "Accounts")) {
+      table.put(account.get("id").s(), Long.parseLong(account.get("balance").n()));
+    }
+    long start = System.nanoTime();
+    long deadline = start + TimeUnit.MINUTES.toNanos(2);
+    List<String> seen = List.of();
+    while (System.nanoTime() < deadline) {
+      try {
+        String status = reader.describeTable(r -> r.tableName(name + "Accounts")).table()
+            .globalSecondaryIndexes().get(0).indexStatusAsString();
+        if (status.equals("ACTIVE")) {
+          List<Map<String, AttributeValue>> entries = reader.queryPaginator(r -> r
+                  .tableName(name + "Accounts").indexName(BY_BALANCE)
+                  .keyConditionExpression("kind = :k")
+                  .expressionAttributeValues(Map.of(":k", s("account"))))
+              .items().stream().toList();
+          Map<String, Long> index = new HashMap<>();
+          List<Long> order = new ArrayList<>();
+          for (Map<String, AttributeValue> e : entries) {
+            long balance = Long.parseLong(e.get("balance").n());
+            index.put(e.get("id").s(), balance);
+            order.add(balance);
+          }
+          if (entries.size() == table.size() && index.equals(table)
+              && order.equals(order.stream().sorted().toList())) {
+            System.out.printf("%s: index %s of %d accounts through %s: the table's balances, in"
+                    + " order, %.1f s after the load stopped; anomalies: 0%n", label, BY_BALANCE,
+                table.size(), reader.serviceClientConfiguration().endpointOverride().orElseThrow(),
+                (System.nanoTime() - start) / 1e9);
+            return 0;
+          }
+          seen = entries.stream().map(e -> e.get("id").s() + "=" + e.get("balance").n())
+              .toList();
+        }
+      } catch (SdkClientException | DynamoDbException e) {
+        // a server still recovering: read again
+      }
+      Thread.sleep(500);
+    }
+    System.out.printf("%s: index %s through %s never held the table's balances %s: last read %s;"
+            + " anomalies: 1%n", label, BY_BALANCE,
+        reader.serviceClientConfiguration().endpointOverride().orElseThrow(), table, seen);
+    return 1;
   }
 
   /**
