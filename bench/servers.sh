@@ -64,7 +64,8 @@ while [[ $# -gt 0 ]]; do
 done
 
 if [[ "$faults" == true || "$throughput" == true ]] && ((nodes < 3)); then
-  echo "--faults and --throughput need three nodes or more (a quorum of three survives one node killed)" >&2
+  echo "--faults and --throughput need three nodes or more" \
+    "(a quorum of three survives one node killed)" >&2
   exit 2
 fi
 

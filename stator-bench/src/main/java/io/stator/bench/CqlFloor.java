@@ -240,8 +240,8 @@ public final class CqlFloor {
     }
     if (operations.contains("catalog") || operations.contains("spread")
         || operations.contains("fence")) {
-      log(refused + " commits of the catalog, spread and fence operations refused by their IF (clients"
-          + " that met on an item)");
+      log(refused + " commits of the catalog, spread and fence operations refused by their IF"
+          + " (clients that met on an item)");
     }
     printTable(operations, pairs, results);
     dropFloor();

@@ -415,8 +415,8 @@ class IndexesTest {
     db.deleteTable(new DeleteTableRequest("Gone"));
     assertThat(storage.spaces())
         .containsExactlyInAnyOrder(
-            "catalog", "catalog.fences", "resource-policies", "backups", "client-request-tokens", "leases",
-            "stream-writers", "exports", "imports");
+            "catalog", "catalog.fences", "resource-policies", "backups", "client-request-tokens",
+            "leases", "stream-writers", "exports", "imports");
   }
 
   @Test
