@@ -24,8 +24,8 @@ need_dynalite() {
 
 # The running nodes of a cluster of `./stator cassandra start --dir DIR`: sets node_pids (their
 # pids, whose CPU the scripts count), and, unless the caller set them, contact_points
-# (127.0.0.i:9042 for each node) and replication (start's: SimpleStrategy, factor min(nodes, 3)). Exits when no
-# node runs and no contact point was named.
+# (127.0.0.i:9042 for each node) and replication (start's: SimpleStrategy, factor min(nodes, 3)).
+# Exits when no node runs and no contact point was named.
 cassandra_cluster() {
   local dir="$1" node pid
   node_pids=()

@@ -7,9 +7,9 @@
 // The table "bench": partition key pk (S, "p0000"...), sort key sk (N), items of ~1 KB spread
 // evenly over the partitions, and a GSI "bygroup" (gpk, gsk) when the server accepts one in
 // CreateTable (and --no-gsi does not leave it out); --replace deletes a table of that name first
-// (a store that outlives the server, as a Cassandra keyspace does). Loads with BatchWriteItem (25 items) when the
-// server answers it, else PutItem, 16 requests in flight. Every answer must be a 200; any other
-// ends the load with an error. Prints one line:
+// (a store that outlives the server, as a Cassandra keyspace does). Loads with BatchWriteItem
+// (25 items) when the server answers it, else PutItem, 16 requests in flight. Every answer must
+// be a 200; any other ends the load with an error. Prints one line:
 // "PRELOAD items=N seconds=S via=BatchWriteItem|PutItem gsi=yes|no".
 'use strict'
 const { option, client, BENCH_TABLE, waitActive } = require('./dynamodb')

@@ -29,10 +29,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * without invalidating this cache. Every write expects its table's catalog version, so a write
  * computed against a copy that another engine made stale conflicts on the catalog record's fence
  * (see {@code Catalog}), and the conflict invalidates the copy ({@code Tables.conflicted}): the
- * next attempt reads the definition from the storage. Likewise a storage failure that turns out to be a table deleted
- * under the request ({@code Tables.failure}). A read (GetItem, Query, Scan) checks no version, so
- * a copy is trusted for {@link #FRESH_FOR} only: the first use after that reads the catalog
- * again. A read on this engine after another engine's DeleteTable is therefore
+ * next attempt reads the definition from the storage. Likewise a storage failure that turns out
+ * to be a table deleted under the request ({@code Tables.failure}). A read (GetItem, Query,
+ * Scan) checks no version, so a copy is trusted for {@link #FRESH_FOR} only: the first use after
+ * that reads the catalog again. A read on this engine after another engine's DeleteTable is therefore
  * ResourceNotFoundException at most that long after the delete; until then it reads the dropped
  * space, which is empty (a table made again under the name has a space of its own, so none of
  * its items and none of the old ones show through the old copy). DynamoDB too deletes a table

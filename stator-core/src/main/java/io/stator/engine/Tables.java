@@ -307,9 +307,10 @@ final class Tables {
   /**
    * After a write's commit conflict: when what changed is a table's definition (the catalog
    * record, or the fence of it that every write expects, see {@code Catalog}), forgets the
-   * cached copy, so that the write's next attempt reads the definition from the storage. Another engine on the same
-   * storage changes the catalog without this engine's cache hearing of it, and an attempt that
-   * took the cached copy again would expect the old version, and conflict, forever.
+   * cached copy, so that the write's next attempt reads the definition from the storage.
+   * Another engine on the same storage changes the catalog without this engine's cache hearing
+   * of it, and an attempt that took the cached copy again would expect the old version, and
+   * conflict, forever.
    */
   void conflicted(CommitConflictException e) {
     Catalog.changedTable(e.failed()).ifPresent(cache::invalidate);

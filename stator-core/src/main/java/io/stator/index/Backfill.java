@@ -91,8 +91,7 @@ final class Backfill {
     TableDefinition table = entry.get().table();
     IndexDefinition index = table.index(indexName);
     List<StoredRecord> chunk = storage.scan(table.space(), null, null, after, CHUNK);
-    Commit commit =
-        new Commit().expect(Catalog.SPACE, Catalog.key(tableName), entry.get().version());
+    Commit commit = entry.get().expectUnchanged(new Commit());
     for (StoredRecord r : chunk) {
       commit.expect(table.space(), r.key(), r.version());
       var item = ItemCodec.decode(r.value());

@@ -44,8 +44,8 @@ import java.util.function.Consumer;
  *   <li>an expectation on the table's catalog record (on its fence for the item's partition, see
  *       {@link Catalog}), so a write computed against a definition that has since changed (an
  *       index added or removed, the table deleted) cannot commit; the writer retries with the new
- *       definition. This is what lets a backfill know that every
- *       write committed after its index appeared in the catalog is in the change log;
+ *       definition. This is what lets a backfill know that every write committed after its index
+ *       appeared in the catalog is in the change log;
  *   <li>the LSI entries to delete and put (LSIs are strongly consistent: same commit);
  *   <li>for a table with an LSI, the new size of the item's collection ({@link
  *       ItemCollections}), which refuses a write past the collection size limit;

@@ -131,15 +131,15 @@ final class Propagator {
    */
   private static final long BACKLOG_WAIT_NANOS = 50_000_000;
   /**
-   * Asynchronous writes this thread has staged and not yet resolved: a transaction whose first
-   * item went through the log must not wait for a backlog its own write keeps alive.
-   */
-  /**
    * How old a change record must be for a sweep ({@link #sweep}) to apply it whichever engine
    * numbered it: long past the moment the engine that wrote it applies it, unless that engine
    * stopped first.
    */
   static final long LEFTOVER_MILLIS = 60_000;
+  /**
+   * Asynchronous writes this thread has staged and not yet resolved: a transaction whose first
+   * item went through the log must not wait for a backlog its own write keeps alive.
+   */
   private static final ThreadLocal<int[]> ASYNC_ON_THIS_THREAD =
       ThreadLocal.withInitial(() -> new int[1]);
 
@@ -491,8 +491,7 @@ final class Propagator {
         cursor != null && cursor.changeLog().equals(table.changeLog()) ? cursor.last() : null;
     long watermark = sequencer.watermark(); // before the scan: see the essay
     long horizon = clock.millis() - lagMillis;
-    Commit commit =
-        new Commit().expect(Catalog.SPACE, Catalog.key(tableName), entry.get().version());
+    Commit commit = entry.get().expectUnchanged(new Commit());
     long wait = -1;
     batch.applied = 0;
     StorageKey last = null;
@@ -579,8 +578,7 @@ final class Propagator {
     }
     TableDefinition table = entry.get().table();
     long horizon = clock.millis() - lagMillis - LEFTOVER_MILLIS;
-    Commit commit =
-        new Commit().expect(Catalog.SPACE, Catalog.key(tableName), entry.get().version());
+    Commit commit = entry.get().expectUnchanged(new Commit());
     Map<StorageKey, List<ChangeRecord>> byItem = new LinkedHashMap<>();
     batch.applied = 0;
     List<StoredRecord> records;

@@ -92,8 +92,16 @@ public final class Catalog {
       if (fenced) {
         commit.expect(FENCES, fence(table.name(), item), version);
       } else {
-        commit.expect(SPACE, key(table.name()), version);
+        expectUnchanged(commit);
       }
+    }
+
+    /**
+     * As above, for a commit of no one item (a batch of a background job, rare enough to read
+     * the record itself, which every change moves with its fences).
+     */
+    public Commit expectUnchanged(Commit commit) {
+      return commit.expect(SPACE, key(table.name()), version);
     }
   }
 

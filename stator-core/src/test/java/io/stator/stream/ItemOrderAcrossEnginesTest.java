@@ -21,7 +21,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,18 +39,11 @@ class ItemOrderAcrossEnginesTest {
   private final MemoryStorage storage = new MemoryStorage();
   private final EngineOptions options =
       EngineOptions.defaults().withTimeToLiveSweepInterval(Duration.ZERO);
+  @AutoClose
   private final Database a = Stator.open(storage,
       options.withClock(Clock.offset(Clock.systemUTC(), Duration.ofSeconds(3))));
+  @AutoClose
   private final Database b = Stator.open(storage, options);
-
-  @AfterEach
-  void close() {
-    try {
-      a.close();
-    } finally {
-      b.close();
-    }
-  }
 
   @Test
   void theRecordsOfOneItemChangedThroughTwoEnginesKeepTheOrderOfTheChanges() {
